@@ -1,0 +1,68 @@
+/**
+ * The `waybill` command: one dispatcher for every subcommand. Each subcommand lives in
+ * its own part of the tree and is loaded only when asked for, so `waybill --help` stays fast.
+ */
+import { NotBuiltError, reportToolError } from './errors.ts';
+
+/** What a subcommand module exports: run with the arguments after its name, resolve to an exit code. */
+export interface SubcommandModule {
+  main(argv: string[]): Promise<number>;
+}
+
+interface Subcommand {
+  summary: string;
+  load?: () => Promise<SubcommandModule>;
+}
+
+const subcommands: Record<string, Subcommand> = {
+  serve: { summary: 'run the reference sandbox (SQLite) on 127.0.0.1:4000' },
+  mock: { summary: 'run a stateless Prism mock of spec/openapi.yaml on 127.0.0.1:4010' },
+  conformance: { summary: 'run the conformance suite against any base URL and write reports' },
+  fixtures: { summary: 'write a deterministic dataset made from a seed' },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(subcommands).map((name) => name.length));
+  const lines = Object.entries(subcommands).map(
+    ([name, { summary }]) => `  ${name.padEnd(width)}  ${summary}`,
+  );
+  return [
+    'Usage: waybill <command> [options]',
+    '',
+    'Sandbox, mock and conformance kit for the Delivery Integration API.',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Run `waybill <command> --help` for the options of a command.',
+    '',
+  ].join('\n');
+}
+
+/** Dispatches `argv` (without node and script) and resolves to the process exit code. */
+export async function dispatch(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    const { default: pkg } = await import('../package.json', { with: { type: 'json' } });
+    process.stdout.write(`${pkg.version}\n`);
+    return 0;
+  }
+  const subcommand = subcommands[name];
+  if (subcommand === undefined) {
+    process.stderr.write(`waybill: unknown command '${name}'\n\n${usage()}`);
+    return 2;
+  }
+  try {
+    if (subcommand.load === undefined) throw new NotBuiltError(name);
+    const module = await subcommand.load();
+    return await module.main(rest);
+  } catch (error) {
+    return reportToolError(error);
+  }
+}
+
+process.exitCode = await dispatch(process.argv.slice(2));

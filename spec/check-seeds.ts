@@ -1,0 +1,133 @@
+// Compares spec/errors.yaml with the seed error catalog (shared/seeds/02-error-catalog.md).
+// Usage: tsx spec/check-seeds.ts [seeds dir or catalog file]   (or WAYBILL_SEEDS_DIR)
+// Exit 0 = they match, 1 = they differ, 2 = the seed file is absent.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parse } from 'yaml';
+
+/** One code of the catalog, as the seed lists it and as errors.yaml stores it. */
+export interface CatalogCode {
+  code: string;
+  status: number;
+  group: string;
+  meaning: string;
+}
+
+/** What the seed markdown yields: its codes in order and the total it states. */
+export interface SeedCatalog {
+  codes: CatalogCode[];
+  statedTotal: number | null;
+}
+
+const CATALOG_FILE = '02-error-catalog.md';
+const NO_MEANING = '(no meaning text listed)';
+
+/** Parses every `| code | status | meaning |` row under each `###` heading of the seed markdown. */
+export function parseSeedCatalog(markdown: string): SeedCatalog {
+  const codes: CatalogCode[] = [];
+  let group: string | null = null;
+  for (const line of markdown.split(/\r?\n/)) {
+    const heading = /^###\s+(.+?)\s*$/.exec(line);
+    if (heading?.[1]) {
+      group = heading[1].replace(/\s*\([^)]*\)$/, '');
+      continue;
+    }
+    // The header row ("| Code | Status |") and the separator row have no numeric status.
+    const row = /^\|\s*([^|\s]+)\s*\|\s*(\d{3})\s*\|(.*)\|\s*$/.exec(line);
+    if (!row || group === null) continue;
+    codes.push({
+      code: row[1] ?? '',
+      status: Number(row[2]),
+      group,
+      meaning: meaningOf(row[3] ?? ''),
+    });
+  }
+  const total = /total of (\d+) codes/.exec(markdown);
+  return { codes, statedTotal: total?.[1] ? Number(total[1]) : null };
+}
+
+// The seed marks a missing meaning with a parenthetical; errors.yaml keeps only real text.
+function meaningOf(cell: string): string {
+  const text = cell.trim();
+  if (text === '' || text === NO_MEANING) return '';
+  return text.replace(` ${NO_MEANING}.`, '.');
+}
+
+/** Lists every difference between the seed and the errors.yaml entries; empty when they match. */
+export function compareCatalog(seed: SeedCatalog, entries: CatalogCode[], yamlTotal?: unknown): string[] {
+  const problems: string[] = [];
+  const seedByCode = new Map(seed.codes.map((c) => [c.code, c]));
+  const yamlByCode = new Map(entries.map((c) => [c.code, c]));
+
+  const missing = seed.codes.filter((c) => !yamlByCode.has(c.code)).map((c) => c.code);
+  const extra = entries.filter((c) => !seedByCode.has(c.code)).map((c) => c.code);
+  const duplicates = entries.map((c) => c.code).filter((code, i, all) => all.indexOf(code) !== i);
+  if (missing.length) problems.push(`missing from errors.yaml (${missing.length}): ${missing.join(', ')}`);
+  if (extra.length) problems.push(`extra in errors.yaml (${extra.length}): ${extra.join(', ')}`);
+  if (duplicates.length) problems.push(`duplicated in errors.yaml: ${duplicates.join(', ')}`);
+
+  for (const want of seed.codes) {
+    const got = yamlByCode.get(want.code);
+    if (!got) continue;
+    if (got.status !== want.status) {
+      problems.push(`status mismatch: ${want.code} seed ${want.status}, errors.yaml ${got.status}`);
+    }
+    if (got.group !== want.group) {
+      problems.push(`group mismatch: ${want.code} seed "${want.group}", errors.yaml "${got.group}"`);
+    }
+    if (got.meaning !== want.meaning) {
+      problems.push(`meaning mismatch: ${want.code}\n      seed:        ${want.meaning}\n      errors.yaml: ${got.meaning}`);
+    }
+  }
+
+  if (seed.statedTotal === null) problems.push('the seed no longer states "a total of N codes"');
+  else if (seed.codes.length !== seed.statedTotal) {
+    problems.push(`the seed lists ${seed.codes.length} codes but states a total of ${seed.statedTotal}`);
+  }
+  if (entries.length !== seed.codes.length) {
+    problems.push(`count: errors.yaml has ${entries.length} codes, the seed lists ${seed.codes.length}`);
+  }
+  if (yamlTotal !== seed.statedTotal) {
+    problems.push(`total: errors.yaml says ${String(yamlTotal)}, the seed states ${seed.statedTotal}`);
+  }
+  if (!problems.length) {
+    const order = seed.codes.findIndex((c, i) => entries[i]?.code !== c.code);
+    if (order >= 0) problems.push(`order: entry ${order + 1} is ${entries[order]?.code}, the seed has ${seed.codes[order]?.code}`);
+  }
+  return problems;
+}
+
+// A directory gets the catalog file name appended, so both the seeds dir and the file itself work.
+function seedCatalogPath(): string {
+  const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+  const given = process.argv[2] ?? process.env.WAYBILL_SEEDS_DIR;
+  const path = given ? resolve(given) : resolve(repoRoot, '../shared/seeds');
+  return existsSync(path) && statSync(path).isDirectory() ? resolve(path, CATALOG_FILE) : path;
+}
+
+function main(): number {
+  const seedPath = seedCatalogPath();
+  if (!existsSync(seedPath)) {
+    console.error(`check:seeds: seed catalog not found at ${seedPath}`);
+    console.error('Pass the seeds directory (or the catalog file) as the first argument, or set WAYBILL_SEEDS_DIR.');
+    return 2;
+  }
+  const seed = parseSeedCatalog(readFileSync(seedPath, 'utf8'));
+  const catalog = parse(readFileSync(new URL('./errors.yaml', import.meta.url), 'utf8')) as {
+    total?: unknown;
+    codes?: CatalogCode[];
+  };
+  const problems = compareCatalog(seed, catalog.codes ?? [], catalog.total);
+  if (problems.length) {
+    console.error(`errors.yaml differs from the seed (${seedPath}):`);
+    for (const problem of problems) console.error(`  - ${problem}`);
+    return 1;
+  }
+  console.log(`errors.yaml matches the seed: ${seed.codes.length} codes`);
+  return 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = main();
+}

@@ -1,0 +1,309 @@
+/**
+ * The one loader of the contract. Reads `openapi.yaml`, `sandbox.yaml` and `errors.yaml`
+ * once, and exposes the parsed documents, the error catalog as a typed map, and Ajv 2020
+ * validators for every component schema. The server validates requests and the
+ * conformance suite validates responses with these same validators.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import currencyCodes from 'currency-codes';
+import { parse as parseYaml } from 'yaml';
+import type { CatalogCode } from './catalog-codes.ts';
+import type { components } from './openapi-types.ts';
+
+export type { CatalogCode } from './catalog-codes.ts';
+
+type Schemas = components['schemas'];
+export type Order = Schemas['Order'];
+export type OrderPage = Schemas['OrderPage'];
+export type Trip = Schemas['Trip'];
+export type TripPage = Schemas['TripPage'];
+export type PaymentRequest = Schemas['PaymentRequest'];
+export type CancelRequest = Schemas['CancelRequest'];
+export type KeyIdentity = Schemas['KeyIdentity'];
+export type FieldError = Schemas['FieldError'];
+export type ValidationProblem = Schemas['ValidationProblem'];
+export type Problem = Schemas['Problem'];
+export type OrderStatusName = Schemas['OrderStatusName'];
+export type OrderType = Schemas['OrderType'];
+export type TripStatus = Schemas['TripStatus'];
+
+/** Where a catalog code can be answered (D24). */
+export type Reach = 'integration' | 'sandbox' | 'catalog';
+
+/** One code of `errors.yaml`. */
+export interface CatalogEntry {
+  code: CatalogCode;
+  status: number;
+  group: string;
+  meaning: string;
+  reach: Reach;
+}
+
+/** A JSON value as YAML or JSON parsing yields it. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+/** Which document a component schema belongs to. */
+export type DocumentName = 'integration' | 'sandbox';
+
+const specDir = fileURLToPath(new URL('.', import.meta.url));
+
+function readSpecFile(name: string): string {
+  return readFileSync(`${specDir}${name}`, 'utf8');
+}
+
+const openapiText = readSpecFile('openapi.yaml');
+
+/** The integration API's OpenAPI 3.1 document, parsed. */
+export const openapi = parseYaml(openapiText) as JsonObject;
+/** The sandbox control plane's OpenAPI 3.1 document, parsed. */
+export const sandboxOpenapi = parseYaml(readSpecFile('sandbox.yaml')) as JsonObject;
+/** SHA-256 of `openapi.yaml` as shipped, recorded in conformance reports. */
+export const specHash = createHash('sha256').update(openapiText).digest('hex');
+
+const errorsDocument = parseYaml(readSpecFile('errors.yaml')) as { codes: CatalogEntry[] };
+
+/** The error catalog, by code. */
+export const catalog: ReadonlyMap<CatalogCode, CatalogEntry> = new Map(
+  errorsDocument.codes.map((entry) => [entry.code, entry]),
+);
+
+/** The catalog entry of `code`; throws on a code the catalog does not hold. */
+export function catalogEntry(code: string): CatalogEntry {
+  const entry = catalog.get(code as CatalogCode);
+  if (entry === undefined) throw new Error(`'${code}' is not a code of spec/errors.yaml`);
+  return entry;
+}
+
+/** True when `value` is a current ISO 4217 currency code (upper case), per the currency-codes package. */
+export function isIsoCurrency(value: string): boolean {
+  return /^[A-Z]{3}$/.test(value) && currencyCodes.code(value) !== undefined;
+}
+
+const schemaIds: Record<DocumentName, string> = {
+  integration: 'urn:waybill:openapi',
+  sandbox: 'urn:waybill:sandbox',
+};
+
+/** Rewrites every `#/components/schemas/X` reference in `value` to `<prefix>X`. */
+function rewriteSchemaRefs(value: Json, prefix: string): Json {
+  if (Array.isArray(value)) return value.map((item) => rewriteSchemaRefs(item, prefix));
+  if (value === null || typeof value !== 'object') return value;
+  const out: JsonObject = {};
+  for (const [key, child] of Object.entries(value)) {
+    out[key] =
+      key === '$ref' && typeof child === 'string'
+        ? child.replace('#/components/schemas/', prefix)
+        : rewriteSchemaRefs(child, prefix);
+  }
+  return out;
+}
+
+/**
+ * A schema written inside one of the documents (a parameter's or a header's) made
+ * compilable by `ajv`: its component references point at the loaded component schemas.
+ */
+export function standaloneSchema(schema: Json, document: DocumentName = 'integration'): object {
+  return rewriteSchemaRefs(schema, `${schemaIds[document]}#/$defs/`) as object;
+}
+
+/** Every `x-*` key used inside the schemas; each becomes an annotation keyword of Ajv. */
+function extensionKeywords(value: Json, into = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) value.forEach((item) => extensionKeywords(item, into));
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      if (key.startsWith('x-')) into.add(key);
+      extensionKeywords(child, into);
+    }
+  }
+  return into;
+}
+
+function componentSchemas(document: JsonObject): JsonObject {
+  const components = document['components'] as JsonObject | undefined;
+  return (components?.['schemas'] as JsonObject | undefined) ?? {};
+}
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/**
+ * A new Ajv 2020 instance that knows every component schema of both documents.
+ * `coerceTypes: 'array'` is for request parameters, which arrive as strings; responses
+ * are validated without coercion.
+ */
+export function createAjv(options: { coerceTypes?: false | 'array' } = {}): Ajv2020 {
+  const ajv = new Ajv2020({
+    strict: true,
+    allErrors: true,
+    coerceTypes: options.coerceTypes ?? false,
+    // OpenAPI allows `type: [string, 'null']` with `format`; strictTypes would reject the union.
+    allowUnionTypes: true,
+  });
+  addFormats(ajv);
+  // A JSON number parses to Infinity when it overflows (`1e999`); no double is infinite.
+  ajv.addFormat('double', { type: 'number', validate: (n: number) => Number.isFinite(n) });
+  ajv.addKeyword({
+    keyword: 'x-iso4217',
+    type: 'string',
+    schemaType: 'boolean',
+    validate: (required: boolean, value: string) => !required || isIsoCurrency(value),
+    error: { message: 'must be an ISO 4217 currency code' },
+  });
+  const documents: Record<DocumentName, JsonObject> = { integration: openapi, sandbox: sandboxOpenapi };
+  const keywords = new Set<string>();
+  for (const document of Object.values(documents)) extensionKeywords(componentSchemas(document), keywords);
+  keywords.delete('x-iso4217');
+  for (const keyword of keywords) ajv.addKeyword({ keyword, schemaType: ['string', 'number', 'boolean', 'array', 'object', 'null'] });
+  for (const [name, document] of Object.entries(documents) as [DocumentName, JsonObject][]) {
+    ajv.addSchema({ $id: schemaIds[name], $defs: rewriteSchemaRefs(componentSchemas(document), '#/$defs/') } as object);
+  }
+  return ajv;
+}
+
+/** The shared Ajv instance (no coercion). */
+export const ajv = createAjv();
+
+/** The JSON Schema reference of a component schema, for composing schemas in another Ajv instance. */
+export function schemaRef(name: string, document: DocumentName = 'integration'): { $ref: string } {
+  if (!(name in componentSchemas(document === 'integration' ? openapi : sandboxOpenapi))) {
+    throw new Error(`no component schema '${name}' in the ${document} document`);
+  }
+  return { $ref: `${schemaIds[document]}#/$defs/${name}` };
+}
+
+const validators = new Map<string, ValidateFunction>();
+
+/** The compiled validator of a component schema, by name (compiled once, then cached). */
+export function validator(name: string, document: DocumentName = 'integration'): ValidateFunction {
+  const key = `${document}:${name}`;
+  let validate = validators.get(key);
+  if (validate === undefined) {
+    validate = ajv.compile(schemaRef(name, document));
+    validators.set(key, validate);
+  }
+  return validate;
+}
+
+/** Validates `value` against the component schema `name`; returns the Ajv errors, empty when valid. */
+export function validateSchema(name: string, value: unknown, document: DocumentName = 'integration'): ErrorObject[] {
+  const validate = validator(name, document);
+  return validate(value) ? [] : [...(validate.errors ?? [])];
+}
+
+/** Resolves a local `$ref` (`#/components/...`) of `document`, following chains of references. */
+export function resolveRef<T = JsonObject>(value: Json, document: JsonObject = openapi): T {
+  let current = value;
+  while (current !== null && typeof current === 'object' && !Array.isArray(current) && typeof current['$ref'] === 'string') {
+    const pointer = current['$ref'];
+    if (!pointer.startsWith('#/')) throw new Error(`only local references are supported: ${pointer}`);
+    current = pointer
+      .slice(2)
+      .split('/')
+      .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
+      .reduce<Json>((node, part) => (node as JsonObject)[part] as Json, document);
+    if (current === undefined) throw new Error(`unresolved reference ${pointer}`);
+  }
+  return current as T;
+}
+
+/** A parameter of an operation, references resolved. */
+export interface ParameterSpec {
+  name: string;
+  in: 'query' | 'header' | 'path' | 'cookie';
+  required: boolean;
+  schema: Json;
+  explode: boolean;
+}
+
+/** A header of a response, references resolved. */
+export interface HeaderSpec {
+  required: boolean;
+  schema: Json;
+}
+
+/** One declared response of an operation. */
+export interface ResponseSpec {
+  /** The content types it may carry, each with its schema (absent for 204). */
+  content: Record<string, Json>;
+  headers: Record<string, HeaderSpec>;
+}
+
+/** An operation of a document, with everything a validator needs resolved. */
+export interface OperationSpec {
+  operationId: string;
+  method: string;
+  /** The OpenAPI path template, e.g. `/api/v1/integration/orders/externalid/{externalId}`. */
+  path: string;
+  /** The scope its security requirement names, or null when it needs none. */
+  scope: string | null;
+  errorCodes: CatalogCode[];
+  parameters: ParameterSpec[];
+  requestBody: { required: boolean; content: Record<string, Json> } | null;
+  responses: Record<string, ResponseSpec>;
+}
+
+const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+/** Every operation of `document`, in document order. */
+export function listOperations(document: JsonObject = openapi): OperationSpec[] {
+  const operations: OperationSpec[] = [];
+  for (const [path, item] of Object.entries((document['paths'] as JsonObject | undefined) ?? {})) {
+    for (const [method, raw] of Object.entries(item as JsonObject)) {
+      if (!methods.includes(method)) continue;
+      const operation = raw as JsonObject;
+      const security = (operation['security'] ?? document['security'] ?? []) as JsonObject[];
+      const scope = security.map((requirement) => Object.values(requirement)[0] as string[]).find((s) => s.length > 0)?.[0];
+      const parameters = ((operation['parameters'] ?? []) as Json[]).map((ref): ParameterSpec => {
+        const parameter = resolveRef(ref, document);
+        return {
+          name: parameter['name'] as string,
+          in: parameter['in'] as ParameterSpec['in'],
+          required: parameter['required'] === true,
+          schema: parameter['schema'] as Json,
+          explode: parameter['explode'] !== false,
+        };
+      });
+      const body = operation['requestBody'] === undefined ? null : resolveRef(operation['requestBody'], document);
+      const responses: Record<string, ResponseSpec> = {};
+      for (const [status, ref] of Object.entries(operation['responses'] as JsonObject)) {
+        const response = resolveRef(ref, document);
+        const content: Record<string, Json> = {};
+        for (const [type, media] of Object.entries((response['content'] as JsonObject | undefined) ?? {})) {
+          content[type] = (media as JsonObject)['schema'] as Json;
+        }
+        const headers: Record<string, HeaderSpec> = {};
+        for (const [name, headerRef] of Object.entries((response['headers'] as JsonObject | undefined) ?? {})) {
+          const header = resolveRef(headerRef, document);
+          headers[name] = { required: header['required'] === true, schema: header['schema'] as Json };
+        }
+        responses[status] = { content, headers };
+      }
+      operations.push({
+        operationId: operation['operationId'] as string,
+        method: method.toUpperCase(),
+        path,
+        scope: scope ?? null,
+        errorCodes: (operation['x-error-codes'] ?? []) as CatalogCode[],
+        parameters,
+        requestBody:
+          body === null
+            ? null
+            : {
+                required: body['required'] === true,
+                content: Object.fromEntries(
+                  Object.entries(body['content'] as JsonObject).map(([type, media]) => [type, (media as JsonObject)['schema'] as Json]),
+                ),
+              },
+        responses,
+      });
+    }
+  }
+  return operations;
+}
+
+/** The integration API's operations, by operationId. */
+export const operations: ReadonlyMap<string, OperationSpec> = new Map(listOperations().map((op) => [op.operationId, op]));
