@@ -133,13 +133,15 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 /**
  * A new Ajv 2020 instance that knows every component schema of both documents.
  * `coerceTypes: 'array'` is for request parameters, which arrive as strings; responses
- * are validated without coercion.
+ * are validated without coercion. `verbose` puts the failing schema and value on each error.
  */
-export function createAjv(options: { coerceTypes?: false | 'array' } = {}): Ajv2020 {
+export function createAjv(options: { coerceTypes?: false | 'array'; verbose?: boolean } = {}): Ajv2020 {
   const ajv = new Ajv2020({
     strict: true,
     allErrors: true,
     coerceTypes: options.coerceTypes ?? false,
+    // Errors carry the failing schema and value: the server reads `x-error-code` from it.
+    verbose: options.verbose ?? false,
     // OpenAPI allows `type: [string, 'null']` with `format`; strictTypes would reject the union.
     allowUnionTypes: true,
   });

@@ -1,0 +1,47 @@
+/** The reference sandbox as an Express app: `createApp(options)` wires everything, and knows no port. */
+import express from 'express';
+import { operations } from '../spec/load.ts';
+import { makeCursorCodec } from './domain/cursor.ts';
+import { makeErrorHandler } from './http/error-handler.ts';
+import { makeFallback, type RouteShape } from './http/fallback.ts';
+import { makeRequestId } from './http/request-id.ts';
+import { makeIntegrationRouter } from './integration/routes.ts';
+import { consoleLogger, type Logger, makeAccessLog } from './log.ts';
+import type { Store } from './store/index.ts';
+
+/** What the app is made of. */
+export interface AppOptions {
+  store: Store;
+  log?: Logger;
+  /** How long a request body may stall before it is answered 408 (D18). Default 10 s. */
+  bodyIdleTimeoutMs?: number;
+}
+
+/** The route shapes of a document's operations, for 404/405 (D21). */
+function routeShapes(ops: { path: string; method: string }[]): RouteShape[] {
+  const byPath = new Map<string, string[]>();
+  for (const { path, method } of ops) byPath.set(path, [...(byPath.get(path) ?? []), method]);
+  return [...byPath].map(([path, methods]) => ({ path, methods }));
+}
+
+/** The sandbox app over `store`. */
+export function createApp(options: AppOptions): express.Express {
+  const log = options.log ?? consoleLogger();
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(makeRequestId());
+  app.use(makeAccessLog({ log }));
+  app.use(
+    makeIntegrationRouter({
+      store: options.store,
+      cursors: makeCursorCodec(options.store.secret('cursor')),
+      bodyIdleTimeoutMs: options.bodyIdleTimeoutMs ?? 10_000,
+    }),
+  );
+  app.use(makeFallback(routeShapes([...operations.values()])));
+  app.use(makeErrorHandler({ log }));
+  return app;
+}
+

@@ -1,0 +1,44 @@
+/** Authentication (D1, D3, D22) and scopes (D2). */
+import type { NextFunction, Request, Response } from 'express';
+import type { Keys } from '../store/keys.ts';
+import { contextOf, principalOf } from './context.ts';
+import { aboutBlank } from './problem.ts';
+
+const CHALLENGE = 'ApiKey realm="waybill", header="X-Api-Key", Bearer realm="waybill"';
+
+/** The key a request presents: `X-Api-Key`, else `Authorization: Bearer` (D1). */
+function presentedKey(req: Request): string | undefined {
+  const header = req.get('x-api-key');
+  if (header !== undefined && header !== '') return header;
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
+  return match?.[1];
+}
+
+/** Middleware: resolves the API key to its tenant, or answers 401 `about:blank` with `WWW-Authenticate`. */
+export function makeAuth(options: { keys: Keys }) {
+  return function auth(req: Request, res: Response, next: NextFunction): void {
+    const key = presentedKey(req);
+    if (key === undefined) {
+      next(aboutBlank(401, 'An API key is required: send it in the X-Api-Key header or as Authorization: Bearer.', { 'WWW-Authenticate': CHALLENGE }));
+      return;
+    }
+    const principal = options.keys.authenticate(key);
+    if (principal === null) {
+      next(aboutBlank(401, 'The API key is not valid or was revoked.', { 'WWW-Authenticate': CHALLENGE }));
+      return;
+    }
+    contextOf(res).principal = principal;
+    next();
+  };
+}
+
+/** Middleware: answers 403 `about:blank` unless the key carries `scope` (D2, D3). */
+export function makeRequireScope(scope: string | null) {
+  return function requireScope(_req: Request, res: Response, next: NextFunction): void {
+    if (scope !== null && !principalOf(res).scopes.includes(scope)) {
+      next(aboutBlank(403, `This operation requires the scope ${scope}.`));
+      return;
+    }
+    next();
+  };
+}

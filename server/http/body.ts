@@ -1,0 +1,85 @@
+/**
+ * The JSON request body (D17, D18, D19): media type first, then size, then parsing by
+ * Express's own body parser, whose failures the error handler maps to catalog codes.
+ * A body that stops arriving before its declared length is answered 408.
+ */
+import { parse as parseContentType } from 'content-type';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { contextOf } from './context.ts';
+import { problem } from './problem.ts';
+
+/** The body size limit (D18): 1 MiB. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** True when the request carries a body: chunked, or a Content-Length above zero. */
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+/** The problem for an unacceptable Content-Type, or null when it is JSON in UTF-8. */
+function mediaTypeProblem(header: string) {
+  try {
+    const { type, parameters } = parseContentType(header);
+    const charset = parameters['charset']?.toLowerCase();
+    if (type === 'application/json' && (charset === undefined || charset === 'utf-8')) return null;
+  } catch {
+    // An unparseable Content-Type is as unacceptable as a wrong one.
+  }
+  return problem('api.unsupported_media_type', `Content-Type ${header.slice(0, 100)} is not accepted; send application/json.`);
+}
+
+/**
+ * Middleware chain for an operation's JSON body. `required` is the OpenAPI
+ * `requestBody.required`; an optional body that is absent reads as `{}` (D11).
+ */
+export function makeJsonBody(options: { required: boolean; idleTimeoutMs: number }) {
+  const parseJson = express.json({
+    limit: BODY_LIMIT_BYTES,
+    type: () => true,
+    verify: (_req, res, buffer) => {
+      contextOf(res as Response).rawBody = buffer;
+    },
+  });
+
+  return function jsonBody(req: Request, res: Response, next: NextFunction): void {
+    const contentType = req.get('content-type');
+    if (contentType === undefined) {
+      if (hasBody(req) || options.required) {
+        next(problem('api.malformed_request', 'The request has no Content-Type; send the body as application/json.', undefined, { status: 415 }));
+        return;
+      }
+      req.body = {};
+      next();
+      return;
+    }
+    const refused = mediaTypeProblem(contentType);
+    if (refused !== null) {
+      next(refused);
+      return;
+    }
+    if (!hasBody(req)) {
+      if (options.required) {
+        next(problem('api.malformed_request', 'A JSON body is required.'));
+        return;
+      }
+      req.body = {};
+      next();
+      return;
+    }
+    if (Number(req.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) {
+      res.set('Connection', 'close');
+      next(problem('api.payload_too_large', `The body exceeds ${BODY_LIMIT_BYTES} bytes.`));
+      return;
+    }
+    // A client that stops sending gets 408 instead of holding the connection open forever.
+    req.setTimeout(options.idleTimeoutMs, () => {
+      if (res.headersSent) return;
+      res.set('Connection', 'close');
+      next(problem('api.request_body_incomplete', 'The body stopped arriving before its declared length; send again.'));
+    });
+    parseJson(req, res, (error?: unknown) => {
+      req.setTimeout(0);
+      next(error);
+    });
+  };
+}

@@ -1,0 +1,33 @@
+/** What the middleware chain learns about a request, kept on `res.locals`. */
+import type { Response } from 'express';
+import type { KeyPrincipal } from '../store/keys.ts';
+
+/** The request's validated inputs, coerced to their schema types. */
+export interface ValidInput {
+  query: Record<string, unknown>;
+  params: Record<string, string>;
+  body: unknown;
+}
+
+/** The per-request state the middleware shares. */
+export interface RequestContext {
+  requestId: string;
+  principal?: KeyPrincipal;
+  input?: ValidInput;
+  /** The request body's bytes as received (for the Idempotency-Key fingerprint). */
+  rawBody?: Buffer;
+  /** Called with every answer this request sends (the idempotency store listens). */
+  onAnswer?: (status: number, contentType: string | null, body: string) => void;
+}
+
+/** The request context of `res`. */
+export function contextOf(res: Response): RequestContext {
+  return res.locals as RequestContext;
+}
+
+/** The authenticated principal; throws if auth did not run (a wiring bug, answered 500). */
+export function principalOf(res: Response): KeyPrincipal {
+  const principal = contextOf(res).principal;
+  if (principal === undefined) throw new Error('route reached without authentication');
+  return principal;
+}

@@ -1,0 +1,55 @@
+/**
+ * The one error handler. Problems are written as `application/problem+json`; Express's
+ * own failures (body parser, bad URL encoding) are mapped to their catalog codes; anything
+ * else is logged with its stack and request id and answered 500 without detail.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from '../log.ts';
+import { contextOf } from './context.ts';
+import { aboutBlank, problem, ProblemError } from './problem.ts';
+import { sendProblem } from './reply.ts';
+
+/** The `type` of a body-parser error (see body-parser's README, "Errors"). */
+type ParserErrorType =
+  | 'entity.parse.failed'
+  | 'entity.too.large'
+  | 'request.aborted'
+  | 'request.size.invalid'
+  | 'charset.unsupported'
+  | 'encoding.unsupported';
+
+/** The problem an Express or body-parser error stands for, or null when it is not one of theirs. */
+function expressProblem(error: { type?: string; status?: number }): ProblemError | null {
+  switch (error.type as ParserErrorType | undefined) {
+    case 'entity.parse.failed':
+      return problem('api.malformed_request', 'The body is not valid JSON.');
+    case 'entity.too.large':
+      return problem('api.payload_too_large', 'The body exceeds 1048576 bytes.');
+    case 'request.aborted':
+    case 'request.size.invalid':
+      return problem('api.request_body_incomplete', 'The body ended before its declared length; send again.');
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return problem('api.unsupported_media_type', 'Send the body as application/json in UTF-8, without Content-Encoding.');
+    default:
+      // The router answers a path that does not decode (`%E0%A4%A`) with a 400 error.
+      return error.status === 400 ? problem('api.malformed_request', 'The request path is not valid URL encoding.') : null;
+  }
+}
+
+/** Express error middleware (four arguments). */
+export function makeErrorHandler(options: { log: Logger }) {
+  return function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+    if (res.headersSent) {
+      req.socket.destroy();
+      return;
+    }
+    let answer = error instanceof ProblemError ? error : expressProblem((error ?? {}) as { type?: string; status?: number });
+    if (answer === null) {
+      const { requestId } = contextOf(res);
+      options.log.error(`${requestId} ${req.method} ${req.path} failed: ${error instanceof Error ? error.stack : String(error)}`);
+      answer = aboutBlank(500, `Unexpected error; quote the request id ${requestId}.`);
+    }
+    sendProblem(req, res, answer);
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Problem details (RFC 9457). `problem()` builds one from a catalog code, taking the
+ * status from `spec/errors.yaml`; `aboutBlank()` builds the `about:blank` ones of D3/D21.
+ * Both are thrown (or passed to `next`) and written by the one error handler.
+ */
+import { STATUS_CODES } from 'node:http';
+import { type CatalogCode, catalogEntry, type FieldError } from '../../spec/load.ts';
+
+/** A problem on its way to the client: status, body members and extra headers. */
+export class ProblemError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    readonly title: string,
+    readonly detail: string | null,
+    readonly errors?: FieldError[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(`${status} ${type}${detail ? `: ${detail}` : ''}`);
+    this.name = 'ProblemError';
+  }
+}
+
+// The catalog's meaning of api.malformed_request: "Also answered 415 when the request has
+// no Content-Type at all." No other code is answered with a status but its own.
+const OTHER_STATUSES: Partial<Record<CatalogCode, number[]>> = { 'api.malformed_request': [415] };
+
+/** The HTTP reason phrase of `status`, used as the problem title. */
+function reason(status: number): string {
+  return STATUS_CODES[status] ?? 'Error';
+}
+
+/**
+ * A problem of the catalog `code`: status from the catalog, title the reason phrase
+ * ("Validation failed" for a 400 with field errors), detail the given text or the
+ * catalog's meaning.
+ */
+export function problem(
+  code: CatalogCode,
+  detail?: string,
+  errors?: FieldError[],
+  options: { status?: number; headers?: Record<string, string> } = {},
+): ProblemError {
+  const entry = catalogEntry(code);
+  const status = options.status ?? entry.status;
+  if (status !== entry.status && !OTHER_STATUSES[code]?.includes(status)) {
+    throw new Error(`${code} is a ${entry.status} code, not ${status}`);
+  }
+  const title = status === 400 && errors !== undefined && errors.length > 0 ? 'Validation failed' : reason(status);
+  return new ProblemError(status, code, title, detail ?? (entry.meaning || null), errors, options.headers);
+}
+
+/** A problem with `type: about:blank` (401, 403, 404 and 405 of unknown routes, 500; D3, D21). */
+export function aboutBlank(status: 401 | 403 | 404 | 405 | 500, detail: string, headers: Record<string, string> = {}): ProblemError {
+  return new ProblemError(status, 'about:blank', reason(status), detail, undefined, headers);
+}
+
+/** One field error of a 400 body; `value` is echoed as text, null when not safe to echo. */
+export function fieldError(field: string, code: CatalogCode, message: string, value: unknown): FieldError {
+  return { field, code, value: echo(value), message };
+}
+
+/** The text of a rejected value, or null for what cannot be echoed safely (objects, huge or control-laden strings). */
+function echo(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'object') return null;
+  const text = String(value);
+  // eslint-disable-next-line no-control-regex
+  if (text.length > 200 || /[\u0000-\u001f\u007f]/.test(text)) return null;
+  return text;
+}

@@ -1,0 +1,41 @@
+/**
+ * Per-key rate limits (D14): a token bucket of `rateLimitPerMinute` tokens that refills
+ * continuously. Every authenticated answer carries `RateLimit-Limit`, `RateLimit-Remaining`
+ * and `RateLimit-Reset`; an empty bucket answers 429 `api.rate_limited` with `Retry-After`.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import type { Clock } from '../domain/time.ts';
+import { principalOf } from './context.ts';
+import { problem } from './problem.ts';
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/** Middleware: takes one token from the key's bucket or answers 429. */
+export function makeRateLimit(options: { clock: Clock }) {
+  const buckets = new Map<string, Bucket>();
+  return function rateLimit(_req: Request, res: Response, next: NextFunction): void {
+    const { keyId, rateLimit: limit } = principalOf(res);
+    const now = options.clock();
+    const perMs = limit / 60_000;
+    const bucket = buckets.get(keyId) ?? { tokens: limit, at: now };
+    bucket.tokens = Math.min(limit, bucket.tokens + (now - bucket.at) * perMs);
+    bucket.at = now;
+    buckets.set(keyId, bucket);
+    const allowed = bucket.tokens >= 1;
+    if (allowed) bucket.tokens -= 1;
+    res.set({
+      'RateLimit-Limit': String(limit),
+      'RateLimit-Remaining': String(Math.floor(bucket.tokens)),
+      'RateLimit-Reset': String(Math.ceil((limit - bucket.tokens) / perMs / 1000)),
+    });
+    if (!allowed) {
+      const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
+      next(problem('api.rate_limited', `Rate limit of ${limit} requests per minute exceeded; retry after ${retryAfter} s.`, undefined, { headers: { 'Retry-After': String(retryAfter) } }));
+      return;
+    }
+    next();
+  };
+}

@@ -1,0 +1,22 @@
+/** Request ids (D23): every answer carries `X-Request-Id`, echoing a sane client value. */
+import { randomBytes } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import { contextOf } from './context.ts';
+
+const ACCEPTED = /^[\x21-\x7e]{1,128}$/;
+
+/** A fresh request id, e.g. `req_4bq0m2xk7dpa`. */
+export function newRequestId(): string {
+  return `req_${randomBytes(9).toString('base64url')}`;
+}
+
+/** Middleware: takes the client's `X-Request-Id` when it is 1–128 visible ASCII characters, issues one otherwise. */
+export function makeRequestId() {
+  return function requestId(req: Request, res: Response, next: NextFunction): void {
+    const sent = req.get('x-request-id');
+    const id = sent !== undefined && ACCEPTED.test(sent) ? sent : newRequestId();
+    contextOf(res).requestId = id;
+    res.set('X-Request-Id', id);
+    next();
+  };
+}

@@ -1,0 +1,48 @@
+/** The order and trip feeds (D4–D9): keyset pages on `(updatedAtUtc, id)` with signed cursors. */
+import type { Request, Response } from 'express';
+import type { CursorCodec, FeedName } from '../domain/cursor.ts';
+import { sinceBound } from '../domain/time.ts';
+import type { FeedPosition, FeedRows } from '../store/feed-sql.ts';
+import { contextOf, principalOf } from '../http/context.ts';
+import { fieldError, problem } from '../http/problem.ts';
+import { sendJsonText } from '../http/reply.ts';
+
+/** Page size when `limit` is absent, and the cap above which it is lowered (D8). */
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 100;
+
+/** The validated query of a feed (types coerced by the spec's schemas). */
+interface FeedQuery {
+  since?: string;
+  cursor?: string;
+  limit?: number;
+  status?: string[];
+}
+
+type PageSource = (tenantId: string, query: { position: FeedPosition | null; since: string | null; statuses: string[] | null; limit: number }) => FeedRows;
+
+/** A feed handler over one store's `feedPage`. */
+export function makeFeedHandler(feed: FeedName, options: { pages: PageSource; cursors: CursorCodec }) {
+  return function feedPage(_req: Request, res: Response): void {
+    const { tenantId } = principalOf(res);
+    const query = contextOf(res).input?.query as FeedQuery;
+    let position: FeedPosition | null = null;
+    if (query.cursor !== undefined) {
+      position = options.cursors.decode(feed, tenantId, query.cursor);
+      if (position === null) {
+        const message = 'The cursor was not issued by this server for this feed.';
+        throw problem('api.malformed_request', message, [fieldError('cursor', 'api.malformed_request', message, query.cursor)]);
+      }
+    }
+    // With a cursor, `since` is ignored (D5); the schema has already checked its format (D9).
+    const since = position === null && query.since !== undefined ? sinceBound(query.since) : null;
+    const page = options.pages(tenantId, {
+      position,
+      since,
+      statuses: query.status === undefined ? null : [...new Set(query.status)],
+      limit: Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT),
+    });
+    const next = page.next === null ? 'null' : JSON.stringify(options.cursors.encode(feed, tenantId, page.next));
+    sendJsonText(res, 200, `{"items":[${page.items.join(',')}],"nextCursor":${next}}`);
+  };
+}

@@ -1,0 +1,42 @@
+/** The writes addressed by external id: payment (D10), cancel (D11), archive (D12). */
+import type { Request, Response } from 'express';
+import type { CancelRequest, PaymentRequest } from '../../spec/load.ts';
+import { contextOf, principalOf } from '../http/context.ts';
+import { problem } from '../http/problem.ts';
+import { sendEmpty, sendJsonText } from '../http/reply.ts';
+import type { Orders, OrderWriteResult } from '../store/orders.ts';
+
+/** The order JSON of a successful write, or the problem of a refused one. */
+function orderOrProblem(result: OrderWriteResult, externalId: string, move: string): string {
+  if (result.ok) return result.orderJson;
+  if (result.reason === 'notFound') throw problem('orders.notFound', `No order with external id ${externalId}.`);
+  throw problem('orders.status.illegal', `An order in status ${result.status} cannot be ${move}.`);
+}
+
+/** Handlers of the three writes over the order store. */
+export function makeOrderWriteHandlers(options: { orders: Orders }) {
+  const target = (res: Response) => ({ tenantId: principalOf(res).tenantId, externalId: contextOf(res).input!.params['externalId']! });
+
+  return {
+    attachPayment(_req: Request, res: Response): void {
+      const { tenantId, externalId } = target(res);
+      const payment = contextOf(res).input!.body as PaymentRequest;
+      const result = options.orders.attachPayment(tenantId, externalId, {
+        paymentId: payment.paymentId,
+        amount: payment.amount,
+        currency: payment.currency,
+      });
+      sendJsonText(res, 200, orderOrProblem(result, externalId, 'paid'));
+    },
+    cancelOrder(_req: Request, res: Response): void {
+      const { tenantId, externalId } = target(res);
+      const { reason } = contextOf(res).input!.body as CancelRequest;
+      sendJsonText(res, 200, orderOrProblem(options.orders.cancel(tenantId, externalId, reason ?? null), externalId, 'cancelled'));
+    },
+    archiveOrder(_req: Request, res: Response): void {
+      const { tenantId, externalId } = target(res);
+      orderOrProblem(options.orders.archive(tenantId, externalId), externalId, 'archived');
+      sendEmpty(res, 204);
+    },
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * The integration API: one route per operation of `spec/openapi.yaml`, each behind the
+ * same chain — authenticate, rate-limit, check scope, then for writes the idempotency key,
+ * the body and the tenant's state — all driven by the operation's spec.
+ */
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { KeyIdentity } from '../../spec/load.ts';
+import { operations } from '../../spec/load.ts';
+import type { CursorCodec } from '../domain/cursor.ts';
+import { makeAuth, makeRequireScope } from '../http/auth.ts';
+import { makeJsonBody } from '../http/body.ts';
+import { principalOf } from '../http/context.ts';
+import { makeIdempotency } from '../http/idempotency.ts';
+import { problem } from '../http/problem.ts';
+import { makeRateLimit } from '../http/rate-limit.ts';
+import { sendJsonText } from '../http/reply.ts';
+import { makeValidate } from '../http/validate.ts';
+import type { Store } from '../store/index.ts';
+import { makeFeedHandler } from './feeds.ts';
+import { makeOrderWriteHandlers } from './orders.ts';
+
+/** `/a/{b}/c` → `/a/:b/c` (Express path syntax). */
+export function expressPath(template: string): string {
+  return template.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+/** Middleware: a suspended or archived tenant's writes are refused (D22); reads keep working. */
+function tenantWritable(_req: Request, res: Response, next: NextFunction): void {
+  const { tenantState } = principalOf(res);
+  if (tenantState === 'Suspended') next(problem('tenants.tenant.suspended'));
+  else if (tenantState === 'Archived') next(problem('tenants.tenant.archived'));
+  else next();
+}
+
+function whoami(_req: Request, res: Response): void {
+  const { tenantId, keyId, scopes } = principalOf(res);
+  const identity: KeyIdentity = { tenantId, keyId, scopes };
+  sendJsonText(res, 200, JSON.stringify(identity));
+}
+
+/** The integration router over `store`. */
+export function makeIntegrationRouter(options: { store: Store; cursors: CursorCodec; bodyIdleTimeoutMs: number }) {
+  const { store, cursors } = options;
+  const writes = makeOrderWriteHandlers({ orders: store.orders });
+  const handlers: Record<string, RequestHandler> = {
+    orderFeed: makeFeedHandler('orders', { pages: store.orders.feedPage, cursors }),
+    tripFeed: makeFeedHandler('trips', { pages: store.trips.feedPage, cursors }),
+    attachPayment: writes.attachPayment,
+    cancelOrder: writes.cancelOrder,
+    archiveOrder: writes.archiveOrder,
+    whoami,
+  };
+  const auth = makeAuth({ keys: store.keys });
+  const rateLimit = makeRateLimit({ clock: store.clock });
+  const idempotency = makeIdempotency({ store: store.idempotency });
+  const router = express.Router();
+
+  for (const operation of operations.values()) {
+    const handler = handlers[operation.operationId];
+    if (handler === undefined) throw new Error(`no handler for operation ${operation.operationId}`);
+    const chain: RequestHandler[] = [auth, rateLimit, makeRequireScope(operation.scope)];
+    if (operation.method !== 'GET') {
+      chain.push(idempotency.begin);
+      if (operation.requestBody !== null) {
+        chain.push(makeJsonBody({ required: operation.requestBody.required, idleTimeoutMs: options.bodyIdleTimeoutMs }));
+      }
+      chain.push(idempotency.resolve, makeValidate(operation), tenantWritable);
+    } else {
+      chain.push(makeValidate(operation));
+    }
+    router[operation.method.toLowerCase() as 'get' | 'post' | 'delete'](expressPath(operation.path), ...chain, handler);
+  }
+  return router;
+}

@@ -1,0 +1,89 @@
+/** `waybill serve`: the reference sandbox on 127.0.0.1:4000 over a SQLite file. */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { UsageError } from '../bin/errors.ts';
+import { createApp } from './app.ts';
+import { seedDemo } from './demo.ts';
+import { createHttpServer, listen } from './http-server.ts';
+import { consoleLogger } from './log.ts';
+import { openStore } from './store/index.ts';
+
+const DEFAULT_DB = '.waybill/sandbox.db';
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('must be a whole number from 0 to 65535');
+  return n;
+}
+
+function command(): Command {
+  return new Command('waybill serve')
+    .description('Run the reference sandbox of the Delivery Integration API.')
+    .addOption(new Option('--port <n>', 'port to listen on (0 = any free port)').env('PORT').default(4000).argParser(port))
+    .option('--host <host>', 'address to listen on; loopback unless you mean to share it', '127.0.0.1')
+    .option('--db <file>', "SQLite database file, or ':memory:'", DEFAULT_DB)
+    .option('--quiet', 'do not log one line per request', false)
+    .addHelpText('after', `\nExamples:\n  waybill serve\n  waybill serve --port 4100 --db :memory:\n  PORT=4200 waybill serve --db /tmp/sandbox.db\n`)
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+}
+
+/** Runs the sandbox until SIGINT or SIGTERM; resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const program = command();
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+      throw new UsageError(error.message.replace(/^error: /, ''));
+    }
+    throw error;
+  }
+  const options = program.opts<{ port: number; host: string; db: string; quiet: boolean }>();
+  const log = consoleLogger({ quiet: options.quiet });
+  const store = openStore(options.db);
+  const demo = store.tenants.list().length === 0 ? seedDemo(store) : null;
+  const server = createHttpServer(createApp({ store, log }));
+  let url: string;
+  try {
+    url = await listen(server, options.port, options.host);
+  } catch (error) {
+    store.db.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${options.port} on ${options.host} is in use; pick another with --port`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${options.host}`);
+    throw error;
+  }
+  process.stdout.write(banner(url, options.db, demo));
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      process.stdout.write(`\n${signal}: shutting down\n`);
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      setTimeout(() => server.closeAllConnections(), 2000).unref();
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  store.db.close();
+  return 0;
+}
+
+/** What the sandbox prints when it is ready. */
+function banner(url: string, db: string, demo: ReturnType<typeof seedDemo> | null): string {
+  const lines = [`waybill sandbox listening on ${url}`, `  database: ${db}`];
+  if (demo !== null) {
+    const full = demo.keys[0]!;
+    lines.push(
+      `  created the demo tenant ${demo.tenantId}: ${demo.orders} orders, ${demo.trips} trips`,
+      '  demo API keys (shown once; only their hashes are stored):',
+      ...demo.keys.map((key) => `    ${key.name.padEnd(18)} ${key.secret}  [${key.scopes.join(' ') || 'no scopes'}]`),
+      '',
+      '  try it:',
+      `    curl -s -H 'X-Api-Key: ${full.secret}' '${url}/api/v1/integration/orders?limit=2'`,
+    );
+  } else {
+    lines.push('  existing database: its demo keys were printed when it was created; delete the file to start over.');
+  }
+  return `${lines.join('\n')}\n\n`;
+}

@@ -1,0 +1,40 @@
+/**
+ * Opens the sandbox database: WAL, foreign keys, full fsync on commit (a write answered
+ * 2xx survives a crash of the server), and the migrations of `migrations/` in order,
+ * tracked in `PRAGMA user_version`.
+ */
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+/** The migrations shipped with the server, in the order they apply. */
+function migrations(): { version: number; sql: string }[] {
+  return readdirSync(migrationsDir)
+    .filter((name) => /^\d{3}-.+\.sql$/.test(name))
+    .sort()
+    .map((name) => ({ version: Number(name.slice(0, 3)), sql: readFileSync(migrationsDir + name, 'utf8') }));
+}
+
+/** Opens (creating if needed) the database at `file` (`:memory:` allowed) and brings its schema up to date. */
+export function openDatabase(file: string): Db {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (const { version, sql } of migrations()) {
+    if (version <= current) continue;
+    db.transaction(() => {
+      db.exec(sql);
+      db.pragma(`user_version = ${version}`);
+    })();
+  }
+  return db;
+}

@@ -1,0 +1,53 @@
+/**
+ * The JSON of the API's Order and Trip, built by SQLite itself: the feeds hand each row's
+ * text straight to the response, with no parse or stringify in between. Key order is the
+ * field order of the spec (and D15 for trips).
+ */
+
+/** `json_object(...)` of an order row aliased `o`. */
+export const ORDER_JSON = `json_object(
+  'id', o.id, 'externalId', o.external_id, 'shortId', o.short_id, 'status', o.status,
+  'miniStatus', o.mini_status, 'type', o.type, 'customId', o.custom_id,
+  'createdAtUtc', o.created_at, 'updatedAtUtc', o.updated_at, 'tags', json(o.tags))`;
+
+/** `json_object(...)` of a trip row aliased `t`. */
+export const TRIP_JSON = `json_object(
+  'id', t.id, 'shortId', t.short_id, 'status', t.status, 'warehouseId', t.warehouse_id,
+  'driverId', t.driver_id, 'vehicleId', t.vehicle_id, 'stopCount', t.stop_count,
+  'plannedAtUtc', t.planned_at, 'updatedAtUtc', t.updated_at)`;
+
+/** A position in a feed: the `(updatedAtUtc, id)` of the last item seen (D7). */
+export interface FeedPosition {
+  updatedAt: string;
+  id: string;
+}
+
+/** One page of a feed as the store returns it: each item's JSON text, and the last item's position. */
+export interface FeedRows {
+  items: string[];
+  /** Position of the last item of the page, or null when the page ends the feed (D6). */
+  next: FeedPosition | null;
+}
+
+/**
+ * Turns `limit + 1` fetched rows `[updatedAt, id, json]` into a page of `limit` items:
+ * the extra row only tells that more follow (D6).
+ */
+export function toFeedRows(rows: [string, string, string][], limit: number): FeedRows {
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  const last = page[page.length - 1];
+  return {
+    items: page.map((row) => row[2]),
+    next: more && last !== undefined ? { updatedAt: last[0], id: last[1] } : null,
+  };
+}
+
+/**
+ * The keyset bound of a feed query as `(updated_at, id) > (?, ?)`: after the cursor's
+ * position, or from `since` inclusive (every id sorts after ''), or from the start.
+ */
+export function lowerBound(position: FeedPosition | null, since: string | null): [string, string] {
+  if (position !== null) return [position.updatedAt, position.id];
+  return [since ?? '', ''];
+}

@@ -1,0 +1,101 @@
+/** Orders: the order feed and the three writes of the integration interface. */
+import { canArchive, canCancel } from '../domain/order-rules.ts';
+import type { Db } from './db.ts';
+import { type FeedPosition, type FeedRows, lowerBound, ORDER_JSON, toFeedRows } from './feed-sql.ts';
+import type { Tenants } from './tenants.ts';
+
+/** The outcome of a write addressed by external id: the order's JSON after it, or why it was refused. */
+export type OrderWriteResult =
+  | { ok: true; orderJson: string }
+  | { ok: false; reason: 'notFound' }
+  | { ok: false; reason: 'illegal'; status: string };
+
+interface LiveOrder {
+  id: string;
+  status: string;
+  trip_id: string | null;
+}
+
+/** Order statements, prepared once. */
+export function makeOrders(db: Db, tenants: Tenants) {
+  const select = `SELECT o.updated_at, o.id, ${ORDER_JSON} FROM orders o
+    WHERE o.tenant_id = ? AND o.archived_at IS NULL AND (o.updated_at, o.id) > (?, ?)`;
+  const order = 'ORDER BY o.updated_at, o.id LIMIT ?';
+  const feed = db.prepare(`${select} ${order}`).raw();
+  const feedByStatus = db.prepare(`${select} AND o.status IN (SELECT value FROM json_each(?)) ${order}`).raw();
+  const jsonById = db.prepare<[string], string>(`SELECT ${ORDER_JSON} FROM orders o WHERE o.id = ?`).pluck();
+  const liveByExternalId = db.prepare<[string, string], LiveOrder>(
+    'SELECT id, status, trip_id FROM orders WHERE tenant_id = ? AND external_id = ? AND archived_at IS NULL',
+  );
+  const insertPayment = db.prepare(
+    'INSERT OR IGNORE INTO order_payments (order_id, payment_id, amount, currency, recorded_at) VALUES (?, ?, ?, ?, ?)',
+  );
+  const touch = db.prepare('UPDATE orders SET updated_at = ? WHERE id = ?');
+  const setStatus = db.prepare('UPDATE orders SET status = ?, trip_id = NULL, updated_at = ? WHERE id = ?');
+  const archive = db.prepare('UPDATE orders SET archived_at = ?, updated_at = ? WHERE id = ?');
+  const leaveTrip = db.prepare('UPDATE trips SET stop_count = max(stop_count - 1, 0), updated_at = ? WHERE id = ?');
+  const history = db.prepare('INSERT INTO order_history (order_id, at, kind, data) VALUES (?, ?, ?, ?)');
+
+  const recordHistory = (orderId: string, at: string, kind: string, data: object) =>
+    history.run(orderId, at, kind, JSON.stringify(data));
+
+  return {
+    /** A page of the tenant's live orders after `position` (or from `since`, inclusive), optionally filtered by status. */
+    feedPage(tenantId: string, query: { position: FeedPosition | null; since: string | null; statuses: string[] | null; limit: number }): FeedRows {
+      const [after, afterId] = lowerBound(query.position, query.since);
+      const rows = (
+        query.statuses === null
+          ? feed.all(tenantId, after, afterId, query.limit + 1)
+          : feedByStatus.all(tenantId, after, afterId, JSON.stringify(query.statuses), query.limit + 1)
+      ) as [string, string, string][];
+      return toFeedRows(rows, query.limit);
+    },
+
+    /** The API JSON of the order `id`, or undefined. */
+    json(id: string): string | undefined {
+      return jsonById.get(id);
+    },
+
+    /**
+     * Records a payment on the live order with `externalId` (D10): a `paymentId` already
+     * recorded on the order is not recorded again and does not move `updatedAtUtc`.
+     */
+    attachPayment: db.transaction(
+      (tenantId: string, externalId: string, payment: { paymentId: string; amount: number; currency: string }): OrderWriteResult => {
+        const found = liveByExternalId.get(tenantId, externalId);
+        if (found === undefined) return { ok: false, reason: 'notFound' };
+        const stamp = tenants.nextStamp(tenantId);
+        if (insertPayment.run(found.id, payment.paymentId, payment.amount, payment.currency, stamp).changes === 1) {
+          touch.run(stamp, found.id);
+          recordHistory(found.id, stamp, 'payment', payment);
+        }
+        return { ok: true, orderJson: jsonById.get(found.id)! };
+      },
+    ),
+
+    /** Cancels the live order with `externalId` (D11); a Planned order leaves its trip. */
+    cancel: db.transaction((tenantId: string, externalId: string, reason: string | null): OrderWriteResult => {
+      const found = liveByExternalId.get(tenantId, externalId);
+      if (found === undefined) return { ok: false, reason: 'notFound' };
+      if (!canCancel(found.status)) return { ok: false, reason: 'illegal', status: found.status };
+      const stamp = tenants.nextStamp(tenantId);
+      setStatus.run('Cancelled', stamp, found.id);
+      if (found.trip_id !== null) leaveTrip.run(stamp, found.trip_id);
+      recordHistory(found.id, stamp, 'cancel', { from: found.status, to: 'Cancelled', reason });
+      return { ok: true, orderJson: jsonById.get(found.id)! };
+    }),
+
+    /** Archives the live order with `externalId` (D12). */
+    archive: db.transaction((tenantId: string, externalId: string): OrderWriteResult => {
+      const found = liveByExternalId.get(tenantId, externalId);
+      if (found === undefined) return { ok: false, reason: 'notFound' };
+      if (!canArchive(found.status)) return { ok: false, reason: 'illegal', status: found.status };
+      const stamp = tenants.nextStamp(tenantId);
+      archive.run(stamp, stamp, found.id);
+      recordHistory(found.id, stamp, 'archive', { status: found.status });
+      return { ok: true, orderJson: jsonById.get(found.id)! };
+    }),
+  };
+}
+
+export type Orders = ReturnType<typeof makeOrders>;

@@ -1,0 +1,188 @@
+/**
+ * Test support for the server's tests: an in-memory store, tenants with keys, small
+ * hand-made datasets (with deliberate timestamp ties), and a running server on an
+ * ephemeral loopback port. Not used by the production code.
+ */
+import type { Server } from 'node:http';
+import type { Dataset, FixtureOrder, FixtureTrip } from '../fixtures/dataset.ts';
+import { type ErrorObject } from 'ajv';
+import { catalog, operations, validateSchema } from '../spec/load.ts';
+import { type AppOptions, createApp } from './app.ts';
+import type { Clock } from './domain/time.ts';
+import { createHttpServer, listen } from './http-server.ts';
+import { memoryLogger } from './log.ts';
+import { makeDatasetImport } from './store/dataset.ts';
+import { makeStore, type Store } from './store/index.ts';
+import { openDatabase } from './store/db.ts';
+import { SCOPES } from './store/keys.ts';
+
+const STATUSES = ['New', 'InPlanning', 'Planned', 'InProgress', 'FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed'] as const;
+const TRIP_STATUSES = ['Confirmed', 'InProgress', 'Completed', 'Cancelled'] as const;
+
+const uuid = (prefix: number, n: number) => `${prefix.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+
+/**
+ * A small dataset: `orders` orders whose stamps come in groups of three equal values (so
+ * the feed's tie-break on id matters), statuses cycling through a fixed list, every
+ * order's external id `EXT-<n>`; and `trips` trips likewise.
+ */
+export function tinyDataset(options: { orders: number; trips?: number; start?: number }): Dataset {
+  const start = options.start ?? Date.parse('2026-10-01T00:00:00.000Z');
+  const stamp = (i: number) => new Date(start + Math.floor(i / 3) * 1000).toISOString();
+  const address = { line1: '1 Main St', city: 'Utrecht', postcode: '3511', country: 'NL', lat: 52.09, lng: 5.12 };
+  const orders: FixtureOrder[] = Array.from({ length: options.orders }, (_, i) => ({
+    // Ids descend within a stamp group, so id order differs from insertion order.
+    id: uuid(1, 1_000_000 - i),
+    externalId: `EXT-${i}`,
+    shortId: `ORD-${i}`,
+    type: 'Delivery',
+    status: STATUSES[i % STATUSES.length]!,
+    miniStatus: null,
+    customId: null,
+    relatedToOrderId: null,
+    createdAtUtc: stamp(0),
+    updatedAtUtc: stamp(i),
+    tags: [],
+    address,
+    lines: [{ id: uuid(2, i), warehouseId: uuid(3, 0), productId: uuid(4, 0), quantity: 1, role: 'Delivery', weightKg: 1, volumeM3: 0.01, price: 10 }],
+    tripId: null,
+    payments: [],
+  }));
+  const trips: FixtureTrip[] = Array.from({ length: options.trips ?? 0 }, (_, i) => ({
+    id: uuid(5, 1_000_000 - i),
+    shortId: `TRP-${i}`,
+    status: TRIP_STATUSES[i % TRIP_STATUSES.length]!,
+    warehouseId: uuid(3, 0),
+    driverId: null,
+    vehicleId: null,
+    plannedAtUtc: stamp(0),
+    updatedAtUtc: stamp(i),
+    orderIds: [],
+  }));
+  return {
+    seed: 0,
+    baseTime: stamp(0),
+    warehouses: [{ id: uuid(3, 0), name: 'Main', address }],
+    products: [{ id: uuid(4, 0), name: 'Box', sku: 'BOX', weightKg: 1, volumeM3: 0.01, price: 10 }],
+    drivers: [],
+    vehicles: [],
+    tags: [],
+    orders,
+    trips,
+  };
+}
+
+/** An in-memory store on `clock`. */
+export function memoryStore(clock?: Clock): Store {
+  return makeStore(openDatabase(':memory:'), clock);
+}
+
+/** A tenant of `store` with one key per scope set, and `dataset` loaded into it. */
+export function seedTenant(store: Store, dataset: Dataset = tinyDataset({ orders: 0 }), options: { rateLimit?: number } = {}) {
+  const tenant = store.tenants.create({ name: 'Test tenant', country: 'NL' });
+  const key = (scopes: readonly string[], name: string) =>
+    store.keys.create({ tenantId: tenant.id, name, scopes, ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) }).secret;
+  makeDatasetImport(store)(tenant.id, dataset);
+  return {
+    tenantId: tenant.id,
+    keys: {
+      full: key(SCOPES, 'full'),
+      ordersRead: key(['orders:read'], 'orders-read'),
+      ordersWrite: key(['orders:write'], 'orders-write'),
+      tripsRead: key(['trips:read'], 'trips-read'),
+      noScopes: key([], 'no-scopes'),
+    },
+  };
+}
+
+/** A running sandbox on an ephemeral loopback port. */
+export interface RunningServer {
+  url: string;
+  server: Server;
+  store: Store;
+  log: ReturnType<typeof memoryLogger>;
+  close(): Promise<void>;
+}
+
+/** Starts the app over `store` on 127.0.0.1:0. */
+export async function startServer(store: Store, options: Partial<AppOptions> = {}): Promise<RunningServer> {
+  const log = memoryLogger();
+  const server = createHttpServer(createApp({ store, log, ...options }));
+  const url = await listen(server, 0, '127.0.0.1');
+  return {
+    url,
+    server,
+    store,
+    log,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The spec's schema for an answer of `operationId` with `status`, by component name. */
+function schemaNameOf(operationId: string, status: number, contentType: string): string | undefined {
+  const response = operations.get(operationId)?.responses[String(status)];
+  const schema = response?.content[contentType] as { $ref?: string } | undefined;
+  return schema?.$ref?.split('/').pop();
+}
+
+/**
+ * Fails unless an answer matches the spec: the status is declared for the operation, the
+ * content type is the declared one, the body validates, and a problem's type is a catalog
+ * code (or about:blank) with that status. Returns the parsed body.
+ */
+export async function conformingBody(operationId: string, response: Response): Promise<unknown> {
+  const text = await response.text();
+  const declared = operations.get(operationId)?.responses[String(response.status)];
+  if (declared === undefined) throw new Error(`${operationId} does not declare status ${response.status}: ${text}`);
+  if (!response.headers.get('x-request-id')) throw new Error('no X-Request-Id');
+  if (response.status === 204) {
+    if (text !== '') throw new Error(`204 with a body: ${text}`);
+    return undefined;
+  }
+  const contentType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
+  const name = schemaNameOf(operationId, response.status, contentType);
+  if (name === undefined) throw new Error(`${operationId} ${response.status} does not declare ${contentType}: ${text}`);
+  const body = JSON.parse(text) as { type?: string; status?: number };
+  const errors: ErrorObject[] = validateSchema(name, body);
+  if (errors.length > 0) throw new Error(`${operationId} ${response.status} body is not a ${name}: ${JSON.stringify(errors)}\n${text}`);
+  if (response.status >= 400) {
+    if (body.status !== response.status) throw new Error(`problem status ${body.status} on a ${response.status}`);
+    if (body.type !== 'about:blank') {
+      const entry = catalog.get(body.type as never);
+      const allowed = body.type === 'api.malformed_request' ? [400, 415] : [entry?.status];
+      if (entry === undefined || !allowed.includes(response.status)) throw new Error(`problem type ${body.type} is not a catalog code of status ${response.status}`);
+    }
+  }
+  return body;
+}
+
+/** An answer of the sandbox, its body checked against the spec by `conformingBody`. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/**
+ * Calls the sandbox at `url` and checks the answer against the spec's declaration for
+ * `operationId` (every response body in the server's tests goes through this).
+ */
+export async function call(
+  url: string,
+  operationId: string,
+  path: string,
+  init: { method?: string; key?: string; headers?: Record<string, string>; json?: unknown; body?: string } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...(init.key === undefined ? {} : { 'X-Api-Key': init.key }), ...init.headers };
+  let body = init.body;
+  if (init.json !== undefined) {
+    body = JSON.stringify(init.json);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const response = await fetch(`${url}${path}`, { method: init.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) });
+  return { status: response.status, headers: response.headers, body: await conformingBody(operationId, response) };
+}
