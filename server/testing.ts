@@ -4,6 +4,7 @@
  * ephemeral loopback port. Not used by the production code.
  */
 import type { Server } from 'node:http';
+import { connect } from 'node:net';
 import type { Dataset, FixtureOrder, FixtureTrip } from '../fixtures/dataset.ts';
 import { type ErrorObject } from 'ajv';
 import { catalog, operations, validateSchema } from '../spec/load.ts';
@@ -185,4 +186,27 @@ export async function call(
   }
   const response = await fetch(`${url}${path}`, { method: init.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) });
   return { status: response.status, headers: response.headers, body: await conformingBody(operationId, response) };
+}
+
+/** A raw HTTP/1.1 exchange over a socket, for what fetch cannot send (a body shorter than its Content-Length). */
+export function rawRequest(url: string, text: string, options: { halfClose?: boolean; timeoutMs?: number } = {}): Promise<{ status: number; head: string; body: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(text);
+      if (options.halfClose) socket.end();
+    });
+    let received = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer within ${options.timeoutMs ?? 5000} ms: ${received}`));
+    }, options.timeoutMs ?? 5000);
+    socket.on('data', (chunk) => (received += chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const [head = '', body = ''] = received.split('\r\n\r\n');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), head, body });
+    });
+  });
 }
