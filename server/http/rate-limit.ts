@@ -21,8 +21,9 @@ export function makeRateLimit(options: { clock: Clock }) {
     const now = options.clock();
     const perMs = limit / 60_000;
     const bucket = buckets.get(keyId) ?? { tokens: limit, at: now };
-    bucket.tokens = Math.min(limit, bucket.tokens + (now - bucket.at) * perMs);
-    bucket.at = now;
+    // A clock that steps back refills nothing (and takes nothing away).
+    bucket.tokens = Math.min(limit, bucket.tokens + Math.max(0, now - bucket.at) * perMs);
+    bucket.at = Math.max(bucket.at, now);
     buckets.set(keyId, bucket);
     const allowed = bucket.tokens >= 1;
     if (allowed) bucket.tokens -= 1;
