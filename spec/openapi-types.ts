@@ -536,19 +536,37 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description The request's id, echoed when the client sent one, issued otherwise (D23). */
+        /**
+         * @description The request's id, echoed when the client sent one, issued otherwise (D23).
+         * @example req_4bq0m2xk7dpa
+         */
         "X-Request-Id": string;
-        /** @description The key's quota, requests per minute (D14). */
+        /**
+         * @description The key's quota, requests per minute (D14).
+         * @example 600
+         */
         "RateLimit-Limit": number;
-        /** @description Requests the key can still make now without waiting (D14). */
+        /**
+         * @description Requests the key can still make now without waiting (D14).
+         * @example 599
+         */
         "RateLimit-Remaining": number;
-        /** @description Seconds until the key's quota is whole again (D14). */
+        /**
+         * @description Seconds until the key's quota is whole again (D14).
+         * @example 1
+         */
         "RateLimit-Reset": number;
-        /** @description Whole seconds to wait before retrying, at least 1 (D13, D14). */
+        /**
+         * @description Whole seconds to wait before retrying, at least 1 (D13, D14).
+         * @example 12
+         */
         "Retry-After": number;
         /** @description Present, with value `true`, when the answer is a replay of a stored answer (D13). */
         "Idempotent-Replayed": "true";
-        /** @description The authentication schemes the API accepts (D3). */
+        /**
+         * @description The authentication schemes the API accepts (D3).
+         * @example ApiKey realm="waybill", header="X-Api-Key", Bearer realm="waybill"
+         */
         "WWW-Authenticate": string;
     };
     pathItems: never;
