@@ -1,3 +1,5 @@
+import type { Db } from './db.ts';
+
 /**
  * The JSON of the API's Order and Trip, built by SQLite itself: the feeds hand each row's
  * text straight to the response, with no parse or stringify in between. Key order is the
@@ -50,4 +52,32 @@ export function toFeedRows(rows: [string, string, string][], limit: number): Fee
 export function lowerBound(position: FeedPosition | null, since: string | null): [string, string] {
   if (position !== null) return [position.updatedAt, position.id];
   return [since ?? '', ''];
+}
+
+/** What a feed page is asked for: after a position (or from `since`, inclusive), optionally by status. */
+export interface FeedQuery {
+  position: FeedPosition | null;
+  since: string | null;
+  statuses: string[] | null;
+  limit: number;
+}
+
+/**
+ * A feed's page function over `select` (which must yield `updated_at, id, json` and end
+ * in a WHERE clause with `tenant_id = ?` and `(updated_at, id) > (?, ?)`), the keyset
+ * `orderBy` of its index, and the status column to filter on. Statements are prepared once.
+ */
+export function makeFeedPage(db: Db, sql: { select: string; orderBy: string; statusColumn: string }) {
+  const tail = `ORDER BY ${sql.orderBy} LIMIT ?`;
+  const all = db.prepare(`${sql.select} ${tail}`).raw();
+  const byStatus = db.prepare(`${sql.select} AND ${sql.statusColumn} IN (SELECT value FROM json_each(?)) ${tail}`).raw();
+  return function feedPage(tenantId: string, query: FeedQuery): FeedRows {
+    const [after, afterId] = lowerBound(query.position, query.since);
+    const rows = (
+      query.statuses === null
+        ? all.all(tenantId, after, afterId, query.limit + 1)
+        : byStatus.all(tenantId, after, afterId, JSON.stringify(query.statuses), query.limit + 1)
+    ) as [string, string, string][];
+    return toFeedRows(rows, query.limit);
+  };
 }

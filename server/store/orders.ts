@@ -1,7 +1,7 @@
 /** Orders: the order feed and the three writes of the integration interface. */
 import { canArchive, canCancel } from '../domain/order-rules.ts';
 import type { Db } from './db.ts';
-import { type FeedPosition, type FeedRows, lowerBound, ORDER_JSON, toFeedRows } from './feed-sql.ts';
+import { makeFeedPage, ORDER_JSON } from './feed-sql.ts';
 import type { Tenants } from './tenants.ts';
 
 /** The outcome of a write addressed by external id: the order's JSON after it, or why it was refused. */
@@ -18,11 +18,6 @@ interface LiveOrder {
 
 /** Order statements, prepared once. */
 export function makeOrders(db: Db, tenants: Tenants) {
-  const select = `SELECT o.updated_at, o.id, ${ORDER_JSON} FROM orders o
-    WHERE o.tenant_id = ? AND o.archived_at IS NULL AND (o.updated_at, o.id) > (?, ?)`;
-  const order = 'ORDER BY o.updated_at, o.id LIMIT ?';
-  const feed = db.prepare(`${select} ${order}`).raw();
-  const feedByStatus = db.prepare(`${select} AND o.status IN (SELECT value FROM json_each(?)) ${order}`).raw();
   const jsonById = db.prepare<[string], string>(`SELECT ${ORDER_JSON} FROM orders o WHERE o.id = ?`).pluck();
   const liveByExternalId = db.prepare<[string, string], LiveOrder>(
     'SELECT id, status, trip_id FROM orders WHERE tenant_id = ? AND external_id = ? AND archived_at IS NULL',
@@ -40,16 +35,13 @@ export function makeOrders(db: Db, tenants: Tenants) {
     history.run(orderId, at, kind, JSON.stringify(data));
 
   return {
-    /** A page of the tenant's live orders after `position` (or from `since`, inclusive), optionally filtered by status. */
-    feedPage(tenantId: string, query: { position: FeedPosition | null; since: string | null; statuses: string[] | null; limit: number }): FeedRows {
-      const [after, afterId] = lowerBound(query.position, query.since);
-      const rows = (
-        query.statuses === null
-          ? feed.all(tenantId, after, afterId, query.limit + 1)
-          : feedByStatus.all(tenantId, after, afterId, JSON.stringify(query.statuses), query.limit + 1)
-      ) as [string, string, string][];
-      return toFeedRows(rows, query.limit);
-    },
+    /** A page of the tenant's live orders (archived ones are never returned). */
+    feedPage: makeFeedPage(db, {
+      select: `SELECT o.updated_at, o.id, ${ORDER_JSON} FROM orders o
+        WHERE o.tenant_id = ? AND o.archived_at IS NULL AND (o.updated_at, o.id) > (?, ?)`,
+      orderBy: 'o.updated_at, o.id',
+      statusColumn: 'o.status',
+    }),
 
     /** The API JSON of the order `id`, or undefined. */
     json(id: string): string | undefined {
