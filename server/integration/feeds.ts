@@ -2,7 +2,7 @@
 import type { Request, Response } from 'express';
 import type { CursorCodec, FeedName } from '../domain/cursor.ts';
 import { sinceBound } from '../domain/time.ts';
-import type { FeedPosition, FeedQuery, FeedRows } from '../store/feed-sql.ts';
+import type { FeedPosition, FeedQuery as PageQuery, FeedRows } from '../store/feed-sql.ts';
 import { contextOf, principalOf } from '../http/context.ts';
 import { fieldError, problem } from '../http/problem.ts';
 import { sendJsonText } from '../http/reply.ts';
@@ -19,7 +19,7 @@ interface FeedQuery {
   status?: string[];
 }
 
-type PageSource = (tenantId: string, query: FeedQuery) => FeedRows;
+type PageSource = (tenantId: string, query: PageQuery) => FeedRows;
 
 /** A feed handler over one store's `feedPage`. */
 export function makeFeedHandler(feed: FeedName, options: { pages: PageSource; cursors: CursorCodec }) {
