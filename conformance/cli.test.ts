@@ -1,0 +1,152 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { defaultOutDir, main } from './cli.ts';
+import { answer, closedTargetUrl, conformingHandler, type FakeHandler, type FakeTarget, startFakeTarget, testKeys, testProfile, testScopes } from './testing/fake-target.ts';
+
+let stdout: MockInstance;
+let stderr: MockInstance;
+let target: FakeTarget | undefined;
+const printed = (spy: MockInstance) => spy.mock.calls.map(([text]) => String(text)).join('');
+
+beforeEach(() => {
+  stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await target?.close();
+  target = undefined;
+});
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'waybill-cli-'));
+}
+
+function profileFile(profile: unknown = testProfile()): string {
+  const file = join(tempDir(), 'profile.json');
+  writeFileSync(file, JSON.stringify(profile));
+  return file;
+}
+
+describe('waybill conformance: usage errors exit 2', () => {
+  it.each([
+    [[], "required option '--target <url>' not specified"],
+    [['--target', 'ftp://x', '--profile', 'p.json'], 'must be an http or https URL'],
+    [['--target', 'not a url', '--profile', 'p.json'], 'not a URL'],
+    [['--target', 'http://127.0.0.1:9'], 'one of --profile FILE or --provision is required'],
+    [['--target', 'http://127.0.0.1:9', '--profile', 'p.json', '--provision'], "option '--profile <file>' cannot be used with option '--provision'"],
+    [['--target', 'http://127.0.0.1:9', '--profile', 'p.json', '--admin-token', 't'], '--admin-token is only used with --provision'],
+    [['--target', 'http://127.0.0.1:9', '--profile', 'p.json', '--level', 'may'], "argument 'may' is invalid. Allowed choices are must, should"],
+    [['--target', 'http://127.0.0.1:9', '--profile', 'p.json', '--timeout', '0'], 'must be an integer of at least 1'],
+    [['--target', 'http://127.0.0.1:9', '--profile', 'p.json', '--reporter', 'console,pdf'], 'unknown reporter pdf'],
+    [['--target', 'http://127.0.0.1:9', '--profile', 'p.json', '--bogus'], "unknown option '--bogus'"],
+  ])('%j', async (argv, message) => {
+    expect(await main(argv)).toBe(2);
+    expect(printed(stderr)).toContain(message);
+  });
+
+  it('--provision without a token (flag or WAYBILL_ADMIN_TOKEN)', async () => {
+    vi.stubEnv('WAYBILL_ADMIN_TOKEN', '');
+    expect(await main(['--target', 'http://127.0.0.1:9', '--provision'])).toBe(2);
+    expect(printed(stderr)).toContain('--provision needs the admin token');
+    vi.unstubAllEnvs();
+  });
+
+  it('--only naming no check', async () => {
+    target = await startFakeTarget(conformingHandler());
+    expect(await main(['--target', target.url, '--profile', profileFile(), '--only', 'nothing.here', '--out', tempDir()])).toBe(2);
+    expect(printed(stderr)).toContain('--only nothing.here: matches no check');
+  });
+
+  it('a target where nothing listens is a tool error', async () => {
+    const url = await closedTargetUrl();
+    expect(await main(['--target', url, '--profile', profileFile(), '--out', tempDir()])).toBe(2);
+    expect(printed(stderr)).toContain(`cannot reach --target ${url}: fetch failed (ECONNREFUSED)`);
+  });
+
+  it('--help exits 0 with examples and the exit codes', async () => {
+    expect(await main(['--help'])).toBe(0);
+    const help = printed(stdout);
+    expect(help.match(/\n {2}\$ waybill conformance /g)).toHaveLength(3);
+    expect(help).toContain('1  at least one MUST or SHOULD check failed');
+  });
+});
+
+describe('waybill conformance: runs', () => {
+  it('writes json, junit and html into --out, prints their paths, and exits 0 on a conforming target', async () => {
+    target = await startFakeTarget(conformingHandler());
+    const out = join(tempDir(), 'run');
+    expect(await main(['--target', `${target.url}/`, '--profile', profileFile({ ...testProfile(), target: 'http://elsewhere.invalid' }), '--out', out, '--seed', '9'])).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
+    expect(printed(stdout)).toContain(`Reports:\n  ${join(out, 'report.json')}\n  ${join(out, 'junit.xml')}\n  ${join(out, 'report.html')}\n`);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { target: string; seed: number };
+    // --target wins over the profile's target.
+    expect(report).toMatchObject({ target: target.url, seed: 9 });
+    expect(target.requests.length).toBeGreaterThan(0);
+  });
+
+  it('exits 1 when a MUST check fails, and only the chosen reporters write', async () => {
+    target = await startFakeTarget(conformingHandler({ ...testScopes, [testKeys.tripsRead]: ['orders:read', 'trips:read'] }));
+    const out = tempDir();
+    expect(await main(['--target', target.url, '--profile', profileFile(), '--out', out, '--reporter', 'json', '--only', 'discovery.whoami'])).toBe(1);
+    expect(readdirSync(out)).toEqual(['report.json']);
+    expect(printed(stdout)).not.toContain('✓');
+  });
+
+  it('defaults --out to reports/<UTC timestamp>', () => {
+    expect(defaultOutDir(new Date('2026-11-22T01:40:00.123Z'))).toBe('reports/2026-11-22T01-40-00Z');
+  });
+});
+
+describe('no secret ever reaches a report', () => {
+  const adminToken = 'wb_ADMIN_S3CRET_token_9999';
+  const secrets = [...Object.values(testKeys), adminToken];
+
+  /** A target that provisions the test profile, echoes every key it gets, and breaks whoami's scopes so findings carry exchanges. */
+  const leakyHandler: FakeHandler = (request, response) => {
+    if (request.method === 'POST' && request.url === '/sandbox/v1/profiles') {
+      if (request.headers.authorization !== `Bearer ${adminToken}`) return answer(response, 401, { type: 'about:blank', title: 'Unauthorized', status: 401 });
+      return answer(response, 201, testProfile());
+    }
+    const key = String(request.headers['x-api-key'] ?? '');
+    response.setHeader('x-echo', `${key} ${String(request.headers.authorization ?? '')}`);
+    if (request.url === '/api/v1/integration/whoami' && testScopes[key] !== undefined) {
+      return answer(response, 200, { tenantId: `tenant of ${key}`, keyId: key, scopes: ['orders:read', 'orders:write', 'trips:read', key] });
+    }
+    return answer(response, 404, { type: 'about:blank', title: 'Not Found', status: 404, detail: `no route for key ${key}` });
+  };
+
+  it('redacts keys and the admin token from every file and from the console', async () => {
+    target = await startFakeTarget(leakyHandler);
+    const out = tempDir();
+    vi.stubEnv('WAYBILL_ADMIN_TOKEN', adminToken);
+    const code = await main(['--target', target.url, '--provision', '--out', out]);
+    vi.unstubAllEnvs();
+    expect(code).toBe(1);
+    const files = readdirSync(out).map((name) => [name, readFileSync(join(out, name), 'utf8')] as const);
+    expect(files.map(([name]) => name).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
+    for (const [name, text] of [...files, ['stdout', printed(stdout)] as const, ['stderr', printed(stderr)] as const]) {
+      for (const secret of secrets) expect(text.includes(secret), `${secret} in ${name}`).toBe(false);
+    }
+    // The keys were used and echoed, so redaction (not absence) is what kept them out.
+    expect(target.requests.some((request) => request.headers['x-api-key'] === testKeys.full)).toBe(true);
+    const json = files.find(([name]) => name === 'report.json')?.[1] ?? '';
+    expect(json).toContain('<redacted:ordersRead>');
+    expect(json).toContain('\\"$WAYBILL_KEY_ORDERS_READ\\"');
+  });
+});
+
+describe('the waybill binary', () => {
+  it('dispatches `waybill conformance` to this CLI (in a child process, as a user runs it)', async () => {
+    const bin = fileURLToPath(new URL('../bin/waybill.js', import.meta.url));
+    const { stdout: help } = await promisify(execFile)(process.execPath, [bin, 'conformance', '--help']);
+    expect(help).toContain('Usage: waybill conformance [options]');
+    const usage = await promisify(execFile)(process.execPath, [bin, 'conformance', '--target', 'ftp://x', '--profile', 'p.json']).catch((error: { code: number; stderr: string }) => error);
+    expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('must be an http or https URL') });
+  });
+});

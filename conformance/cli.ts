@@ -1,0 +1,177 @@
+/**
+ * `waybill conformance`: parses the command line, gets the profile (file or provisioned),
+ * runs the suite with the chosen reporters and resolves to the exit code (see exit-code.ts).
+ */
+import { mkdir } from 'node:fs/promises';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { reportToolError, UsageError, WaybillError } from '../bin/errors.ts';
+import { checks } from './checks/index.ts';
+import { integrationContract } from './contract.ts';
+import { exitCodeHelp } from './exit-code.ts';
+import { describeNetworkError } from './network-error.ts';
+import { loadProfile, provisionProfile } from './profile.ts';
+import { isReporterName, type Reporter, type ReporterName, reporters } from './reporters/index.ts';
+import { runSuite } from './runner.ts';
+import type { Profile } from './types.ts';
+
+/** The parsed options of one invocation. */
+interface CliOptions {
+  target: string;
+  profile?: string;
+  provision?: boolean;
+  adminToken?: string;
+  out?: string;
+  only: string[];
+  skip: string[];
+  level?: 'must' | 'should';
+  strict?: boolean;
+  timeout: number;
+  concurrency: number;
+  seed?: number;
+  reporter: ReporterName[];
+}
+
+const examples = `
+Examples:
+  # the reference sandbox: provision fresh tenants and keys, run everything
+  $ waybill conformance --target http://127.0.0.1:4000 --provision --admin-token "$WAYBILL_ADMIN_TOKEN"
+
+  # a vendor's API in CI: MUST rules only, JUnit for the CI and the console for the log
+  $ waybill conformance --target https://api.example.com --profile profile.json --level must --reporter console,junit --out reports/ci
+
+  # one family and one check, replaying an earlier run's seed
+  $ waybill conformance --target http://127.0.0.1:4000 --profile profile.json --only discovery,problems.catalog --seed 1234
+
+${exitCodeHelp}
+`;
+
+/** A comma-separated list option that may also be repeated. */
+function list(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((item) => item.trim()).filter((item) => item !== '')];
+}
+
+/** An integer option of at least `min`. */
+function integer(min: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError(`must be an integer of at least ${min}`);
+    return Number(value);
+  };
+}
+
+/** The `--reporter` list, each name checked against the reporter map. */
+function reporterList(value: string, previous?: ReporterName[]): ReporterName[] {
+  const names = list(value);
+  const unknown = names.filter((name) => !isReporterName(name));
+  if (unknown.length > 0) throw new InvalidArgumentError(`unknown reporter ${unknown.join(', ')} (choose from ${Object.keys(reporters).join(', ')})`);
+  return [...(previous === defaultReporters ? [] : (previous ?? [])), ...(names as ReporterName[])];
+}
+
+const defaultReporters: ReporterName[] = ['console', 'json', 'junit', 'html'];
+
+/** `reports/2026-11-22T01-40-00Z`: the default output directory of a run started now. */
+export function defaultOutDir(now = new Date()): string {
+  return `reports/${now.toISOString().replace(/\.\d{3}Z$/, 'Z').replaceAll(':', '-')}`;
+}
+
+function program(): Command {
+  return new Command('waybill conformance')
+    .description('Run the conformance suite of the Delivery Integration API against a base URL and write reports.')
+    .requiredOption('--target <url>', 'base URL of the API under test (http or https); overrides the profile\'s target')
+    .addOption(new Option('--profile <file>', 'conformance profile (JSON, see conformance/profile.schema.json)').conflicts('provision'))
+    .addOption(new Option('--provision', "build a fresh profile through the target's sandbox control plane").conflicts('profile'))
+    .option('--admin-token <token>', 'admin token of the control plane for --provision (default: env WAYBILL_ADMIN_TOKEN)')
+    .option('--out <dir>', 'directory for the reports (default: reports/<UTC timestamp>/)')
+    .addOption(new Option('--only <ids>', 'run only these checks: ids, families or prefixes such as feeds. (comma-separated)').argParser(list).default([], 'every check'))
+    .addOption(new Option('--skip <ids>', 'leave out these checks: ids, families or prefixes (comma-separated)').argParser(list).default([], 'none'))
+    .addOption(new Option('--level <level>', 'must = MUST checks only; should = MUST and SHOULD (default: every level)').choices(['must', 'should']))
+    .option('--strict', 'DECISION failures count for the exit code (otherwise they are warnings)')
+    .option('--timeout <ms>', 'timeout of each request in milliseconds', integer(1), 10_000)
+    .option('--concurrency <n>', 'checks run at once (exclusive and run-level checks always run alone)', integer(1), 4)
+    .option('--seed <n>', 'seed of the checks\' random choices (default: random, printed in the report)', integer(0))
+    .addOption(new Option('--reporter <names>', `report formats, comma-separated: ${Object.keys(reporters).join(', ')}`).argParser(reporterList).default(defaultReporters, defaultReporters.join(',')))
+    .addHelpText('after', examples)
+    .showHelpAfterError('(run waybill conformance --help for the options)')
+    .exitOverride();
+}
+
+/** Parses `argv`; resolves to the options, or to an exit code when commander has already answered (help, usage error). */
+function parse(argv: string[]): CliOptions | number {
+  try {
+    return program().parse(argv, { from: 'user' }).opts<CliOptions>();
+  } catch (error) {
+    if (error instanceof CommanderError) return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 2;
+    throw error;
+  }
+}
+
+/** Checks what commander cannot: the URL, and that exactly one profile source is given. */
+function validate(options: CliOptions): { adminToken?: string } {
+  let url: URL;
+  try {
+    url = new URL(options.target);
+  } catch {
+    throw new UsageError(`--target ${options.target}: not a URL (expected http://host:port or https://…)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target ${options.target}: must be an http or https URL`);
+  if (options.profile === undefined && !options.provision) throw new UsageError('one of --profile FILE or --provision is required');
+  if (!options.provision) {
+    if (options.adminToken !== undefined) throw new UsageError('--admin-token is only used with --provision');
+    return {};
+  }
+  const adminToken = options.adminToken ?? process.env['WAYBILL_ADMIN_TOKEN'];
+  if (adminToken === undefined || adminToken === '') throw new UsageError('--provision needs the admin token: --admin-token T or env WAYBILL_ADMIN_TOKEN');
+  return { adminToken };
+}
+
+/** Fails fast, as a tool error, when nothing answers at the target at all. */
+async function assertReachable(target: string, timeoutMs: number): Promise<void> {
+  try {
+    const response = await fetch(target, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    await response.arrayBuffer();
+  } catch (error) {
+    throw new WaybillError(`cannot reach --target ${target}: ${describeNetworkError(error, timeoutMs)}`, 'tool');
+  }
+}
+
+/** Runs `waybill conformance` with `argv` (the arguments after the subcommand) and resolves to its exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const options = parse(argv);
+  if (typeof options === 'number') return options;
+  try {
+    const { adminToken } = validate(options);
+    const target = options.target.replace(/\/+$/, '');
+    let profile: Profile;
+    if (adminToken !== undefined) profile = await provisionProfile(target, adminToken, Math.max(options.timeout, 30_000));
+    else profile = loadProfile(options.profile as string);
+    await assertReachable(target, options.timeout);
+
+    const outDir = options.out ?? defaultOutDir();
+    await mkdir(outDir, { recursive: true });
+    const active: Reporter[] = [...new Set(options.reporter)].map((name) => reporters[name]({ outDir }));
+    const report = await runSuite({
+      checks,
+      profile: { ...profile, target },
+      target,
+      contract: integrationContract,
+      concurrency: options.concurrency,
+      only: options.only,
+      skip: options.skip,
+      ...(options.level === undefined ? {} : { level: options.level }),
+      strict: options.strict ?? false,
+      timeoutMs: options.timeout,
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      secrets: adminToken === undefined ? [] : [{ value: adminToken, name: 'adminToken', envVar: 'WAYBILL_ADMIN_TOKEN' }],
+      onStart: (start) => active.forEach((reporter) => reporter.onStart?.(start)),
+      onResult: (result) => active.forEach((reporter) => reporter.onResult?.(result)),
+    });
+    const files: string[] = [];
+    for (const reporter of active) {
+      const file = await reporter.onEnd(report);
+      if (typeof file === 'string') files.push(file);
+    }
+    if (files.length > 0) process.stdout.write(`\nReports:\n${files.map((file) => `  ${file}`).join('\n')}\n`);
+    return report.exitCode;
+  } catch (error) {
+    return reportToolError(error);
+  }
+}

@@ -1,0 +1,93 @@
+/** Builds the `ctx` a check runs with: recorded clients, its pool ids, the run's log and PRNG. */
+import { createHttpClient, type ExchangeLog, type Recorder } from './exchange.ts';
+import { createRawSender } from './raw-http.ts';
+import type { Redactor } from './redaction.ts';
+import type { RouteMatcher } from './routes.ts';
+import type { CheckContext, PoolName, Profile } from './types.ts';
+
+/** Thrown by `ctx.skip`; the runner turns it into outcome `skip`. */
+export class SkipSignal extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'SkipSignal';
+  }
+}
+
+/** What every check of a run shares. */
+export interface RunEnvironment {
+  target: string;
+  profile: Profile;
+  log: ExchangeLog;
+  redactor: Redactor;
+  matchRoute: RouteMatcher;
+  timeoutMs: number;
+  seed: number;
+  userAgent: string;
+}
+
+/** FNV-1a hash of `text`, for seeding a check's PRNG from its id. */
+function hash(text: string): number {
+  let value = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) value = Math.imul(value ^ text.charCodeAt(index), 0x01000193);
+  return value >>> 0;
+}
+
+/** mulberry32: a small, fast PRNG that is plenty for picking test inputs. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The context of check `checkId`, holding the pool ids the runner allocated to it. */
+export function createCheckContext(env: RunEnvironment, checkId: string, pools: ReadonlyMap<PoolName, string[]>): CheckContext {
+  const recorder: Recorder = { log: env.log, redactor: env.redactor, matchRoute: env.matchRoute, checkId };
+  const auth = env.profile.auth ?? { header: 'X-Api-Key', prefix: '' };
+  const keyValue = (name: string) => env.redactor.keyValue(name);
+  const common = { recorder, timeoutMs: env.timeoutMs, userAgent: env.userAgent };
+  const sandbox = env.profile.sandbox;
+  return {
+    target: env.target,
+    profile: env.profile,
+    http: createHttpClient({
+      ...common,
+      baseUrl: env.target,
+      channel: 'api',
+      auth,
+      resolveKey: (key) => (key === null ? null : (keyValue(key ?? 'full') ?? key ?? null)),
+    }),
+    sandbox:
+      sandbox === undefined
+        ? null
+        : createHttpClient({
+            ...common,
+            baseUrl: sandbox.url.replace(/\/+$/, ''),
+            channel: 'sandbox',
+            auth: { header: 'Authorization', prefix: 'Bearer ' },
+            resolveKey: () => sandbox.token,
+          }),
+    raw: createRawSender(env.target, recorder, env.timeoutMs),
+    authHeader(key = 'full') {
+      const value = keyValue(key);
+      if (value === undefined) throw new Error(`authHeader: the profile has no key '${key}' (declare key:${key} in requires)`);
+      return `${auth.header}: ${auth.prefix ?? ''}${value}`;
+    },
+    orders(pool) {
+      const ids = pools.get(pool);
+      if (ids === undefined) throw new Error(`orders('${pool}'): the check did not declare orders:${pool}:<n> in requires`);
+      return ids;
+    },
+    exchanges: () => env.log.all(),
+    skip(reason): never {
+      throw new SkipSignal(reason);
+    },
+    random: seededRandom(env.seed ^ hash(checkId)),
+    seed: env.seed,
+    timeoutMs: env.timeoutMs,
+  };
+}

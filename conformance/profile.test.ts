@@ -1,0 +1,118 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { UsageError, WaybillError } from '../bin/errors.ts';
+import { main } from './cli.ts';
+import { loadProfile, profileProblems, provisionProfile } from './profile.ts';
+import { answer, closedTargetUrl, type FakeTarget, startFakeTarget, testProfile } from './testing/fake-target.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'waybill-profile-'));
+
+function profileFile(name: string, content: unknown): string {
+  const file = join(dir, name);
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+  return file;
+}
+
+const complete = {
+  target: 'http://127.0.0.1:4000',
+  auth: { header: 'X-Api-Key', prefix: '' },
+  keys: {
+    full: 'a',
+    ordersRead: 'b',
+    tripsRead: 'c',
+    noScopes: 'd',
+    otherTenant: 'e',
+    revoked: 'f',
+    rateLimited: { key: 'g', perMinute: 5 },
+    suspendedTenant: 'h',
+  },
+  orders: { payable: ['ext-1'], cancellable: ['ext-2'], notCancellable: ['ext-3'], archivable: ['ext-4'], otherTenant: ['ext-5'] },
+  feeds: { minOrders: 120, minTrips: 120 },
+  sandbox: { url: 'http://127.0.0.1:4000/sandbox/v1', token: 'admin' },
+};
+
+describe('profile schema', () => {
+  it('accepts the profile of DESIGN.md and one with keys.full alone', () => {
+    expect(profileProblems(complete)).toEqual([]);
+    expect(profileProblems({ keys: { full: 'k' } })).toEqual([]);
+  });
+
+  it.each([
+    [{ keys: { full: 42 } }, '/keys/full must be string'],
+    [{}, '/keys is required'],
+    [{ keys: {} }, '/keys/full is required'],
+    [{ keys: { full: '' } }, '/keys/full must NOT have fewer than 1 characters'],
+    [{ keys: { full: 'k', rateLimited: { key: 'r' } } }, '/keys/rateLimited/perMinute is required'],
+    [{ keys: { full: 'k', rateLimited: { key: 'r', perMinute: 0 } } }, '/keys/rateLimited/perMinute must be >= 1'],
+    [{ keys: { full: 'k' }, orders: { payable: ['ok', ''] } }, '/orders/payable/1 must NOT have fewer than 1 characters'],
+    [{ keys: { full: 'k' }, orders: { payable: 'ext-1' } }, '/orders/payable must be array'],
+    [{ keys: { full: 'k' }, sandbox: { url: 'ftp://x' , token: 't' } }, '/sandbox/url must match pattern'],
+    [{ keys: { full: 'k' }, sandbox: { url: 'http://x' } }, '/sandbox/token is required'],
+    [{ keys: { full: 'k', fulll: 'x' } }, '/keys/fulll is not a field of the profile'],
+  ])('%j → %s', (profile, problem) => {
+    expect(profileProblems(profile).join('; ')).toContain(problem);
+  });
+});
+
+describe('loadProfile', () => {
+  it('reads a valid file', () => {
+    expect(loadProfile(profileFile('ok.json', complete)).keys.full).toBe('a');
+  });
+
+  it('names the file and the field of a bad profile', () => {
+    const file = profileFile('profile.json', { keys: { full: 42 } });
+    expect(() => loadProfile(file)).toThrow(UsageError);
+    expect(() => loadProfile(file)).toThrow(`${file}: /keys/full must be string`);
+  });
+
+  it('is a usage error for bad JSON and an unreadable file', () => {
+    expect(() => loadProfile(profileFile('bad.json', '{ "keys": '))).toThrow(/bad\.json: not JSON/);
+    expect(() => loadProfile(join(dir, 'missing.json'))).toThrow(/missing\.json: cannot read the profile \(ENOENT\)/);
+  });
+});
+
+describe('main with a bad profile', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('exits 2 and prints the offending field', async () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const file = profileFile('profile.json', { keys: { full: 42 } });
+    expect(await main(['--target', 'http://127.0.0.1:9', '--profile', file])).toBe(2);
+    expect(stderr.mock.calls.map(([text]) => String(text)).join('')).toContain('/keys/full must be string');
+  });
+});
+
+describe('provisionProfile', () => {
+  let target: FakeTarget | undefined;
+  afterEach(async () => {
+    await target?.close();
+    target = undefined;
+  });
+
+  it('POSTs to /sandbox/v1/profiles with the bearer token and returns the validated profile', async () => {
+    target = await startFakeTarget((_request, response) => answer(response, 201, testProfile()));
+    const profile = await provisionProfile(`${target.url}/`, 'admin-secret');
+    expect(profile.keys.full).toBe(testProfile().keys.full);
+    expect(target.requests[0]).toMatchObject({ method: 'POST', url: '/sandbox/v1/profiles' });
+    expect(target.requests[0]?.headers.authorization).toBe('Bearer admin-secret');
+  });
+
+  it('is a tool error naming the status and problem type of a refusal', async () => {
+    target = await startFakeTarget((_request, response) => answer(response, 403, { type: 'about:blank', title: 'Forbidden', status: 403 }));
+    const refusal = provisionProfile(target.url, 'wrong');
+    await expect(refusal).rejects.toThrow(WaybillError);
+    await expect(provisionProfile(target.url, 'wrong')).rejects.toThrow(/answered 403 \(problem type about:blank\)/);
+  });
+
+  it('is a tool error when the answer is not a valid profile', async () => {
+    target = await startFakeTarget((_request, response) => answer(response, 200, { keys: {} }));
+    await expect(provisionProfile(target.url, 't')).rejects.toThrow('provisioning failed: provisioned profile: /keys/full is required');
+  });
+
+  it('is a tool error when nothing listens', async () => {
+    const url = await closedTargetUrl();
+    await expect(provisionProfile(url, 't')).rejects.toThrow(`provisioning failed: POST ${url}/sandbox/v1/profiles: fetch failed (ECONNREFUSED)`);
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { sampleReport } from '../testing/sample-report.ts';
+import { consoleReporter, useColour } from './console.ts';
+
+/** Runs the console reporter over the sample report; returns what it printed. */
+async function print(isTTY: boolean, env: NodeJS.ProcessEnv): Promise<string> {
+  let out = '';
+  const stream = { isTTY, write: (text: string) => ((out += text), true) } as unknown as NodeJS.WritableStream & { isTTY: boolean };
+  const reporter = consoleReporter({ outDir: '.', stream, env });
+  const report = sampleReport();
+  reporter.onStart?.({ target: report.target, suiteVersion: '0.1.0', specHash: report.specHash, seed: report.seed, checkCount: 5, startedAt: report.startedAt });
+  for (const result of report.results) reporter.onResult?.(result);
+  await reporter.onEnd(report);
+  return out;
+}
+
+const ansi = /\u001b\[/;
+
+describe('console reporter', () => {
+  it('prints a line per check, the family table, the coverage and each failure, without colour off a TTY', async () => {
+    const out = await print(false, {});
+    expect(out).not.toMatch(ansi);
+    expect(out).toContain('  ✓ discovery.whoami.shape (12 ms)');
+    expect(out).toContain('  ✗ discovery.whoami.scopes (30 ms) — 2 finding(s)');
+    expect(out).toContain('  ✗ feeds.limit.cap (8 ms) — 1 finding(s) (warning: DECISION, not counted without --strict)');
+    expect(out).toContain('  – feeds.tail (0 ms) — profile has no sandbox');
+    expect(out).toContain('  ! problems.catalog (2 ms) — boom');
+    expect(out).toMatch(/family\s+pass\s+fail\s+skip\s+error\n\s+discovery\s+1\s+1\s+0\s+0\n\s+feeds\s+0\s+1\s+1\s+0\n\s+problems\s+0\s+0\s+0\s+1\n\s+total\s+1\s+2\s+1\s+1/);
+    expect(out).toContain('catalog coverage (218 codes): 1 exercised,');
+    expect(out).toContain('     Expected: scopes without trips:read');
+    expect(out).toContain('     Received: ["orders:read","trips:read"]');
+    expect(out).toContain(`     Replay:   curl -i 'http://127.0.0.1:4000/api/v1/integration/whoami' -H 'x-api-key: '"$WAYBILL_KEY_ORDERS_READ"`);
+    expect(out).toContain('FAIL — 1 check(s) failed (exit 1');
+  });
+
+  it('colours a TTY unless NO_COLOR is set', async () => {
+    expect(await print(true, {})).toMatch(ansi);
+    expect(await print(true, { NO_COLOR: '1' })).not.toMatch(ansi);
+    expect(useColour({ isTTY: true }, { NO_COLOR: '' })).toBe(true);
+    expect(useColour({}, {})).toBe(false);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The console: a line per check as it finishes (`✓ ✗ – !`, id, duration), then a table of
+ * families × outcomes, the catalog coverage, and each failure with Expected / Received and
+ * its replay line. Colour only on a TTY and never when NO_COLOR is set.
+ */
+import type { CheckResult, Outcome, RunReport, RunStart } from '../types.ts';
+import type { Reporter, ReporterOptions } from './reporter.ts';
+
+const symbols: Record<Outcome, string> = { pass: '✓', fail: '✗', skip: '–', error: '!' };
+const colours = { green: 32, red: 31, yellow: 33, magenta: 35, dim: 2, bold: 1 } as const;
+type Colour = keyof typeof colours;
+const outcomeColour: Record<Outcome, Colour> = { pass: 'green', fail: 'red', skip: 'dim', error: 'magenta' };
+const outcomes: readonly Outcome[] = ['pass', 'fail', 'skip', 'error'];
+/** Findings printed per check; the files hold them all. */
+const findingsShown = 10;
+
+/** Whether to colour: a TTY, and NO_COLOR absent or empty (no-color.org). */
+export function useColour(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  return stream.isTTY === true && (env['NO_COLOR'] === undefined || env['NO_COLOR'] === '');
+}
+
+/** Prints the run as it goes and a summary at the end. */
+export function consoleReporter(options: ReporterOptions): Reporter {
+  const stream = options.stream ?? process.stdout;
+  const colour = useColour(stream, options.env ?? process.env);
+  const paint = (name: Colour, text: string) => (colour ? `\u001b[${colours[name]}m${text}\u001b[0m` : text);
+  const write = (line = '') => stream.write(`${line}\n`);
+  const mark = (result: CheckResult) => paint(result.outcome === 'fail' && !result.failsRun ? 'yellow' : outcomeColour[result.outcome], symbols[result.outcome]);
+
+  const progressLine = (result: CheckResult) => {
+    const tail =
+      result.outcome === 'fail'
+        ? ` — ${result.findings.length} finding(s)${result.failsRun ? '' : ' (warning: DECISION, not counted without --strict)'}`
+        : result.outcome === 'skip'
+          ? ` — ${result.reason ?? ''}`
+          : result.outcome === 'error'
+            ? ` — ${result.error?.message ?? ''}`
+            : '';
+    return `  ${mark(result)} ${result.id} ${paint('dim', `(${result.durationMs} ms)`)}${tail}`;
+  };
+
+  const summaryTable = (report: RunReport) => {
+    const families = [...new Set(report.results.map((result) => result.family))];
+    const rows = [...families.map((family) => [family, ...outcomes.map((outcome) => report.results.filter((r) => r.family === family && r.outcome === outcome).length)]), ['total', ...outcomes.map((outcome) => report.counts.byOutcome[outcome])]];
+    const width = Math.max(6, ...rows.map((row) => String(row[0]).length));
+    write(`  ${'family'.padEnd(width)}  ${outcomes.map((outcome) => outcome.padStart(5)).join('  ')}`);
+    for (const [name, ...counts] of rows) write(`  ${String(name).padEnd(width)}  ${counts.map((count) => String(count).padStart(5)).join('  ')}`);
+  };
+
+  const details = (result: CheckResult) => {
+    write();
+    write(`${mark(result)} ${paint('bold', result.id)} [${result.level}] ${result.title}`);
+    write(`  Rule: ${result.rule}`);
+    if (result.outcome === 'error') {
+      write(`  Error: ${result.error?.stack ?? result.error?.message ?? ''}`);
+      return;
+    }
+    for (const [index, finding] of result.findings.slice(0, findingsShown).entries()) {
+      write(`  ${index + 1}) ${finding.message}`);
+      write(`     Expected: ${finding.expected}`);
+      write(`     Received: ${finding.received}`);
+      if (finding.exchange) write(`     Replay:   ${finding.exchange.replay}`);
+    }
+    if (result.findings.length > findingsShown) write(`  … and ${result.findings.length - findingsShown} more findings in report.json / report.html`);
+  };
+
+  return {
+    onStart(start: RunStart) {
+      write(`waybill conformance ${start.suiteVersion} → ${start.target}  (${start.checkCount} checks, seed ${start.seed}, spec ${start.specHash.slice(0, 12)})`);
+    },
+    onResult(result) {
+      write(progressLine(result));
+    },
+    async onEnd(report) {
+      write();
+      summaryTable(report);
+      const { counts } = report.coverage;
+      write();
+      write(`  catalog coverage (${report.coverage.codes.length} codes): ${counts.exercised} exercised, ${counts['expected-not-seen']} expected but not seen, ${counts['not-reachable']} not reachable`);
+      for (const result of report.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error')) details(result);
+      write();
+      const verdict =
+        report.exitCode === 0
+          ? paint('green', `PASS — no failure that counts${report.counts.warnings > 0 ? ` (${report.counts.warnings} DECISION warning(s))` : ''}`)
+          : report.exitCode === 1
+            ? paint('red', `FAIL — ${report.counts.failing} check(s) failed`)
+            : paint('magenta', `INCOMPLETE — ${report.counts.byOutcome.error} check(s) ended in error`);
+      write(`${verdict} (exit ${report.exitCode}, ${report.durationMs} ms, ${report.exchangeCount} exchanges)`);
+    },
+  };
+}

@@ -1,0 +1,196 @@
+/**
+ * `report.html`: one self-contained page (inline CSS and script, a CSP that forbids every
+ * request) with the run's metadata, summary counts, filters by outcome / level / family, each
+ * finding with its exchange and replay line, and the coverage of every catalog code.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CheckResult, CoverageState, ExchangeRecord, Finding, Level, Outcome, RecordedMessage, RunReport } from '../types.ts';
+import { reportCss, reportScript } from './html-assets.ts';
+import { type Child, element, fragment, htmlDocument, type Markup, trusted } from './markup.ts';
+import type { Reporter, ReporterOptions } from './reporter.ts';
+
+const outcomes: readonly Outcome[] = ['pass', 'fail', 'skip', 'error'];
+const levels: readonly Level[] = ['MUST', 'SHOULD', 'DECISION'];
+const states: readonly CoverageState[] = ['exercised', 'expected-not-seen', 'not-reachable'];
+const symbols: Record<Outcome, string> = { pass: '✓', fail: '✗', skip: '–', error: '!' };
+const verdicts = ['PASS: no failure that counts', 'FAIL: at least one check failed', 'INCOMPLETE: a check ended in error'] as const;
+
+/** A recorded body, pretty-printed when it is JSON. */
+function bodyText(message: RecordedMessage): string {
+  if (message.body === null) return '';
+  if (message.bodyEncoding === 'base64') return `(${message.bodyBytes} bytes, base64)\n${message.body}`;
+  let text = message.body;
+  try {
+    text = JSON.stringify(JSON.parse(message.body), null, 2);
+  } catch {
+    // not JSON: shown as it came
+  }
+  return message.bodyTruncated ? `${text}\n… (${message.bodyBytes} bytes in all)` : text;
+}
+
+/** A request or response as HTTP-like text: start line, headers, blank line, body. */
+function messageText(startLine: string, message: RecordedMessage): string {
+  const headers = Object.entries(message.headers).map(([name, value]) => `${name}: ${value}`);
+  return [startLine, ...headers, '', bodyText(message)].join('\n');
+}
+
+function exchangeView(exchange: ExchangeRecord): Markup {
+  const response = exchange.response;
+  return element(
+    'details',
+    { class: 'exchange' },
+    element('summary', {}, `Exchange #${exchange.id} — ${exchange.channel}${exchange.operationId ? `, ${exchange.operationId}` : ''}, ${exchange.durationMs} ms`),
+    element('pre', {}, messageText(`${exchange.request.method} ${exchange.request.url}`, exchange.request)),
+    response === null ? element('p', { class: 'o-error' }, `No answer: ${exchange.error ?? ''}`) : element('pre', {}, messageText(`HTTP ${response.status}`, response)),
+  );
+}
+
+function findingView(finding: Finding, index: number): Markup {
+  return element(
+    'div',
+    { class: 'finding' },
+    element('p', {}, element('b', {}, `${index + 1}. `), finding.message),
+    element('dl', {}, element('dt', {}, 'Expected'), element('dd', {}, element('pre', {}, finding.expected)), element('dt', {}, 'Received'), element('dd', {}, element('pre', {}, finding.received))),
+    finding.exchange ? fragment(exchangeView(finding.exchange), element('p', {}, 'Replay:'), element('pre', { class: 'replay' }, finding.exchange.replay)) : null,
+  );
+}
+
+function checkView(result: CheckResult): Markup {
+  const warning = result.outcome === 'fail' && !result.failsRun;
+  return element(
+    'article',
+    { class: 'check', 'data-check': true, 'data-outcome': result.outcome, 'data-level': result.level, 'data-family': result.family },
+    element(
+      'details',
+      { open: result.outcome === 'fail' || result.outcome === 'error' },
+      element(
+        'summary',
+        {},
+        element('span', { class: warning ? 'o-warn' : `o-${result.outcome}` }, symbols[result.outcome], ' '),
+        element('span', { class: 'id' }, result.id),
+        ' ',
+        element('span', { class: 'level' }, result.level),
+        ` ${result.title} `,
+        element('span', { class: 'muted' }, `${result.durationMs} ms${warning ? ' — warning (DECISION, not counted without --strict)' : ''}`),
+      ),
+      element('p', {}, element('b', {}, 'Rule: '), result.rule),
+      result.requires.length > 0 ? element('p', { class: 'muted' }, `Requires: ${result.requires.join(', ')}`) : null,
+      result.reason ? element('p', {}, element('b', {}, 'Skipped: '), result.reason) : null,
+      result.error ? fragment(element('p', { class: 'o-error' }, element('b', {}, 'Error: '), result.error.message), element('pre', {}, result.error.stack ?? '')) : null,
+      result.findings.map(findingView),
+    ),
+  );
+}
+
+function table(head: readonly Child[], rows: readonly Markup[]): Markup {
+  return element('table', {}, element('thead', {}, element('tr', {}, head.map((cell) => element('th', {}, cell)))), element('tbody', {}, rows));
+}
+
+function summaryView(report: RunReport): Markup {
+  const families = [...new Set(report.results.map((result) => result.family))];
+  const cell = (count: number) => element('td', { class: 'n' }, count);
+  return element(
+    'section',
+    { id: 'summary' },
+    element('h2', {}, 'Summary'),
+    element('div', { class: 'cards' }, outcomes.map((outcome) => element('div', { class: `card o-${outcome}` }, element('b', {}, report.counts.byOutcome[outcome]), outcome))),
+    element('p', {}, `${report.counts.failing} failure(s) count for the exit code; ${report.counts.warnings} warning(s).`),
+    element('h3', {}, 'By level'),
+    table(['level', ...outcomes], levels.map((level) => element('tr', {}, element('th', {}, level), outcomes.map((outcome) => cell(report.counts.byLevel[level][outcome]))))),
+    element('h3', {}, 'By family'),
+    table(['family', ...outcomes], families.map((family) => element('tr', {}, element('th', {}, family), outcomes.map((outcome) => cell(report.results.filter((r) => r.family === family && r.outcome === outcome).length))))),
+  );
+}
+
+function filtersView(report: RunReport): Markup {
+  const families = [...new Set(report.results.map((result) => result.family))];
+  const box = (filter: string, value: string) => element('label', {}, element('input', { type: 'checkbox', 'data-filter': filter, value, checked: true }), ` ${value}`);
+  return element(
+    'div',
+    { id: 'filters' },
+    element('fieldset', {}, element('legend', {}, 'Outcome'), outcomes.map((outcome) => box('outcome', outcome))),
+    element('fieldset', {}, element('legend', {}, 'Level'), levels.map((level) => box('level', level))),
+    element(
+      'fieldset',
+      {},
+      element('legend', {}, 'Family'),
+      element('select', { id: 'family-filter' }, element('option', { value: '' }, 'all families'), families.map((family) => element('option', { value: family }, family))),
+      ' ',
+      element('span', { id: 'shown-count', class: 'muted' }),
+    ),
+  );
+}
+
+function coverageView(report: RunReport): Markup {
+  const { codes, counts } = report.coverage;
+  return element(
+    'section',
+    { id: 'coverage' },
+    element('h2', {}, `Catalog coverage (${codes.length} codes)`),
+    element('p', {}, `${counts.exercised} exercised, ${counts['expected-not-seen']} expected but not seen, ${counts['not-reachable']} not reachable through the tested interface.`),
+    element('fieldset', {}, element('legend', {}, 'State'), states.map((state) => element('label', {}, element('input', { type: 'checkbox', 'data-filter': 'state', value: state, checked: true }), ` ${state}`))),
+    table(
+      ['code', 'status', 'group', 'reach', 'state', 'seen', 'mismatched'],
+      codes.map((entry) =>
+        element('tr', { 'data-state': entry.state }, element('td', { class: 'id' }, entry.code), element('td', { class: 'n' }, entry.status), element('td', {}, entry.group), element('td', {}, entry.reach), element('td', {}, entry.state), element('td', { class: 'n' }, entry.seen), element('td', { class: 'n' }, entry.mismatched)),
+      ),
+    ),
+  );
+}
+
+function metadataView(report: RunReport): Markup {
+  const rows: [string, string][] = [
+    ['Target', report.target],
+    ['Suite', `${report.suite.name} ${report.suite.version}`],
+    ['Spec hash', report.specHash],
+    ['Seed', String(report.seed)],
+    ['Started', report.startedAt],
+    ['Finished', report.finishedAt],
+    ['Duration', `${report.durationMs} ms, ${report.exchangeCount} exchanges`],
+    ['Options', `level ${report.options.level}${report.options.strict ? ', strict' : ''}, concurrency ${report.options.concurrency}, timeout ${report.options.timeoutMs} ms${report.options.only.length ? `, only ${report.options.only.join(',')}` : ''}${report.options.skip.length ? `, skip ${report.options.skip.join(',')}` : ''}`],
+    ['Profile', `keys ${report.profile.keys.join(', ')}; pools ${Object.entries(report.profile.pools).map(([pool, size]) => `${pool} ${size}`).join(', ') || 'none'}; sandbox ${report.profile.sandbox ? 'yes' : 'no'}`],
+  ];
+  return element('dl', { class: 'meta' }, rows.map(([name, value]) => fragment(element('dt', {}, name), element('dd', {}, value))));
+}
+
+/** The whole page for `report`. */
+export function reportHtml(report: RunReport): string {
+  const policy = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
+  return htmlDocument(
+    element(
+      'html',
+      { lang: 'en' },
+      element(
+        'head',
+        {},
+        element('meta', { charset: 'utf-8' }),
+        element('meta', { 'http-equiv': 'Content-Security-Policy', content: policy }),
+        element('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
+        element('link', { rel: 'icon', href: 'data:,' }),
+        element('title', {}, `waybill conformance — ${report.target}`),
+        element('style', {}, trusted(reportCss)),
+      ),
+      element(
+        'body',
+        {},
+        element('header', {}, element('h1', {}, 'waybill conformance report'), element('p', { class: `verdict exit-${report.exitCode}` }, `${verdicts[report.exitCode]} (exit ${report.exitCode})`), metadataView(report)),
+        summaryView(report),
+        element('section', { id: 'checks' }, element('h2', {}, `Checks (${report.results.length})`), filtersView(report), report.results.map(checkView)),
+        coverageView(report),
+        element('script', {}, trusted(reportScript)),
+      ),
+    ),
+  );
+}
+
+/** Writes `<outDir>/report.html`. */
+export function htmlReporter(options: ReporterOptions): Reporter {
+  return {
+    async onEnd(report) {
+      const file = join(options.outDir, 'report.html');
+      await writeFile(file, reportHtml(report));
+      return file;
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { sampleReport } from '../testing/sample-report.ts';
+import { findAll, parseXml } from '../testing/xml-tree.ts';
+import { junitXml } from './junit.ts';
+
+describe('junit.xml', () => {
+  const xml = junitXml(sampleReport());
+  const root = parseXml(xml);
+
+  it('is well-formed XML with the totals of the run', () => {
+    expect(root.name).toBe('testsuites');
+    expect(root.attributes).toMatchObject({ tests: '5', failures: '2', errors: '1', skipped: '1', time: '1.500' });
+  });
+
+  it('has one testsuite per family with its own counts', () => {
+    const suites = findAll(root, 'testsuite').map((suite) => [suite.attributes['name'], suite.attributes['tests'], suite.attributes['failures'], suite.attributes['errors'], suite.attributes['skipped']]);
+    expect(suites).toEqual([
+      ['discovery', '2', '1', '0', '0'],
+      ['feeds', '2', '1', '0', '1'],
+      ['problems', '1', '0', '1', '0'],
+    ]);
+  });
+
+  it('has one testcase per check, classname = family, name = "id: title"', () => {
+    const cases = findAll(root, 'testcase');
+    expect(cases.map((testcase) => [testcase.attributes['classname'], testcase.attributes['name']])).toEqual([
+      ['discovery', 'discovery.whoami.shape: whoami answers 200 with the key identity'],
+      ['discovery', "discovery.whoami.scopes: whoami reports the scopes each profile key's name implies"],
+      ['feeds', 'feeds.limit.cap: limit above 100 is capped'],
+      ['feeds', 'feeds.tail: a changed order reappears at the tail'],
+      ['problems', 'problems.catalog: every failure is a catalog problem'],
+    ]);
+    expect(cases.map((testcase) => testcase.children.map((child) => child.name))).toEqual([[], ['failure'], ['failure'], ['skipped'], ['error']]);
+  });
+
+  it('writes expected, received and replay into a failure, and marks a DECISION failure that does not count', () => {
+    const [scopes, cap] = findAll(root, 'failure');
+    expect(scopes?.attributes['type']).toBe('MUST');
+    expect(scopes?.text).toContain('Expected: scopes without trips:read');
+    expect(scopes?.text).toContain('Received: ["orders:read","trips:read"]');
+    expect(scopes?.text).toContain(`Replay:   curl -i 'http://127.0.0.1:4000/api/v1/integration/whoami' -H 'x-api-key: '"$WAYBILL_KEY_ORDERS_READ"`);
+    expect(scopes?.text).toContain('hostile <script>alert(1)</script> & "quotes" \uFFFD ]]>');
+    expect(cap?.attributes['type']).toBe('DECISION (warning)');
+    expect(findAll(root, 'skipped')[0]?.attributes['message']).toBe('profile has no sandbox');
+    expect(findAll(root, 'error')[0]?.text).toContain('Error: boom');
+  });
+
+  it('matches the golden file', async () => {
+    await expect(xml).toMatchFileSnapshot('./__golden__/junit.xml');
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * `junit.xml`: one `<testsuite>` per family, one `<testcase classname="family" name="id: title">`
+ * per check; fail → `<failure>`, error → `<error>`, skip → `<skipped>`. A DECISION failure that
+ * does not count (no `--strict`) is still a `<failure>`, typed `DECISION (warning)`.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CheckResult, RunReport } from '../types.ts';
+import { type Child, element, type Markup, xmlDocument } from './markup.ts';
+import type { Reporter, ReporterOptions } from './reporter.ts';
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+/** `children` one per line at `depth`, so the file reads and diffs well. */
+function onLines(children: readonly Markup[], depth: number): Child[] {
+  return [...children.flatMap((child) => [`\n${'  '.repeat(depth)}`, child]), `\n${'  '.repeat(depth - 1)}`];
+}
+
+/** The text of a failure: every finding's message, expected, received and replay line. */
+function failureText(result: CheckResult): string {
+  return result.findings
+    .map((finding, index) =>
+      [
+        `${index + 1}) ${finding.message}`,
+        `   Expected: ${finding.expected}`,
+        `   Received: ${finding.received}`,
+        ...(finding.exchange ? [`   Replay:   ${finding.exchange.replay}`] : []),
+      ].join('\n'),
+    )
+    .join('\n\n');
+}
+
+function testcase(result: CheckResult): Markup {
+  const outcome =
+    result.outcome === 'fail'
+      ? element(
+          'failure',
+          { message: `${result.findings.length} finding(s): ${result.findings[0]?.message ?? ''}`, type: result.failsRun ? result.level : `${result.level} (warning)` },
+          `Rule: ${result.rule}\n\n${failureText(result)}`,
+        )
+      : result.outcome === 'error'
+        ? element('error', { message: result.error?.message ?? 'error', type: 'SuiteError' }, result.error?.stack ?? result.error?.message ?? '')
+        : result.outcome === 'skip'
+          ? element('skipped', { message: result.reason ?? 'skipped' })
+          : null;
+  return element('testcase', { classname: result.family, name: `${result.id}: ${result.title}`, time: seconds(result.durationMs) }, outcome);
+}
+
+/** The JUnit XML of a report. */
+export function junitXml(report: RunReport): string {
+  const families = [...new Set(report.results.map((result) => result.family))];
+  const count = (results: readonly CheckResult[], outcome: CheckResult['outcome']) => results.filter((result) => result.outcome === outcome).length;
+  const properties = element(
+    'properties',
+    {},
+    onLines(
+      Object.entries({ target: report.target, suiteVersion: report.suite.version, specHash: report.specHash, seed: report.seed, exitCode: report.exitCode }).map(([name, value]) =>
+        element('property', { name, value }),
+      ),
+      3,
+    ),
+  );
+  const suites = families.map((family) => {
+    const results = report.results.filter((result) => result.family === family);
+    return element(
+      'testsuite',
+      {
+        name: family,
+        tests: results.length,
+        failures: count(results, 'fail'),
+        errors: count(results, 'error'),
+        skipped: count(results, 'skip'),
+        time: seconds(results.reduce((sum, result) => sum + result.durationMs, 0)),
+        timestamp: report.startedAt,
+      },
+      onLines([properties, ...results.map(testcase)], 2),
+    );
+  });
+  return xmlDocument(
+    element(
+      'testsuites',
+      {
+        name: 'waybill conformance',
+        tests: report.results.length,
+        failures: report.counts.byOutcome.fail,
+        errors: report.counts.byOutcome.error,
+        skipped: report.counts.byOutcome.skip,
+        time: seconds(report.durationMs),
+        timestamp: report.startedAt,
+      },
+      onLines(suites, 1),
+    ),
+  );
+}
+
+/** Writes `<outDir>/junit.xml`. */
+export function junitReporter(options: ReporterOptions): Reporter {
+  return {
+    async onEnd(report: RunReport) {
+      const file = join(options.outDir, 'junit.xml');
+      await writeFile(file, junitXml(report));
+      return file;
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/** What every reporter implements; it reads only the typed run data. */
+import type { CheckResult, RunReport, RunStart } from '../types.ts';
+
+/** Where a reporter writes. */
+export interface ReporterOptions {
+  /** The directory report files go to (created by the CLI). */
+  outDir: string;
+  /** Where the console reporter prints; default process.stdout. */
+  stream?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Environment read for NO_COLOR; default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A report format. */
+export interface Reporter {
+  onStart?(start: RunStart): void;
+  onResult?(result: CheckResult): void;
+  /** Writes the report; resolves to the path of the file written, if the format writes one. */
+  onEnd(report: RunReport): Promise<string | void>;
+}

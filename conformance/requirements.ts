@@ -1,0 +1,71 @@
+/**
+ * Turns a check's `requires` into either the resources it gets (pool ids) or the reason it is
+ * skipped, naming the profile field that is missing. Runs before any check starts, so a
+ * shortage is always a `skip`, never a `fail`.
+ */
+import type { PoolAllocator } from './pools.ts';
+import type { KeyName, PoolName, Profile, Requirement } from './types.ts';
+
+const keyNames: readonly KeyName[] = ['full', 'ordersRead', 'tripsRead', 'noScopes', 'otherTenant', 'revoked', 'rateLimited', 'suspendedTenant'];
+const poolNames: readonly PoolName[] = ['payable', 'cancellable', 'notCancellable', 'archivable', 'otherTenant'];
+const feedFields = ['minOrders', 'minTrips'] as const;
+
+/** What a check gets, or why it cannot run. */
+export type Plan = { pools: Map<PoolName, string[]> } | { skip: string };
+
+type Parsed =
+  | { kind: 'key'; key: KeyName }
+  | { kind: 'pool'; pool: PoolName; count: number }
+  | { kind: 'sandbox' }
+  | { kind: 'feeds'; field: (typeof feedFields)[number] };
+
+/** Parses one requirement; throws on a string the suite does not know (a bug in the check). */
+export function parseRequirement(requirement: string): Parsed {
+  const [kind, name, count, ...rest] = requirement.split(':');
+  if (rest.length === 0) {
+    if (kind === 'key' && count === undefined && keyNames.includes(name as KeyName)) return { kind, key: name as KeyName };
+    if (kind === 'orders' && poolNames.includes(name as PoolName) && count !== undefined && /^[1-9]\d*$/.test(count)) {
+      return { kind: 'pool', pool: name as PoolName, count: Number(count) };
+    }
+    if (kind === 'sandbox' && name === undefined) return { kind };
+    if (kind === 'feeds' && count === undefined && feedFields.includes(name as (typeof feedFields)[number])) {
+      return { kind, field: name as (typeof feedFields)[number] };
+    }
+  }
+  throw new Error(`unknown requirement '${requirement}'`);
+}
+
+/** Why `requirement` is not met by `profile` (naming the field), or null when it is (pools aside). */
+function missing(requirement: Parsed, profile: Profile): string | null {
+  switch (requirement.kind) {
+    case 'key':
+      return profile.keys[requirement.key] === undefined ? `profile has no keys.${requirement.key}` : null;
+    case 'sandbox':
+      return profile.sandbox === undefined ? 'profile has no sandbox' : null;
+    case 'feeds':
+      return profile.feeds?.[requirement.field] === undefined ? `profile has no feeds.${requirement.field}` : null;
+    case 'pool':
+      return profile.orders?.[requirement.pool] === undefined ? `profile has no orders.${requirement.pool}` : null;
+  }
+}
+
+/** Meets every requirement of a check at once, taking its pool ids, or names the first one unmet. */
+export function planRequirements(requires: readonly Requirement[], profile: Profile, allocator: PoolAllocator): Plan {
+  const parsed = requires.map(parseRequirement);
+  for (const requirement of parsed) {
+    const reason = missing(requirement, profile);
+    if (reason !== null) return { skip: reason };
+  }
+  const wanted = new Map<PoolName, number>();
+  for (const requirement of parsed) {
+    if (requirement.kind === 'pool') wanted.set(requirement.pool, (wanted.get(requirement.pool) ?? 0) + requirement.count);
+  }
+  for (const [pool, count] of wanted) {
+    const free = allocator.available(pool);
+    if (free < count) {
+      const size = profile.orders?.[pool]?.length ?? 0;
+      return { skip: `needs ${count} ids from profile orders.${pool}; ${free} of its ${size} are left after the checks before it` };
+    }
+  }
+  return { pools: new Map([...wanted].map(([pool, count]) => [pool, allocator.take(pool, count)])) };
+}

@@ -1,0 +1,214 @@
+/**
+ * Runs a list of checks against a target and returns the report. Knows nothing about the API:
+ * checks bring the rules, the `Contract` brings the routes, spec hash and catalog coverage.
+ * Order: independent checks in a pool of `concurrency`, then `exclusive` checks one at a time,
+ * then `after: 'all'` checks, which see the exchanges of the whole run.
+ */
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { createCheckContext, type RunEnvironment, SkipSignal } from './context.ts';
+import { createExchangeLog, ExchangeError } from './exchange.ts';
+import { exitCodeOf, failsRun } from './exit-code.ts';
+import { createPoolAllocator } from './pools.ts';
+import { profileSummary } from './profile.ts';
+import { createRedactor, profileSecrets, type Redactor, type Secret } from './redaction.ts';
+import { planRequirements } from './requirements.ts';
+import { createRouteMatcher } from './routes.ts';
+import { selectChecks } from './select.ts';
+import type { Check, CheckResult, Contract, CoverageState, Finding, Level, LevelFilter, Outcome, OutcomeCounts, PoolName, Profile, RunReport, RunStart } from './types.ts';
+
+const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+/** The suite's version: the package's. */
+export const suiteVersion = packageJson.version;
+
+/** Everything a run needs. */
+export interface RunOptions {
+  checks: readonly Check[];
+  profile: Profile;
+  target: string;
+  contract: Contract;
+  /** How many independent checks run at once; default 4. */
+  concurrency?: number;
+  only?: readonly string[];
+  skip?: readonly string[];
+  level?: LevelFilter;
+  /** DECISION failures count for the exit code. */
+  strict?: boolean;
+  /** Per request; default 10 000 ms. */
+  timeoutMs?: number;
+  /** Seeds every check's PRNG; random when absent, and recorded either way. */
+  seed?: number;
+  /** Secrets that are not in the profile (the admin token), redacted the same way. */
+  secrets?: readonly Secret[];
+  onStart?(start: RunStart): void;
+  onResult?(result: CheckResult): void;
+}
+
+/** A check the runner will run, with the pool ids it was given. */
+interface Planned {
+  check: Check;
+  pools: Map<PoolName, string[]>;
+}
+
+/** `target` without credentials, secrets or trailing slash, as the report shows it. */
+function publicTarget(target: string, redactor: Redactor): string {
+  const url = new URL(target);
+  url.username = '';
+  url.password = '';
+  return redactor.redact(url.toString().replace(/\/+$/, ''));
+}
+
+/** Findings with every secret that a check copied into its text redacted. */
+function redactFindings(findings: readonly Finding[], redactor: Redactor): Finding[] {
+  return findings.map((finding) => ({
+    ...finding,
+    message: redactor.redact(String(finding.message)),
+    expected: redactor.redact(String(finding.expected)),
+    received: redactor.redact(String(finding.received)),
+  }));
+}
+
+/** Runs `tasks` with at most `limit` of them in flight. */
+async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await task(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+}
+
+/** Zero of every outcome. */
+function noOutcomes(): OutcomeCounts {
+  return { pass: 0, fail: 0, skip: 0, error: 0 };
+}
+
+/** Runs the selected checks and returns the report (see the module comment for the order). */
+export async function runSuite(options: RunOptions): Promise<RunReport> {
+  const ids = new Set<string>();
+  for (const check of options.checks) {
+    if (ids.has(check.id)) throw new Error(`two checks share the id '${check.id}'`);
+    ids.add(check.id);
+  }
+  const strict = options.strict ?? false;
+  const concurrency = options.concurrency ?? 4;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const level = options.level ?? 'all';
+  const target = options.target.replace(/\/+$/, '');
+  const selected = selectChecks(options.checks, { only: options.only ?? [], skip: options.skip ?? [], level });
+  const redactor = createRedactor(profileSecrets(options.profile, options.secrets));
+  const log = createExchangeLog();
+  const env: RunEnvironment = {
+    target,
+    profile: options.profile,
+    log,
+    redactor,
+    matchRoute: createRouteMatcher(options.contract.routes, target),
+    timeoutMs,
+    seed,
+    userAgent: `waybill-conformance/${suiteVersion}`,
+  };
+  const startedAt = new Date();
+  options.onStart?.({ target: publicTarget(target, redactor), suiteVersion, specHash: options.contract.specHash, seed, checkCount: selected.length, startedAt: startedAt.toISOString() });
+
+  const results = new Map<string, CheckResult>();
+  const finish = (check: Check, phase: CheckResult['phase'], started: Date, durationMs: number, outcome: Outcome, extra: Partial<CheckResult> = {}) => {
+    const result: CheckResult = {
+      id: check.id,
+      family: check.family,
+      title: check.title,
+      level: check.level,
+      rule: check.rule,
+      requires: [...check.requires],
+      outcome,
+      failsRun: failsRun(check.level, outcome, strict),
+      findings: [],
+      phase,
+      startedAt: started.toISOString(),
+      durationMs: Math.round(durationMs),
+      exchangeCount: log.all().filter((exchange) => exchange.checkId === check.id).length,
+      ...extra,
+    };
+    results.set(check.id, result);
+    options.onResult?.(result);
+  };
+  const phaseOf = (check: Check): CheckResult['phase'] => (check.after === 'all' ? 'after-all' : check.exclusive ? 'exclusive' : 'concurrent');
+
+  const allocator = createPoolAllocator(options.profile);
+  const planned: Planned[] = [];
+  for (const check of selected) {
+    let plan;
+    try {
+      plan = planRequirements(check.requires, options.profile, allocator);
+    } catch (error) {
+      finish(check, phaseOf(check), new Date(), 0, 'error', { error: { message: (error as Error).message } });
+      continue;
+    }
+    if ('skip' in plan) finish(check, phaseOf(check), new Date(), 0, 'skip', { reason: plan.skip });
+    else planned.push({ check, pools: plan.pools });
+  }
+
+  const runOne = async ({ check, pools }: Planned) => {
+    const started = new Date();
+    const start = performance.now();
+    let outcome: Outcome;
+    let extra: Partial<CheckResult>;
+    try {
+      const returned = await check.run(createCheckContext(env, check.id, pools));
+      if (returned !== undefined && !Array.isArray(returned)) throw new Error(`run() returned ${typeof returned}, not an array of findings`);
+      const findings = redactFindings(returned ?? [], redactor);
+      [outcome, extra] = [findings.length > 0 ? 'fail' : 'pass', { findings }];
+    } catch (error) {
+      if (error instanceof SkipSignal) {
+        [outcome, extra] = ['skip', { reason: redactor.redact(error.reason) }];
+      } else if (error instanceof ExchangeError) {
+        // The target did not answer: that breaks the contract, it is not a bug of the suite.
+        const finding = { message: 'The target gave no complete answer', expected: `an HTTP answer within ${timeoutMs} ms`, received: error.message, exchange: error.exchange };
+        [outcome, extra] = ['fail', { findings: redactFindings([finding], redactor) }];
+      } else {
+        const { message, stack } = error instanceof Error ? error : new Error(String(error));
+        [outcome, extra] = ['error', { error: { message: redactor.redact(message), ...(stack ? { stack: redactor.redact(stack) } : {}) } }];
+      }
+    }
+    finish(check, phaseOf(check), started, performance.now() - start, outcome, extra);
+  };
+  await pool(planned.filter(({ check }) => phaseOf(check) === 'concurrent'), concurrency, runOne);
+  for (const phase of ['exclusive', 'after-all'] as const) {
+    for (const item of planned.filter(({ check }) => phaseOf(check) === phase)) await runOne(item);
+  }
+
+  const ordered = selected.map((check) => results.get(check.id)).filter((result): result is CheckResult => result !== undefined);
+  const finishedAt = new Date();
+  const byLevel: Record<Level, OutcomeCounts> = { MUST: noOutcomes(), SHOULD: noOutcomes(), DECISION: noOutcomes() };
+  const byOutcome = noOutcomes();
+  for (const result of ordered) {
+    byOutcome[result.outcome] += 1;
+    byLevel[result.level][result.outcome] += 1;
+  }
+  const codes = options.contract.coverage(log.all(), options.profile);
+  const coverageCounts: Record<CoverageState, number> = { exercised: 0, 'expected-not-seen': 0, 'not-reachable': 0 };
+  for (const entry of codes) coverageCounts[entry.state] += 1;
+  return {
+    reportVersion: 1,
+    suite: { name: 'waybill-conformance', version: suiteVersion },
+    specHash: options.contract.specHash,
+    target: publicTarget(target, redactor),
+    seed,
+    options: { only: [...(options.only ?? [])], skip: [...(options.skip ?? [])], level, strict, concurrency, timeoutMs },
+    profile: profileSummary(options.profile),
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    durationMs: finishedAt.getTime() - startedAt.getTime(),
+    counts: {
+      checks: ordered.length,
+      byOutcome,
+      byLevel,
+      failing: ordered.filter((result) => result.failsRun).length,
+      warnings: ordered.filter((result) => result.outcome === 'fail' && !result.failsRun).length,
+    },
+    exitCode: exitCodeOf(ordered),
+    results: ordered,
+    coverage: { codes, counts: coverageCounts },
+    exchangeCount: log.all().length,
+  };
+}

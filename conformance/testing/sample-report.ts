@@ -1,0 +1,89 @@
+/** Test support: a fixed RunReport with every outcome, a hostile finding and all 218 codes, for reporter tests. */
+import { catalogCoverage } from '../coverage.ts';
+import type { CheckResult, ExchangeRecord, RunReport } from '../types.ts';
+
+const exchange: ExchangeRecord = {
+  id: 3,
+  checkId: 'discovery.whoami.scopes',
+  channel: 'api',
+  operationId: 'whoami',
+  startedAt: '2026-11-22T01:40:00.100Z',
+  durationMs: 4,
+  request: { method: 'GET', url: 'http://127.0.0.1:4000/api/v1/integration/whoami', headers: { 'x-api-key': '<redacted:ordersRead>' }, body: null, bodyBytes: 0 },
+  response: {
+    status: 200,
+    headers: { 'content-type': 'application/json', 'x-request-id': 'req_1' },
+    body: '{"tenantId":"t","keyId":"k","scopes":["orders:read","trips:read"]}',
+    bodyBytes: 66,
+  },
+  replay: `curl -i 'http://127.0.0.1:4000/api/v1/integration/whoami' -H 'x-api-key: '"$WAYBILL_KEY_ORDERS_READ"`,
+};
+
+const base: Pick<CheckResult, 'rule' | 'requires' | 'findings' | 'phase' | 'startedAt' | 'exchangeCount'> = {
+  rule: '01-integration-api.md › Verify an API key: "Response 200: Key identity (tenantId, keyId, scopes)."',
+  requires: [],
+  findings: [],
+  phase: 'concurrent',
+  startedAt: '2026-11-22T01:40:00.000Z',
+  exchangeCount: 1,
+};
+
+const results: CheckResult[] = [
+  { ...base, requires: ['key:full'], id: 'discovery.whoami.shape', family: 'discovery', title: 'whoami answers 200 with the key identity', level: 'MUST', outcome: 'pass', failsRun: false, durationMs: 12 },
+  {
+    ...base,
+    id: 'discovery.whoami.scopes',
+    family: 'discovery',
+    title: "whoami reports the scopes each profile key's name implies",
+    level: 'MUST',
+    outcome: 'fail',
+    failsRun: true,
+    durationMs: 30,
+    findings: [
+      { message: 'the ordersRead key carries scopes its name excludes', expected: 'scopes without trips:read', received: '["orders:read","trips:read"]', exchange },
+      { message: 'hostile <script>alert(1)</script> & "quotes" \u0001 ]]>', expected: '<b>bold</b>', received: "it's <img src=x onerror=alert(2)>" },
+    ],
+  },
+  { ...base, id: 'feeds.limit.cap', family: 'feeds', title: 'limit above 100 is capped', level: 'DECISION', outcome: 'fail', failsRun: false, durationMs: 8, findings: [{ message: 'limit 500 refused', expected: '200', received: '400' }] },
+  { ...base, id: 'feeds.tail', family: 'feeds', title: 'a changed order reappears at the tail', level: 'SHOULD', outcome: 'skip', failsRun: false, durationMs: 0, reason: 'profile has no sandbox', exchangeCount: 0 },
+  { ...base, id: 'problems.catalog', family: 'problems', title: 'every failure is a catalog problem', level: 'MUST', outcome: 'error', failsRun: false, durationMs: 2, phase: 'after-all', error: { message: 'boom', stack: 'Error: boom\n    at run (problems.ts:1:1)' } },
+];
+
+/** The sample report. */
+export function sampleReport(): RunReport {
+  const codes = catalogCoverage([], { keys: { full: 'x' } }).map((entry) => (entry.code === 'orders.notFound' ? { ...entry, state: 'exercised' as const, seen: 2 } : entry));
+  return {
+    reportVersion: 1,
+    suite: { name: 'waybill-conformance', version: '0.1.0' },
+    specHash: 'f'.repeat(64),
+    target: 'http://127.0.0.1:4000',
+    seed: 1234,
+    options: { only: [], skip: [], level: 'all', strict: false, concurrency: 4, timeoutMs: 10000 },
+    profile: { keys: ['full', 'ordersRead'], pools: { payable: 3 }, feeds: {}, sandbox: false },
+    startedAt: '2026-11-22T01:40:00.000Z',
+    finishedAt: '2026-11-22T01:40:01.500Z',
+    durationMs: 1500,
+    counts: {
+      checks: 5,
+      byOutcome: { pass: 1, fail: 2, skip: 1, error: 1 },
+      byLevel: {
+        MUST: { pass: 1, fail: 1, skip: 0, error: 1 },
+        SHOULD: { pass: 0, fail: 0, skip: 1, error: 0 },
+        DECISION: { pass: 0, fail: 1, skip: 0, error: 0 },
+      },
+      failing: 1,
+      warnings: 1,
+    },
+    exitCode: 1,
+    results,
+    coverage: {
+      codes,
+      counts: {
+        exercised: codes.filter((entry) => entry.state === 'exercised').length,
+        'expected-not-seen': codes.filter((entry) => entry.state === 'expected-not-seen').length,
+        'not-reachable': codes.filter((entry) => entry.state === 'not-reachable').length,
+      },
+    },
+    exchangeCount: 7,
+  };
+}

@@ -1,0 +1,303 @@
+/**
+ * The suite's vocabulary: checks, findings, exchanges and the run report. Everything here is
+ * plain data; nothing here knows the API under test. Reporters read only `RunReport`.
+ */
+
+/** How binding a check's rule is (DESIGN.md, "Outcomes and levels"). */
+export type Level = 'MUST' | 'SHOULD' | 'DECISION';
+
+/** `fail`: the target broke the contract. `error`: the suite itself broke. */
+export type Outcome = 'pass' | 'fail' | 'skip' | 'error';
+
+/** Which levels `--level` keeps: `must` = MUST, `should` = MUST + SHOULD, `all` = every level. */
+export type LevelFilter = 'must' | 'should' | 'all';
+
+/** The API keys a profile can name. */
+export type KeyName =
+  | 'full'
+  | 'ordersRead'
+  | 'tripsRead'
+  | 'noScopes'
+  | 'otherTenant'
+  | 'revoked'
+  | 'rateLimited'
+  | 'suspendedTenant';
+
+/** The pools of order external ids a profile can supply. */
+export type PoolName = 'payable' | 'cancellable' | 'notCancellable' | 'archivable' | 'otherTenant';
+
+/** What a target supplies to the suite (DESIGN.md, "Conformance profile"). */
+export interface Profile {
+  target?: string;
+  auth?: { header: string; prefix?: string };
+  keys: { full: string } & Partial<Record<Exclude<KeyName, 'full' | 'rateLimited'>, string>> & {
+    rateLimited?: { key: string; perMinute: number };
+  };
+  orders?: Partial<Record<PoolName, string[]>>;
+  feeds?: { minOrders?: number; minTrips?: number };
+  sandbox?: { url: string; token: string };
+}
+
+/**
+ * A precondition a check declares; the runner skips the check when the profile cannot meet it.
+ * `key:<name>` a profile key; `orders:<pool>:<n>` n external ids of a pool, handed to this check
+ * alone; `sandbox` the control plane; `feeds:<field>` a feed size the profile promises.
+ */
+export type Requirement =
+  | `key:${KeyName}`
+  | `orders:${PoolName}:${number}`
+  | 'sandbox'
+  | `feeds:${'minOrders' | 'minTrips'}`;
+
+/** One request and its answer, as recorded (secrets redacted). */
+export interface ExchangeRecord {
+  /** Position in the run's log, from 1. */
+  id: number;
+  /** The check that made it. */
+  checkId: string;
+  /** `api` = the target through fetch, `sandbox` = the profile's control plane, `raw` = a hand-written request over a socket. */
+  channel: 'api' | 'sandbox' | 'raw';
+  /** The contract operation whose method and path template the request matches; null when none does. */
+  operationId: string | null;
+  startedAt: string;
+  durationMs: number;
+  request: RecordedMessage & { method: string; url: string };
+  /** Null when no answer came (see `error`). */
+  response: (RecordedMessage & { status: number }) | null;
+  /** Why no (complete) answer came: timeout, connection reset, … */
+  error?: string;
+  /** A shell line that replays the exchange, with `$WAYBILL_KEY_…` placeholders for the secrets. */
+  replay: string;
+}
+
+/** Headers and body of a recorded request or response. */
+export interface RecordedMessage {
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  /** The body as text (base64 when `bodyEncoding` says so); null when there was none. */
+  body: string | null;
+  bodyEncoding?: 'base64';
+  /** Size of the body in bytes as sent or received. */
+  bodyBytes: number;
+  /** True when `body` holds only the beginning. */
+  bodyTruncated?: boolean;
+}
+
+/** One way the target broke the rule, as "Expected: … / Received: …". */
+export interface Finding {
+  message: string;
+  expected: string;
+  received: string;
+  exchange?: ExchangeRecord;
+}
+
+/** A request made through `ctx.http` or `ctx.sandbox`. */
+export interface HttpRequest {
+  method: string;
+  /** A path under the base URL (`/api/v1/integration/whoami`, query allowed) or an absolute URL. */
+  path: string;
+  /**
+   * A profile key name (`'full'`, `'ordersRead'`, …) or a raw key value; null sends no credentials.
+   * Default `'full'` on `ctx.http`; the sandbox client always sends its token.
+   */
+  key?: string | null;
+  /** Overrides `profile.auth` for this request (`{ header: 'Authorization', prefix: 'Bearer ' }`). */
+  auth?: { header: string; prefix?: string };
+  /** Query parameters; an array repeats the parameter. */
+  query?: Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
+  headers?: Record<string, string>;
+  /** A JSON body, sent as `application/json` unless `contentType` says otherwise. */
+  body?: unknown;
+  /** Bytes sent exactly as given (malformed JSON, other media types). */
+  rawBody?: string | Buffer;
+  /** Content-Type of the body; null sends none at all. */
+  contentType?: string | null;
+}
+
+/** An answer, with the recorded exchange to attach to findings. */
+export interface HttpResponse {
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  text: string;
+  /** The body parsed as JSON; undefined when it is empty or not JSON. */
+  json: unknown;
+  durationMs: number;
+  exchange: ExchangeRecord;
+}
+
+/** Sends recorded requests to one base URL. */
+export interface HttpClient {
+  request(request: HttpRequest): Promise<HttpResponse>;
+}
+
+/** Options of `ctx.raw`. */
+export interface RawOptions {
+  /** Keep the connection open this long after writing, before half-closing or reading on. */
+  holdMs?: number;
+  /** End the writing side after the bytes (and `holdMs`), as a client whose body got cut off. */
+  halfClose?: boolean;
+}
+
+/** The answer read from a raw socket. */
+export interface RawResponse extends HttpResponse {
+  statusText: string;
+  httpVersion: string;
+}
+
+/** What a check's `run` receives. */
+export interface CheckContext {
+  /** The base URL under test, without a trailing slash. */
+  target: string;
+  /** The profile, secrets included: prefer key names with `http` to copying values. */
+  profile: Profile;
+  /** Recorded requests to the target; `key` defaults to `'full'`. */
+  http: HttpClient;
+  /** Recorded requests to `profile.sandbox.url` with its bearer token; null when the profile has no sandbox. */
+  sandbox: HttpClient | null;
+  /** Writes `bytes` on a fresh connection to the target and reads one HTTP answer (recorded). */
+  raw(bytes: string | Buffer, options?: RawOptions): Promise<RawResponse>;
+  /** The `Name: value` header line that authenticates as a profile key (for `raw`). */
+  authHeader(key?: KeyName): string;
+  /** The external ids the runner allocated to this check from `pool` (its `orders:<pool>:<n>` requirement). */
+  orders(pool: PoolName): readonly string[];
+  /** Every exchange of the run completed so far, all checks together. */
+  exchanges(): readonly ExchangeRecord[];
+  /** Ends the check as `skip` with `reason`, for a precondition only visible at run time. */
+  skip(reason: string): never;
+  /** A PRNG in [0, 1) seeded from the run's seed and the check id. */
+  random(): number;
+  seed: number;
+  timeoutMs: number;
+}
+
+/** A unit of the suite: one rule of the contract, tested. */
+export interface Check {
+  /** `<family>.<name>`, e.g. `discovery.whoami.shape`. */
+  id: string;
+  family: string;
+  title: string;
+  level: Level;
+  /** The seed sentence or table row it tests, quoted, with its source. */
+  rule: string;
+  requires: readonly Requirement[];
+  /** Shares state with other checks (a key's rate limit, a tenant's status): run alone, after the others. */
+  exclusive?: boolean;
+  /** Runs once every other check has finished, so `ctx.exchanges()` holds the whole run. */
+  after?: 'all';
+  /** Returns findings (empty or nothing = pass); throws only when the suite itself broke. */
+  run(ctx: CheckContext): Promise<Finding[] | void>;
+}
+
+/** The result of one check in the report. */
+export interface CheckResult {
+  id: string;
+  family: string;
+  title: string;
+  level: Level;
+  rule: string;
+  requires: Requirement[];
+  outcome: Outcome;
+  /** True when this result makes the run fail (exit 1): a MUST or SHOULD fail, or a DECISION fail under `--strict`. */
+  failsRun: boolean;
+  /** Why it was skipped (names the missing profile field). */
+  reason?: string;
+  error?: { message: string; stack?: string };
+  findings: Finding[];
+  phase: 'concurrent' | 'exclusive' | 'after-all';
+  startedAt: string;
+  durationMs: number;
+  /** How many exchanges the check made. */
+  exchangeCount: number;
+}
+
+/** Where a catalog code stands after the run. */
+export type CoverageState = 'exercised' | 'expected-not-seen' | 'not-reachable';
+
+/** One catalog code in the report. */
+export interface CoverageEntry {
+  code: string;
+  status: number;
+  group: string;
+  reach: string;
+  state: CoverageState;
+  /** Answers that carried the code with its status and a valid body. */
+  seen: number;
+  /** Answers that carried the code with another status or an invalid body. */
+  mismatched: number;
+}
+
+/** Counts of results by outcome. */
+export type OutcomeCounts = Record<Outcome, number>;
+
+/** What reporters learn before the first result. */
+export interface RunStart {
+  target: string;
+  suiteVersion: string;
+  specHash: string;
+  seed: number;
+  checkCount: number;
+  startedAt: string;
+}
+
+/** The whole run, as every reporter sees it. Contains no secret. */
+export interface RunReport {
+  reportVersion: 1;
+  suite: { name: 'waybill-conformance'; version: string };
+  specHash: string;
+  /** The base URL tested (credentials stripped). */
+  target: string;
+  seed: number;
+  options: {
+    only: string[];
+    skip: string[];
+    level: LevelFilter;
+    strict: boolean;
+    concurrency: number;
+    timeoutMs: number;
+  };
+  /** Which parts of the profile were supplied, by name only. */
+  profile: {
+    keys: string[];
+    pools: Record<string, number>;
+    feeds: Record<string, number>;
+    sandbox: boolean;
+  };
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  counts: {
+    checks: number;
+    byOutcome: OutcomeCounts;
+    byLevel: Record<Level, OutcomeCounts>;
+    /** Failures that count for the exit code. */
+    failing: number;
+    /** Failures that do not (DECISION without `--strict`). */
+    warnings: number;
+  };
+  exitCode: 0 | 1 | 2;
+  results: CheckResult[];
+  coverage: {
+    codes: CoverageEntry[];
+    counts: Record<CoverageState, number>;
+  };
+  exchangeCount: number;
+}
+
+/** A route of the contract, for naming the operation an exchange hit. */
+export interface Route {
+  operationId: string;
+  method: string;
+  /** Path template with `{name}` segments. */
+  path: string;
+}
+
+/**
+ * What the runner needs from the contract without knowing it: the spec's hash, its routes,
+ * and the catalog coverage of a run's exchanges.
+ */
+export interface Contract {
+  specHash: string;
+  routes: readonly Route[];
+  coverage(exchanges: readonly ExchangeRecord[], profile: Profile): CoverageEntry[];
+}
