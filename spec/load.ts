@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import currencyCodes from 'currency-codes';
+import countries from 'i18n-iso-countries';
 import { parse as parseYaml } from 'yaml';
 import type { CatalogCode } from './catalog-codes.ts';
 import type { components } from './openapi-types.ts';
@@ -84,12 +85,23 @@ export function isIsoCurrency(value: string): boolean {
   return /^[A-Z]{3}$/.test(value) && currencyCodes.code(value) !== undefined;
 }
 
+/** True when `value` is an ISO 3166-1 alpha-2 country code (upper case), per the i18n-iso-countries package. */
+export function isIsoCountry(value: string): boolean {
+  return /^[A-Z]{2}$/.test(value) && countries.isValid(value);
+}
+
 const schemaIds: Record<DocumentName, string> = {
   integration: 'urn:waybill:openapi',
   sandbox: 'urn:waybill:sandbox',
 };
 
-/** Rewrites every `#/components/schemas/X` reference in `value` to `<prefix>X`. */
+// The sandbox document reuses the integration document's schemas (`./openapi.yaml#/components/schemas/Order`).
+const integrationSchemaRef = /^(?:\.\/)?openapi\.yaml#\/components\/schemas\//;
+
+/**
+ * Rewrites every `#/components/schemas/X` reference in `value` to `<prefix>X`, and every
+ * `./openapi.yaml#/components/schemas/X` to the integration document's loaded schema X.
+ */
 function rewriteSchemaRefs(value: Json, prefix: string): Json {
   if (Array.isArray(value)) return value.map((item) => rewriteSchemaRefs(item, prefix));
   if (value === null || typeof value !== 'object') return value;
@@ -97,7 +109,9 @@ function rewriteSchemaRefs(value: Json, prefix: string): Json {
   for (const [key, child] of Object.entries(value)) {
     out[key] =
       key === '$ref' && typeof child === 'string'
-        ? child.replace('#/components/schemas/', prefix)
+        ? integrationSchemaRef.test(child)
+          ? child.replace(integrationSchemaRef, `${schemaIds.integration}#/$defs/`)
+          : child.replace('#/components/schemas/', prefix)
         : rewriteSchemaRefs(child, prefix);
   }
   return out;
@@ -158,7 +172,15 @@ export function createAjv(options: { coerceTypes?: false | 'array'; verbose?: bo
   const documents: Record<DocumentName, JsonObject> = { integration: openapi, sandbox: sandboxOpenapi };
   const keywords = new Set<string>();
   for (const document of Object.values(documents)) extensionKeywords(componentSchemas(document), keywords);
+  ajv.addKeyword({
+    keyword: 'x-iso3166-alpha2',
+    type: 'string',
+    schemaType: 'boolean',
+    validate: (required: boolean, value: string) => !required || isIsoCountry(value),
+    error: { message: 'must be an ISO 3166-1 alpha-2 country code' },
+  });
   keywords.delete('x-iso4217');
+  keywords.delete('x-iso3166-alpha2');
   for (const keyword of keywords) ajv.addKeyword({ keyword, schemaType: ['string', 'number', 'boolean', 'array', 'object', 'null'] });
   for (const [name, document] of Object.entries(documents) as [DocumentName, JsonObject][]) {
     ajv.addSchema({ $id: schemaIds[name], $defs: rewriteSchemaRefs(componentSchemas(document), '#/$defs/') } as object);

@@ -1,0 +1,71 @@
+/** `waybill mock`: a stateless Prism mock of spec/openapi.yaml on 127.0.0.1:4010. */
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { UsageError } from './errors.ts';
+import { SPEC_FILE, startPrism } from './prism.ts';
+
+function port(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 65535) throw new InvalidArgumentError('must be a whole number from 1 to 65535');
+  return Number(value);
+}
+
+function command(): Command {
+  return new Command('waybill mock')
+    .description('Serve the examples of spec/openapi.yaml with Stoplight Prism: every operation answers at once, with no state.')
+    .option('--port <n>', 'port to listen on', port, 4010)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--dynamic', 'generate answers from the schemas instead of serving the examples', false)
+    .option('--seed <seed>', 'seed for --dynamic, so generated answers repeat')
+    .option('--verbose', "show Prism's own log (one block per request)", false)
+    .addHelpText(
+      'after',
+      `
+Pick an answer with the Prefer header:
+  Prefer: code=404                 the operation's 404 example
+  Prefer: example=caughtUp         a named example (see spec/openapi.yaml)
+  Prefer: dynamic=true             a generated answer for this request
+
+Examples:
+  waybill mock
+  waybill mock --port 4100 --dynamic --seed 42
+  curl -H 'X-Api-Key: any' -H 'Prefer: example=caughtUp' http://127.0.0.1:4010/api/v1/integration/orders
+`,
+    )
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+}
+
+/** Runs the mock until SIGINT or SIGTERM; resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const program = command();
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed') return 0;
+      throw new UsageError(error.message.replace(/^error: /, ''));
+    }
+    throw error;
+  }
+  const options = program.opts<{ port: number; host: string; dynamic: boolean; seed?: string; verbose: boolean }>();
+  if (options.seed !== undefined && !options.dynamic) throw new UsageError('--seed only applies with --dynamic');
+  const args = ['-v', options.verbose ? 'info' : 'error', ...(options.dynamic ? ['--dynamic'] : []), ...(options.seed ? ['--seed', options.seed] : []), SPEC_FILE];
+  const prism = await startPrism({ mode: 'mock', args, port: options.port, host: options.host, inherit: true });
+  process.stdout.write(
+    [
+      `waybill mock (Prism) listening on ${prism.url}`,
+      `  serving the examples of spec/openapi.yaml${options.dynamic ? ` as generated data${options.seed ? ` (seed ${options.seed})` : ''}` : ''}; no state is kept`,
+      '  every operation needs a key: any non-empty X-Api-Key works',
+      "  pick an answer with 'Prefer: code=404', 'Prefer: example=caughtUp' or 'Prefer: dynamic=true'",
+      '',
+      `  curl -s -H 'X-Api-Key: any' '${prism.url}/api/v1/integration/orders'`,
+      '',
+    ].join('\n'),
+  );
+  const code = await new Promise<number>((resolve) => {
+    const stop = () => void prism.stop().then(() => resolve(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    prism.child.once('exit', (exitCode) => resolve(exitCode ?? 0));
+  });
+  return code;
+}
