@@ -1,6 +1,6 @@
 /** Builds the `ctx` a check runs with: recorded clients, its pool ids, the run's log and PRNG. */
 import { createHttpClient, type ExchangeLog, type Recorder } from './exchange.ts';
-import { createRawSender } from './raw-http.ts';
+import { createRawSender, createRawSessionOpener } from './raw-http.ts';
 import type { Redactor } from './redaction.ts';
 import type { RouteMatcher } from './routes.ts';
 import type { CheckContext, PoolName, Profile } from './types.ts';
@@ -72,6 +72,7 @@ export function createCheckContext(env: RunEnvironment, checkId: string, pools: 
             resolveKey: () => sandbox.token,
           }),
     raw: createRawSender(env.target, recorder, env.timeoutMs),
+    rawSession: createRawSessionOpener(env.target, recorder, env.timeoutMs),
     authHeader(key = 'full') {
       const value = keyValue(key);
       if (value === undefined) throw new Error(`authHeader: the profile has no key '${key}' (declare key:${key} in requires)`);

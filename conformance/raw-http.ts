@@ -1,7 +1,7 @@
 /**
- * `ctx.raw`: hand-written bytes on a fresh TCP (or TLS) connection, for the HTTP rules fetch
- * cannot express (a body shorter than its Content-Length, a dropped connection). Recorded like
- * every other exchange.
+ * `ctx.raw` and `ctx.rawSession`: hand-written bytes on a fresh TCP (or TLS) connection, for the
+ * HTTP rules fetch cannot express (a body shorter than its Content-Length, a dropped connection,
+ * a request held half-sent while other requests run). Recorded like every other exchange.
  */
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -9,43 +9,113 @@ import tls from 'node:tls';
 import { ExchangeError, parseJson, type Recorder, recordLimits, recordMessage } from './exchange.ts';
 import { type Answer, parseAnswer, parseRequest } from './http-message.ts';
 import { rawLine } from './replay.ts';
-import type { RawOptions, RawResponse } from './types.ts';
+import type { ExchangeRecord, RawOptions, RawResponse, RawSession } from './types.ts';
 
-/** Writes `bytes` to `target`'s host and port and reads one answer, or says why none came. */
-function exchangeBytes(target: URL, bytes: Buffer, method: string, options: RawOptions & { timeoutMs: number }): Promise<Answer | { error: string }> {
+/** One client connection: collects what comes back from the moment it opens. */
+interface Connection {
+  /** Settles once the connection is up, or has failed (the failure shows in `answer`). */
+  connected: Promise<void>;
+  /** Writes `bytes`; settles once they are handed to the system, or the connection is gone. */
+  write(bytes: Buffer): Promise<void>;
+  /** Ends the writing side, as a client whose body got cut off. */
+  end(): void;
+  /** The first complete answer to a `method` request (possibly already received), or why none came within `timeoutMs`. */
+  answer(method: string, timeoutMs: number): Promise<Answer | { error: string }>;
+  destroy(): void;
+}
+
+/** Opens a connection to `target`'s host and port. */
+function openConnection(target: URL): Connection {
   const https = target.protocol === 'https:';
   const port = Number(target.port || (https ? 443 : 80));
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    const timers: NodeJS.Timeout[] = [];
-    let settled = false;
-    const socket = https
-      ? tls.connect({ host: target.hostname, port, servername: target.hostname })
-      : net.connect({ host: target.hostname, port });
-    const settle = (closed: boolean, reason?: string) => {
-      if (settled) return;
-      const data = Buffer.concat(chunks);
-      const answer = parseAnswer(data, closed, method);
-      if (answer === null && !closed) return;
-      settled = true;
-      for (const timer of timers) clearTimeout(timer);
-      socket.destroy();
-      if (answer !== null && !(answer.status >= 100 && answer.status <= 599)) resolve({ error: `not an HTTP answer: ${JSON.stringify(data.subarray(0, 80).toString('latin1'))}` });
-      else if (answer !== null) resolve(answer);
-      else resolve({ error: reason ?? (data.length === 0 ? 'the connection closed without an answer' : 'the connection closed in the middle of the answer') });
-    };
-    socket.once(https ? 'secureConnect' : 'connect', () => {
-      socket.write(bytes);
-      timers.push(setTimeout(() => options.halfClose && socket.end(), options.holdMs ?? 0));
-    });
-    socket.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      settle(false);
-    });
-    socket.on('end', () => settle(true));
-    socket.on('close', () => settle(true));
-    socket.on('error', (error: NodeJS.ErrnoException) => settle(true, `socket error ${error.code ?? error.message}`));
-    timers.push(setTimeout(() => settle(true, `no answer within ${options.timeoutMs} ms (timeout)`), (options.holdMs ?? 0) + options.timeoutMs));
+  const chunks: Buffer[] = [];
+  let closed = false;
+  let failure: string | undefined;
+  let onChange = () => {};
+  const socket = https
+    ? tls.connect({ host: target.hostname, port, servername: target.hostname })
+    : net.connect({ host: target.hostname, port });
+  const connected = new Promise<void>((resolve) => {
+    socket.once(https ? 'secureConnect' : 'connect', () => resolve());
+    socket.once('close', () => resolve());
+  });
+  const ended = () => {
+    closed = true;
+    onChange();
+  };
+  socket.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    onChange();
+  });
+  socket.on('end', ended);
+  socket.on('close', ended);
+  socket.on('error', (error: NodeJS.ErrnoException) => {
+    failure ??= `socket error ${error.code ?? error.message}`;
+    ended();
+  });
+
+  return {
+    connected,
+    write: (bytes) => new Promise((resolve) => (closed || socket.destroyed ? resolve() : socket.write(bytes, () => resolve()))),
+    end: () => void socket.end(),
+    destroy: () => void socket.destroy(),
+    answer(method, timeoutMs) {
+      return new Promise((resolve) => {
+        let settled = false;
+        const settle = (reason?: string) => {
+          if (settled) return;
+          const data = Buffer.concat(chunks);
+          const over = reason !== undefined || closed;
+          const answer = parseAnswer(data, over, method);
+          if (answer === null && !over) return;
+          settled = true;
+          clearTimeout(timer);
+          onChange = () => {};
+          socket.destroy();
+          if (answer !== null && !(answer.status >= 100 && answer.status <= 599)) resolve({ error: `not an HTTP answer: ${JSON.stringify(data.subarray(0, 80).toString('latin1'))}` });
+          else if (answer !== null) resolve(answer);
+          else resolve({ error: reason ?? failure ?? (data.length === 0 ? 'the connection closed without an answer' : 'the connection closed in the middle of the answer') });
+        };
+        const timer = setTimeout(() => settle(`no answer within ${timeoutMs} ms (timeout)`), timeoutMs);
+        onChange = () => settle();
+        settle();
+      });
+    },
+  };
+}
+
+/** Records one raw exchange of `bytes` and returns it as a `RawResponse`, or throws `ExchangeError` when no answer came. */
+function recordRaw(base: URL, recorder: Recorder, bytes: Buffer, startedAt: string, start: number, answer: Answer | { error: string }): RawResponse {
+  const exchange = recordExchange(base, recorder, bytes, startedAt, start, answer);
+  const request = parseRequest(bytes);
+  if ('error' in answer) throw new ExchangeError(`raw ${request.method} ${exchange.request.url}: ${answer.error}`, exchange);
+  const text = answer.body.toString('utf8');
+  return {
+    status: answer.status,
+    statusText: answer.statusText,
+    httpVersion: answer.httpVersion,
+    headers: answer.headers,
+    text,
+    json: parseJson(text),
+    durationMs: exchange.durationMs,
+    exchange,
+  };
+}
+
+/** Adds the exchange of raw request `bytes` and its answer (or why none came) to the log. */
+function recordExchange(base: URL, recorder: Recorder, bytes: Buffer, startedAt: string, start: number, answer: Answer | { error: string }): ExchangeRecord {
+  const request = parseRequest(bytes);
+  const url = request.target.startsWith('/') ? `${base.origin}${request.target}` : base.toString();
+  return recorder.log.add({
+    checkId: recorder.checkId,
+    channel: 'raw',
+    operationId: recorder.matchRoute(request.method, url),
+    startedAt,
+    durationMs: Math.round(performance.now() - start),
+    request: { method: request.method, url: recorder.redactor.redact(url), ...recordMessage(request.headers, request.body, recordLimits.request, recorder.redactor) },
+    response: 'error' in answer ? null : { status: answer.status, ...recordMessage(answer.headers, answer.body, recordLimits.response, recorder.redactor) },
+    ...('error' in answer ? { error: answer.error } : {}),
+    replay: rawLine(bytes, base, recorder.redactor),
   });
 }
 
@@ -54,33 +124,55 @@ export function createRawSender(target: string, recorder: Recorder, timeoutMs: n
   const base = new URL(target);
   return async function raw(input: string | Buffer, options: RawOptions = {}): Promise<RawResponse> {
     const bytes = Buffer.from(input);
-    const request = parseRequest(bytes);
-    const url = request.target.startsWith('/') ? `${base.origin}${request.target}` : base.toString();
+    const method = parseRequest(bytes).method.toUpperCase();
     const startedAt = new Date().toISOString();
     const start = performance.now();
-    const answer = await exchangeBytes(base, bytes, request.method.toUpperCase(), { ...options, timeoutMs });
-    const exchange = recorder.log.add({
-      checkId: recorder.checkId,
-      channel: 'raw',
-      operationId: recorder.matchRoute(request.method, url),
-      startedAt,
-      durationMs: Math.round(performance.now() - start),
-      request: { method: request.method, url: recorder.redactor.redact(url), ...recordMessage(request.headers, request.body, recordLimits.request, recorder.redactor) },
-      response: 'error' in answer ? null : { status: answer.status, ...recordMessage(answer.headers, answer.body, recordLimits.response, recorder.redactor) },
-      ...('error' in answer ? { error: answer.error } : {}),
-      replay: rawLine(bytes, base, recorder.redactor),
-    });
-    if ('error' in answer) throw new ExchangeError(`raw ${request.method} ${recorder.redactor.redact(url)}: ${answer.error}`, exchange);
-    const text = answer.body.toString('utf8');
-    return {
-      status: answer.status,
-      statusText: answer.statusText,
-      httpVersion: answer.httpVersion,
-      headers: answer.headers,
-      text,
-      json: parseJson(text),
-      durationMs: exchange.durationMs,
-      exchange,
+    const holdMs = options.holdMs ?? 0;
+    const connection = openConnection(base);
+    const answered = connection.answer(method, holdMs + timeoutMs);
+    await connection.connected;
+    void connection.write(bytes);
+    const halfClose = setTimeout(() => options.halfClose && connection.end(), holdMs);
+    const answer = await answered;
+    clearTimeout(halfClose);
+    return recordRaw(base, recorder, bytes, startedAt, start, answer);
+  };
+}
+
+/** The `ctx.rawSession` of one check: opens connections to `target`, records into `recorder`. */
+export function createRawSessionOpener(target: string, recorder: Recorder, timeoutMs: number) {
+  const base = new URL(target);
+  return async function rawSession(first?: string | Buffer): Promise<RawSession> {
+    const startedAt = new Date().toISOString();
+    const start = performance.now();
+    const written: Buffer[] = [];
+    const connection = openConnection(base);
+    let finished: Promise<RawResponse> | undefined;
+    await connection.connected;
+    const session: RawSession = {
+      async write(bytes) {
+        if (finished !== undefined) throw new Error('rawSession: write() after response() or close()');
+        const chunk = Buffer.from(bytes);
+        written.push(chunk);
+        await connection.write(chunk);
+      },
+      response() {
+        finished ??= (async () => {
+          const bytes = Buffer.concat(written);
+          const answer = await connection.answer(parseRequest(bytes).method.toUpperCase(), timeoutMs);
+          return recordRaw(base, recorder, bytes, startedAt, start, answer);
+        })();
+        return finished;
+      },
+      close() {
+        if (finished !== undefined) return;
+        finished = Promise.reject(new Error('rawSession: closed before response()'));
+        finished.catch(() => undefined);
+        connection.destroy();
+        recordExchange(base, recorder, Buffer.concat(written), startedAt, start, { error: 'the check closed the connection before reading an answer' });
+      },
     };
+    if (first !== undefined) await session.write(first);
+    return session;
   };
 }

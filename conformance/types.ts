@@ -145,6 +145,19 @@ export interface RawResponse extends HttpResponse {
   httpVersion: string;
 }
 
+/**
+ * A raw connection written in steps, for a request held half-sent while the check does other
+ * things (`ctx.rawSession`). Everything written is recorded as one exchange with its answer.
+ */
+export interface RawSession {
+  /** Writes more bytes on the connection. */
+  write(bytes: string | Buffer): Promise<void>;
+  /** The answer to everything written (it may already have arrived), recorded; throws like `ctx.raw` when none comes within the timeout. */
+  response(): Promise<RawResponse>;
+  /** Drops the connection without reading an answer (recorded as unanswered); does nothing after `response()`. */
+  close(): void;
+}
+
 /** What a check's `run` receives. */
 export interface CheckContext {
   /** The base URL under test, without a trailing slash. */
@@ -157,6 +170,8 @@ export interface CheckContext {
   sandbox: HttpClient | null;
   /** Writes `bytes` on a fresh connection to the target and reads one HTTP answer (recorded). */
   raw(bytes: string | Buffer, options?: RawOptions): Promise<RawResponse>;
+  /** Opens a fresh connection to the target and writes `bytes` (if given); the check writes the rest and reads the answer later. */
+  rawSession(bytes?: string | Buffer): Promise<RawSession>;
   /** The `Name: value` header line that authenticates as a profile key (for `raw`). */
   authHeader(key?: KeyName): string;
   /** The external ids the runner allocated to this check from `pool` (its `orders:<pool>:<n>` requirement). */

@@ -2,11 +2,13 @@
 import express from 'express';
 import { operations } from '../spec/load.ts';
 import { makeCursorCodec } from './domain/cursor.ts';
+import { newAdminToken } from './http/admin-auth.ts';
 import { makeErrorHandler } from './http/error-handler.ts';
 import { makeFallback, type RouteShape } from './http/fallback.ts';
 import { makeRequestId } from './http/request-id.ts';
 import { makeIntegrationRouter } from './integration/routes.ts';
 import { consoleLogger, type Logger, makeAccessLog } from './log.ts';
+import { makeSandboxRouter, SANDBOX_PREFIX, sandboxOperations } from './sandbox/routes.ts';
 import type { Store } from './store/index.ts';
 
 /** What the app is made of. */
@@ -15,6 +17,8 @@ export interface AppOptions {
   log?: Logger;
   /** How long a request body may stall before it is answered 408 (D18). Default 10 s. */
   bodyIdleTimeoutMs?: number;
+  /** The bearer token of the control plane under `/sandbox/v1` (D30). Default: a random one nobody knows. */
+  adminToken?: string;
 }
 
 /** The route shapes of a document's operations, for 404/405 (D21). */
@@ -27,20 +31,21 @@ function routeShapes(ops: { path: string; method: string }[]): RouteShape[] {
 /** The sandbox app over `store`. */
 export function createApp(options: AppOptions): express.Express {
   const log = options.log ?? consoleLogger();
+  const cursors = makeCursorCodec(options.store.secret('cursor'));
+  const bodyIdleTimeoutMs = options.bodyIdleTimeoutMs ?? 10_000;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(makeRequestId());
   app.use(makeAccessLog({ log }));
+  app.use(makeIntegrationRouter({ store: options.store, cursors, bodyIdleTimeoutMs }));
   app.use(
-    makeIntegrationRouter({
-      store: options.store,
-      cursors: makeCursorCodec(options.store.secret('cursor')),
-      bodyIdleTimeoutMs: options.bodyIdleTimeoutMs ?? 10_000,
-    }),
+    SANDBOX_PREFIX,
+    makeSandboxRouter({ store: options.store, adminToken: options.adminToken ?? newAdminToken(), cursors, bodyIdleTimeoutMs }),
   );
-  app.use(makeFallback(routeShapes([...operations.values()])));
+  const sandboxShapes = sandboxOperations.map(({ path, method }) => ({ path: `${SANDBOX_PREFIX}${path}`, method }));
+  app.use(makeFallback(routeShapes([...operations.values(), ...sandboxShapes])));
   app.use(makeErrorHandler({ log }));
   return app;
 }

@@ -2,6 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../bin/errors.ts';
 import { createApp } from './app.ts';
+import { newAdminToken } from './http/admin-auth.ts';
 import { seedDemo } from './demo.ts';
 import { createHttpServer, listen } from './http-server.ts';
 import { consoleLogger } from './log.ts';
@@ -43,7 +44,8 @@ export async function main(argv: string[]): Promise<number> {
   const log = consoleLogger({ quiet: options.quiet });
   const store = openStore(options.db);
   const demo = store.tenants.list().length === 0 ? seedDemo(store) : null;
-  const server = createHttpServer(createApp({ store, log }));
+  const adminToken = process.env['WAYBILL_ADMIN_TOKEN'] || newAdminToken();
+  const server = createHttpServer(createApp({ store, log, adminToken }));
   let url: string;
   try {
     url = await listen(server, options.port, options.host);
@@ -54,7 +56,8 @@ export async function main(argv: string[]): Promise<number> {
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${options.host}`);
     throw error;
   }
-  process.stdout.write(banner(url, options.db, demo));
+  const tenantId = demo?.tenantId ?? store.tenants.list()[0]?.id ?? null;
+  process.stdout.write(banner(url, options.db, demo, { adminToken, tenantId }));
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       process.stdout.write(`\n${signal}: shutting down\n`);
@@ -70,8 +73,14 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 /** What the sandbox prints when it is ready. */
-function banner(url: string, db: string, demo: ReturnType<typeof seedDemo> | null): string {
-  const lines = [`waybill sandbox listening on ${url}`, `  database: ${db}`];
+function banner(url: string, db: string, demo: ReturnType<typeof seedDemo> | null, control: { adminToken: string; tenantId: string | null }): string {
+  const fixed = process.env['WAYBILL_ADMIN_TOKEN'] ? 'from WAYBILL_ADMIN_TOKEN' : 'new at every start; set WAYBILL_ADMIN_TOKEN to fix it';
+  const lines = [
+    `waybill sandbox listening on ${url}`,
+    `  database: ${db}`,
+    `  control plane: ${url}/sandbox/v1  admin token: ${control.adminToken}  (${fixed})`,
+    `  create a key: curl -s -X POST -H 'Authorization: Bearer ${control.adminToken}' -H 'Content-Type: application/json' -d '{"name":"my-key","scopes":["orders:read","orders:write","trips:read"]}' '${url}/sandbox/v1/tenants/${control.tenantId ?? '<tenant id>'}/keys'`,
+  ];
   if (demo !== null) {
     const full = demo.keys[0]!;
     lines.push(

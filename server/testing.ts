@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import type { Dataset, FixtureOrder, FixtureTrip } from '../fixtures/dataset.ts';
 import { type ErrorObject } from 'ajv';
-import { catalog, operations, validateSchema } from '../spec/load.ts';
+import { ajv, catalog, operations, standaloneSchema, validateSchema } from '../spec/load.ts';
 import { type AppOptions, createApp } from './app.ts';
 import type { Clock } from './domain/time.ts';
 import { createHttpServer, listen } from './http-server.ts';
@@ -16,6 +16,7 @@ import { makeDatasetImport } from './store/dataset.ts';
 import { makeStore, type Store } from './store/index.ts';
 import { openDatabase } from './store/db.ts';
 import { SCOPES } from './store/keys.ts';
+import { sandboxOperations } from './sandbox/routes.ts';
 
 const STATUSES = ['New', 'InPlanning', 'Planned', 'InProgress', 'FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed'] as const;
 const TRIP_STATUSES = ['Confirmed', 'InProgress', 'Completed', 'Cancelled'] as const;
@@ -209,4 +210,91 @@ export function rawRequest(url: string, text: string, options: { halfClose?: boo
       resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), head, body });
     });
   });
+}
+
+/** The admin token the control-plane tests start the sandbox with. */
+export const TEST_ADMIN_TOKEN = 'wba_test-admin-token';
+
+const sandboxValidators = new Map<string, (value: unknown) => boolean>();
+
+/** The sandbox spec's validator of an answer's schema (compiled once). */
+function sandboxResponseCheck(operationId: string, status: number, contentType: string): ((value: unknown) => boolean) & { errors?: unknown } {
+  const key = `${operationId} ${status} ${contentType}`;
+  let check = sandboxValidators.get(key);
+  if (check === undefined) {
+    const operation = sandboxOperations.find((op) => op.operationId === operationId);
+    const schema = operation?.responses[String(status)]?.content[contentType];
+    if (schema === undefined) throw new Error(`${operationId} does not declare ${status} ${contentType}`);
+    check = ajv.compile(standaloneSchema(schema, 'sandbox'));
+    sandboxValidators.set(key, check);
+  }
+  return check;
+}
+
+/**
+ * Fails unless a control-plane answer matches `spec/sandbox.yaml`: the status is declared
+ * for the operation (or is the 405 of an unknown method), the body validates against the
+ * declared schema, and a problem's type is a catalog code of that status (or about:blank).
+ */
+export async function conformingSandboxBody(operationId: string, response: Response): Promise<unknown> {
+  const text = await response.text();
+  const operation = sandboxOperations.find((op) => op.operationId === operationId);
+  if (operation === undefined) throw new Error(`no sandbox operation ${operationId}`);
+  if (!response.headers.get('x-request-id')) throw new Error('no X-Request-Id');
+  if (operation.responses[String(response.status)] === undefined) throw new Error(`${operationId} does not declare status ${response.status}: ${text}`);
+  if (response.status === 204) {
+    if (text !== '') throw new Error(`204 with a body: ${text}`);
+    return undefined;
+  }
+  const contentType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
+  const check = sandboxResponseCheck(operationId, response.status, contentType);
+  const body = JSON.parse(text) as { type?: string; status?: number };
+  if (!check(body)) throw new Error(`${operationId} ${response.status} body does not match the spec: ${JSON.stringify((check as { errors?: unknown }).errors)}\n${text}`);
+  if (response.status >= 400) {
+    if (body.status !== response.status) throw new Error(`problem status ${body.status} on a ${response.status}`);
+    if (body.type !== 'about:blank') {
+      const entry = catalog.get(body.type as never);
+      const allowed = body.type === 'api.malformed_request' ? [400, 415] : [entry?.status];
+      if (entry === undefined || !allowed.includes(response.status)) throw new Error(`problem type ${body.type} is not a catalog code of status ${response.status}`);
+    }
+  }
+  return body;
+}
+
+/** Calls the control plane at `url` (the server's base URL) and checks the answer against `spec/sandbox.yaml`. */
+export async function callSandbox(
+  url: string,
+  operationId: string,
+  path: string,
+  init: { method?: string; token?: string | null; headers?: Record<string, string>; json?: unknown; body?: string } = {},
+): Promise<Answer> {
+  const operation = sandboxOperations.find((op) => op.operationId === operationId);
+  const token = init.token === undefined ? TEST_ADMIN_TOKEN : init.token;
+  const headers: Record<string, string> = { ...(token === null ? {} : { Authorization: `Bearer ${token}` }), ...init.headers };
+  let body = init.body;
+  if (init.json !== undefined) {
+    body = JSON.stringify(init.json);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const method = init.method ?? operation?.method ?? 'GET';
+  const response = await fetch(`${url}/sandbox/v1${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+  return { status: response.status, headers: response.headers, body: await conformingSandboxBody(operationId, response) };
+}
+
+/** A control-plane client of a running sandbox: `(operationId, path, init)` with the test admin token. */
+export type SandboxClient = (operationId: string, path: string, init?: Parameters<typeof callSandbox>[3]) => Promise<Answer>;
+
+/** The control-plane client of the sandbox at `url`. */
+export function sandboxClient(url: string): SandboxClient {
+  return (operationId, path, init = {}) => callSandbox(url, operationId, path, init);
+}
+
+/** An order intake body: one Delivery line of `quantity` (2 by default) unless `overrides` say otherwise. */
+export function orderIntake(externalId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    externalId,
+    type: 'Delivery',
+    lines: [{ warehouseId: uuid(3, 0), productId: uuid(4, 0), quantity: 2, weightKg: 1.5, volumeM3: 0.02, price: 20 }],
+    ...overrides,
+  };
 }

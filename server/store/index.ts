@@ -2,25 +2,44 @@
 import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from '../domain/time.ts';
 import { type Db, openDatabase } from './db.ts';
+import { makeDirectory } from './directory.ts';
+import { makeHistory } from './history.ts';
 import { makeIdempotency } from './idempotency.ts';
 import { makeKeys } from './keys.ts';
+import { makeOrderDetail } from './order-detail.ts';
+import { makeOrderIntake } from './order-intake.ts';
 import { makeOrders } from './orders.ts';
+import { makeProvisioning } from './provision.ts';
+import { makeReset } from './reset.ts';
 import { makeTenants } from './tenants.ts';
+import { makeTripLife } from './trip-life.ts';
+import { makeTripStops } from './trip-stops.ts';
 import { makeTrips } from './trips.ts';
 
 /** Every table family of the sandbox, over one database. */
 export function makeStore(db: Db, clock: Clock = systemClock) {
   const tenants = makeTenants(db, clock);
+  const keys = makeKeys(db, clock);
+  const history = makeHistory(db);
+  const directory = makeDirectory(db, clock);
   const getMeta = db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck();
   const setMeta = db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)');
   return {
     db,
     clock,
     tenants,
-    keys: makeKeys(db, clock),
+    keys,
     orders: makeOrders(db, tenants),
     trips: makeTrips(db),
     idempotency: makeIdempotency(db, clock),
+    /** The control plane's tables: tags and mini-statuses, order intake and views, history, trips' life. */
+    directory,
+    history,
+    intake: makeOrderIntake(db, { tenants, history, directory }),
+    orderDetail: makeOrderDetail(db),
+    tripLife: makeTripLife(db, { tenants, history, stops: makeTripStops(db) }),
+    reset: makeReset(db),
+    provision: makeProvisioning({ db, tenants, keys }),
     /** A secret kept with the database (the cursor signing key): created once, then stable across restarts. */
     secret(name: string): Buffer {
       setMeta.run(`secret:${name}`, randomBytes(32).toString('base64'));

@@ -1,0 +1,235 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { KeyPrincipal } from '../../server/store/keys.ts';
+import type { Store } from '../../server/store/index.ts';
+import { answerJson, type ProxiedAnswer, type ProxyRewrite, startProxy } from '../testing/proxy.ts';
+import { runChecks, startReference, type ReferenceTarget } from '../testing/reference.ts';
+import type { Profile } from '../types.ts';
+import { authChecks } from './auth.ts';
+
+const open: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (open.length > 0) await open.pop()!();
+});
+
+/**
+ * The reference, with the other tenant's external ids made its own: startReference seeds tenant
+ * B with the same EXT-n ids as tenant A, so its otherTenant pool would name orders the full key
+ * legitimately holds (a provisioned profile suffixes them the same way).
+ */
+async function reference(options: Parameters<typeof startReference>[0] = {}): Promise<ReferenceTarget> {
+  const target = await startReference(options);
+  open.push(target.close);
+  const other = target.store.keys.authenticate(target.profile.keys.otherTenant!)!.tenantId;
+  target.store.db.prepare("UPDATE orders SET external_id = 'OTHER-' || external_id WHERE tenant_id = ?").run(other);
+  target.profile.orders!.otherTenant = target.profile.orders!.otherTenant!.map((id) => `OTHER-${id}`);
+  return target;
+}
+
+/** The profile of `target`, pointed at a proxy in front of it that applies `rewrite`. */
+async function behindProxy(target: ReferenceTarget, rewrite: ProxyRewrite, profile: Profile = target.profile): Promise<Profile> {
+  const proxy = await startProxy(target.server.url, rewrite);
+  open.push(proxy.close);
+  return { ...profile, target: proxy.url };
+}
+
+/** Runs the auth family; returns the ids of the failed checks, and fails the test on any error. */
+async function failedChecks(profile: Profile): Promise<string[]> {
+  const { report } = await runChecks(authChecks, profile);
+  expect(report.results.filter((result) => result.outcome === 'error').map((result) => [result.id, result.error?.message])).toEqual([]);
+  return report.results.filter((result) => result.outcome === 'fail').map((result) => result.id);
+}
+
+/** A store whose key lookup goes through `authenticate` (given the real one); `keys` are read when a request comes. */
+function withAuthenticate(authenticate: (real: (presented: string) => KeyPrincipal | null, presented: string) => KeyPrincipal | null) {
+  return (store: Store): Store => ({ ...store, keys: { ...store.keys, authenticate: (presented: string) => authenticate(store.keys.authenticate, presented) } });
+}
+
+/** A problem answer written by a proxy. */
+function problemAnswer(status: number, type: string, title: string): ProxiedAnswer {
+  return { status, headers: { 'content-type': 'application/problem+json', 'x-request-id': 'req_proxy' }, body: Buffer.from(JSON.stringify({ type, title, status, detail: null, instance: null })) };
+}
+
+describe('auth checks against the reference', () => {
+  it('pass, every one', async () => {
+    const target = await reference();
+    const { report } = await runChecks(authChecks, target.profile);
+    expect(report.results.map((result) => [result.id, result.outcome, result.reason ?? result.findings[0]?.message])).toEqual(authChecks.map((check) => [check.id, 'pass', undefined]));
+  });
+
+  it("fail auth.tenant.writes with startReference's own profile, whose otherTenant ids tenant A holds too", async () => {
+    // Documents the collision reference() works around: the full key really owns EXT-0 etc.
+    const target = await startReference();
+    open.push(target.close);
+    const { byId } = await runChecks(authChecks, target.profile);
+    expect(byId.get('auth.tenant.writes')?.outcome).toBe('fail');
+    expect(byId.get('auth.tenant.feed')?.outcome).toBe('pass');
+  });
+
+  it('skip what the profile lacks', async () => {
+    const target = await reference();
+    const { full } = target.profile.keys;
+    const { byId } = await runChecks(authChecks, { ...target.profile, keys: { full }, orders: {} });
+    const skipped = [...byId.values()].filter((result) => result.outcome === 'skip').map((result) => result.id);
+    expect(skipped).toEqual([
+      'auth.key.revoked',
+      'auth.problem.forbidden',
+      'auth.scope.feeds',
+      'auth.scope.writes',
+      'auth.scope.whoami',
+      'auth.tenant.writes',
+      'auth.tenant.feed',
+      'auth.suspended.writes',
+      'auth.suspended.reads',
+    ]);
+    expect(byId.get('auth.scope.feeds')?.reason).toBe('profile has none of keys.ordersRead, keys.tripsRead, keys.noScopes');
+  });
+});
+
+describe('auth checks against broken targets', () => {
+  it('fail auth.key.missing when a request without a key is served', async () => {
+    const target = await reference();
+    const profile = await behindProxy(target, {
+      request: (request) => (request.headers['x-api-key'] === undefined && request.headers['authorization'] === undefined ? { ...request, headers: { ...request.headers, 'x-api-key': target.profile.keys.full } } : request),
+    });
+    expect(await failedChecks(profile)).toEqual(['auth.key.missing']);
+  });
+
+  it('fail auth.key.invalid and auth.key.revoked when an unknown key passes as the full key', async () => {
+    let full = '';
+    const target = await reference({ wrapStore: withAuthenticate((real, presented) => real(presented) ?? real(full)) });
+    full = target.profile.keys.full;
+    expect(await failedChecks(target.profile)).toEqual(['auth.key.invalid', 'auth.key.revoked']);
+  });
+
+  it('fail auth.key.revoked when a revoked key still works', async () => {
+    let keys: Profile['keys'] | undefined;
+    const target = await reference({ wrapStore: withAuthenticate((real, presented) => real(presented === keys?.revoked ? keys.full : presented)) });
+    keys = target.profile.keys;
+    const { report } = await runChecks(authChecks, target.profile);
+    const revoked = report.results.find((result) => result.id === 'auth.key.revoked')!;
+    expect(report.results.filter((result) => result.outcome !== 'pass').map((result) => result.id)).toEqual(['auth.key.revoked']);
+    expect(revoked.findings).toHaveLength(6);
+    expect(revoked.findings[0]).toMatchObject({ message: expect.stringMatching(/^orderFeed with the revoked key: GET \/api\/v1\/integration\/orders → 200/), expected: '401' });
+    expect(revoked.findings[0]?.exchange?.request.headers['x-api-key']).toBe('<redacted:revoked>');
+  });
+
+  it.each([
+    ['without WWW-Authenticate', (answer: ProxiedAnswer) => ({ ...answer, headers: Object.fromEntries(Object.entries(answer.headers).filter(([name]) => name !== 'www-authenticate')) }), 'a WWW-Authenticate header naming the accepted schemes'],
+    ['with a type of its own', (answer: ProxiedAnswer) => ({ ...answer, body: Buffer.from(JSON.stringify({ ...(answerJson(answer) as object), type: 'auth.unauthorized' })) }), '{"type":"about:blank","title":"Unauthorized","status":401}'],
+  ])('fail auth.problem.unauthorized for a 401 %s', async (_name, rewrite, expected) => {
+    const target = await reference();
+    const profile = await behindProxy(target, { answer: (answer) => (answer.status === 401 ? rewrite(answer) : answer) });
+    const { byId } = await runChecks(authChecks, profile);
+    expect([...byId.values()].filter((result) => result.outcome === 'fail').map((result) => result.id)).toEqual(['auth.problem.unauthorized']);
+    expect(byId.get('auth.problem.unauthorized')?.findings.map((found) => found.expected)).toEqual([expected, expected, expected]);
+  });
+
+  it('fail auth.problem.forbidden for a 403 served as plain JSON', async () => {
+    const target = await reference();
+    const profile = await behindProxy(target, { answer: (answer) => (answer.status === 403 ? { ...answer, headers: { ...answer.headers, 'content-type': 'application/json' } } : answer) });
+    expect(await failedChecks(profile)).toEqual(['auth.problem.forbidden']);
+  });
+
+  it('fail auth.scope.feeds when every key may read orders', async () => {
+    const target = await reference({ wrapStore: withAuthenticate((real, presented) => {
+      const principal = real(presented);
+      return principal === null ? null : { ...principal, scopes: [...new Set([...principal.scopes, 'orders:read'])] };
+    }) });
+    expect(await failedChecks(target.profile)).toEqual(['auth.scope.feeds']);
+  });
+
+  it('fail auth.scope.feeds when a key with trips:read is refused the trip feed', async () => {
+    const target = await reference();
+    const profile = await behindProxy(target, {
+      answer: (answer, request) => (request.url.startsWith('/api/v1/integration/trips') && request.headers['x-api-key'] === target.profile.keys.tripsRead ? problemAnswer(403, 'about:blank', 'Forbidden') : answer),
+    });
+    expect(await failedChecks(profile)).toEqual(['auth.scope.feeds']);
+  });
+
+  it('fail auth.scope.writes when every key may write', async () => {
+    const target = await reference({ wrapStore: withAuthenticate((real, presented) => {
+      const principal = real(presented);
+      return principal === null ? null : { ...principal, scopes: [...new Set([...principal.scopes, 'orders:write'])] };
+    }) });
+    expect(await failedChecks(target.profile)).toEqual(['auth.scope.writes']);
+  });
+
+  it('fail auth.scope.whoami when whoami demands a scope', async () => {
+    const target = await reference();
+    const profile = await behindProxy(target, {
+      answer: (answer, request) => (request.url === '/api/v1/integration/whoami' && request.headers['x-api-key'] === target.profile.keys.noScopes ? problemAnswer(403, 'about:blank', 'Forbidden') : answer),
+    });
+    expect(await failedChecks(profile)).toEqual(['auth.scope.whoami']);
+  });
+
+  it('fail auth.transport.bearer when Authorization is not read', async () => {
+    const target = await reference();
+    const profile = await behindProxy(target, { request: ({ headers: { authorization: _dropped, ...headers }, ...request }) => ({ ...request, headers }) });
+    expect(await failedChecks(profile)).toEqual(['auth.transport.bearer']);
+  });
+
+  it('fail auth.transport.apiKey when X-Api-Key is not read (the profile sends Bearer)', async () => {
+    const target = await reference();
+    const bearer: Profile = { ...target.profile, auth: { header: 'Authorization', prefix: 'Bearer ' } };
+    const profile = await behindProxy(target, { request: ({ headers: { 'x-api-key': _dropped, ...headers }, ...request }) => ({ ...request, headers }) }, bearer);
+    expect(await failedChecks(profile)).toEqual(['auth.transport.apiKey']);
+  });
+
+  it("fail auth.tenant.writes when a write finds the order in another tenant", async () => {
+    let otherTenant = '';
+    const target = await reference({
+      wrapStore: (store) => {
+        const anywhere = <A extends unknown[]>(write: (tenantId: string, externalId: string, ...rest: A) => ReturnType<Store['orders']['cancel']>) =>
+          (tenantId: string, externalId: string, ...rest: A) => {
+            const result = write(tenantId, externalId, ...rest);
+            return !result.ok && result.reason === 'notFound' ? write(store.keys.authenticate(otherTenant)!.tenantId, externalId, ...rest) : result;
+          };
+        const orders = { ...store.orders, attachPayment: anywhere(store.orders.attachPayment), cancel: anywhere(store.orders.cancel), archive: anywhere(store.orders.archive) };
+        return { ...store, orders: orders as Store['orders'] };
+      },
+    });
+    otherTenant = target.profile.keys.otherTenant!;
+    expect(await failedChecks(target.profile)).toEqual(['auth.tenant.writes']);
+  });
+
+  it("fail auth.tenant.feed when the first page of the order feed carries another tenant's order", async () => {
+    let keys: Profile['keys'] | undefined;
+    const target = await reference({
+      wrapStore: (store) => ({
+        ...store,
+        orders: {
+          ...store.orders,
+          feedPage(tenantId, query) {
+            const page = store.orders.feedPage(tenantId, query);
+            if (tenantId !== store.keys.authenticate(keys!.full)!.tenantId || query.position !== null || query.since !== null) return page;
+            const stranger = store.orders.feedPage(store.keys.authenticate(keys!.otherTenant!)!.tenantId, { ...query, limit: 1 });
+            return { ...page, items: [...stranger.items, ...page.items] };
+          },
+        },
+      }),
+    });
+    keys = target.profile.keys;
+    const { byId } = await runChecks(authChecks, target.profile);
+    expect([...byId.values()].filter((result) => result.outcome === 'fail').map((result) => result.id)).toEqual(['auth.tenant.feed']);
+    expect(byId.get('auth.tenant.feed')?.findings[0]).toMatchObject({ message: "the full key's order feed serves 1 of the other tenant's orders", expected: "none of the other tenant's orders" });
+    expect(byId.get('auth.tenant.feed')?.findings[0]?.exchange?.request.url).toMatch(/\/api\/v1\/integration\/orders\?limit=100$/);
+  });
+
+  it("fail auth.suspended.writes when a suspended tenant's writes go through", async () => {
+    const target = await reference({ wrapStore: withAuthenticate((real, presented) => {
+      const principal = real(presented);
+      return principal === null ? null : { ...principal, tenantState: 'Active' };
+    }) });
+    expect(await failedChecks(target.profile)).toEqual(['auth.suspended.writes']);
+  });
+
+  it("fail auth.suspended.reads when a suspended tenant's whoami and trip feed are refused", async () => {
+    const target = await reference();
+    const suspended = target.profile.keys.suspendedTenant;
+    const profile = await behindProxy(target, {
+      answer: (answer, request) =>
+        request.method === 'GET' && !request.url.startsWith('/api/v1/integration/orders') && request.headers['x-api-key'] === suspended ? problemAnswer(409, 'tenants.tenant.suspended', 'Conflict') : answer,
+    });
+    expect(await failedChecks(profile)).toEqual(['auth.suspended.reads']);
+  });
+});

@@ -1,0 +1,346 @@
+/**
+ * Auth: which credentials each operation accepts (no key, a wrong key, a revoked key, the
+ * Bearer form), what each scope allows, what 401 and 403 bodies look like, and that a key
+ * reads and writes its own tenant only — including a suspended one, which stays readable.
+ */
+import { mediaTypeOf } from '../catalog-rules.ts';
+import { describeExchange, finding, show } from '../findings.ts';
+import type { Check, CheckContext, Finding, HttpRequest, HttpResponse, KeyName } from '../types.ts';
+import { absentExternalId, everyOperation, expectProblem, type FeedItem, invalidKey, objectOf, paths, paymentBody, received, walkFeed, writeOperations } from './support/order-requests.ts';
+
+const invalidCredentialsRule = '01-integration-api.md › Authentication: "Missing or invalid credentials: 401."';
+
+/** Findings for every operation not answered 401 when called with `key`. */
+async function expectUnauthorized(ctx: CheckContext, key: string | null, described: string): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const { operation, request } of everyOperation(absentExternalId(ctx))) {
+    const response = await ctx.http.request({ ...request, key });
+    if (response.status !== 401) findings.push(finding(`${operation} ${described}: ${describeExchange(response.exchange)}`, '401', received(response), response.exchange));
+  }
+  return findings;
+}
+
+/** Findings unless `response` is an `about:blank` problem for `status` titled `title` (D3). */
+function aboutBlankFindings(response: HttpResponse, title: string, what: string): Finding[] {
+  const where = `${what}: ${describeExchange(response.exchange)}`;
+  const findings: Finding[] = [];
+  const contentType = response.headers['content-type'];
+  if (mediaTypeOf(contentType) !== 'application/problem+json') findings.push(finding(`${where}: not a problem body`, 'Content-Type: application/problem+json', contentType ?? 'no Content-Type', response.exchange));
+  const body = objectOf(response);
+  const expected = { type: 'about:blank', title, status: response.status };
+  const actual = { type: body?.['type'], title: body?.['title'], status: body?.['status'] };
+  if (actual.type !== expected.type || actual.title !== expected.title || actual.status !== expected.status) {
+    findings.push(finding(`${where}: the problem is not about:blank with the status phrase`, show(expected), show(actual), response.exchange));
+  }
+  return findings;
+}
+
+/** No key on every operation: 401. */
+export const missingKey: Check = {
+  id: 'auth.key.missing',
+  family: 'auth',
+  title: 'every operation answers 401 to a request without an API key',
+  level: 'MUST',
+  rule: invalidCredentialsRule,
+  requires: [],
+  run: (ctx) => expectUnauthorized(ctx, null, 'without an API key'),
+};
+
+/** A key the target never issued, on every operation: 401. */
+export const invalidKeyCheck: Check = {
+  id: 'auth.key.invalid',
+  family: 'auth',
+  title: 'every operation answers 401 to a key the target never issued',
+  level: 'MUST',
+  rule: invalidCredentialsRule,
+  requires: [],
+  run: (ctx) => expectUnauthorized(ctx, invalidKey(ctx), 'with a key the target never issued'),
+};
+
+/** The profile's revoked key, on every operation: 401. */
+export const revokedKey: Check = {
+  id: 'auth.key.revoked',
+  family: 'auth',
+  title: 'every operation answers 401 to a revoked key',
+  level: 'SHOULD',
+  rule: '01-integration-api.md › Authentication: "A key can be revoked" and "Missing or invalid credentials: 401." (a revoked key is an invalid credential; DESIGN.md D22: "a revoked key → 401")',
+  requires: ['key:revoked'],
+  run: (ctx) => expectUnauthorized(ctx, 'revoked', 'with the revoked key'),
+};
+
+/** 401 answers are about:blank problems with WWW-Authenticate (D3). */
+export const unauthorizedProblem: Check = {
+  id: 'auth.problem.unauthorized',
+  family: 'auth',
+  title: 'a 401 is an about:blank problem titled Unauthorized and carries WWW-Authenticate',
+  level: 'DECISION',
+  rule: '01-integration-api.md › Errors: "Bodies of 401 and 403 responses: not shown." — DESIGN.md D3: "problem+json with `type: "about:blank"` (RFC 9457 §4.2.1; the catalog has no code); 401 carries `WWW-Authenticate`"',
+  requires: [],
+  async run(ctx) {
+    const probes: [HttpRequest, string][] = [
+      [{ method: 'GET', path: paths.whoami, key: null }, 'whoami without a key'],
+      [{ method: 'GET', path: paths.orderFeed, key: invalidKey(ctx) }, 'orderFeed with a key the target never issued'],
+      [{ method: 'POST', path: paths.payment(absentExternalId(ctx)), key: null, body: paymentBody() }, 'attachPayment without a key'],
+    ];
+    const findings: Finding[] = [];
+    let unauthorized = 0;
+    for (const [request, what] of probes) {
+      const response = await ctx.http.request(request);
+      // Whether these are 401 at all is auth.key.missing's and auth.key.invalid's rule.
+      if (response.status !== 401) continue;
+      unauthorized += 1;
+      findings.push(...aboutBlankFindings(response, 'Unauthorized', what));
+      const challenge = response.headers['www-authenticate'];
+      if (challenge === undefined || challenge.trim() === '') {
+        findings.push(finding(`${what}: ${describeExchange(response.exchange)}: a 401 without a challenge`, 'a WWW-Authenticate header naming the accepted schemes', 'no WWW-Authenticate header', response.exchange));
+      }
+    }
+    if (unauthorized === 0) return ctx.skip('no request without a valid key was answered 401 (see auth.key.missing and auth.key.invalid)');
+    return findings;
+  },
+};
+
+/** 403 answers are about:blank problems (D3). */
+export const forbiddenProblem: Check = {
+  id: 'auth.problem.forbidden',
+  family: 'auth',
+  title: 'a 403 is an about:blank problem titled Forbidden',
+  level: 'DECISION',
+  rule: '01-integration-api.md › Errors: "Bodies of 401 and 403 responses: not shown." — DESIGN.md D3: "problem+json with `type: "about:blank"` (RFC 9457 §4.2.1; the catalog has no code)"',
+  requires: ['key:noScopes'],
+  async run(ctx) {
+    const findings: Finding[] = [];
+    let forbidden = 0;
+    for (const [path, operation] of [[paths.orderFeed, 'orderFeed'], [paths.tripFeed, 'tripFeed']] as const) {
+      const response = await ctx.http.request({ method: 'GET', path, key: 'noScopes' });
+      // Whether these are 403 at all is auth.scope.feeds's rule.
+      if (response.status !== 403) continue;
+      forbidden += 1;
+      findings.push(...aboutBlankFindings(response, 'Forbidden', `${operation} with the noScopes key`));
+    }
+    if (forbidden === 0) return ctx.skip('no feed request with the noScopes key was answered 403 (see auth.scope.feeds)');
+    return findings;
+  },
+};
+
+/** The profile keys (other than full) a scope test can use, and what each may read. */
+const readKeys: { key: KeyName; orderFeed: boolean; tripFeed: boolean }[] = [
+  { key: 'ordersRead', orderFeed: true, tripFeed: false },
+  { key: 'tripsRead', orderFeed: false, tripFeed: true },
+  { key: 'noScopes', orderFeed: false, tripFeed: false },
+];
+
+/** The feeds answer 403 to a key without their scope and 200 to a key with it. */
+export const feedScopes: Check = {
+  id: 'auth.scope.feeds',
+  family: 'auth',
+  title: 'each feed answers 403 to a key without its read scope and 200 to a key with it',
+  level: 'MUST',
+  rule: '01-integration-api.md › Authentication: "Scopes shown: `orders:read` (order feed), `trips:read` (trip feed)." and "A call to an endpoint outside the key\'s scopes is answered 403."',
+  requires: [],
+  async run(ctx) {
+    const keys = readKeys.filter(({ key }) => ctx.profile.keys[key] !== undefined);
+    if (keys.length === 0) return ctx.skip('profile has none of keys.ordersRead, keys.tripsRead, keys.noScopes');
+    const findings: Finding[] = [];
+    for (const { key, ...allowed } of keys) {
+      for (const feed of ['orderFeed', 'tripFeed'] as const) {
+        const response = await ctx.http.request({ method: 'GET', path: paths[feed], key, query: { limit: 1 } });
+        const expected = allowed[feed] ? 200 : 403;
+        if (response.status !== expected) {
+          const scope = feed === 'orderFeed' ? 'orders:read' : 'trips:read';
+          const message = allowed[feed] ? `${feed} with the ${key} key, which has ${scope}` : `${feed} with the ${key} key, which lacks ${scope}`;
+          findings.push(finding(`${message}: ${describeExchange(response.exchange)}`, String(expected), received(response), response.exchange));
+        }
+      }
+    }
+    return findings;
+  },
+};
+
+/** The writes answer 403 to a key without orders:write (D2). */
+export const writeScopes: Check = {
+  id: 'auth.scope.writes',
+  family: 'auth',
+  title: 'payment, cancel and archive answer 403 to a key without orders:write',
+  level: 'DECISION',
+  rule: '01-integration-api.md › Authentication: "Scopes needed by the payment, cancel and archive endpoints: not shown." — DESIGN.md D2: "`orders:write`; scope catalog: `orders:read`, `orders:write`, `trips:read`"',
+  requires: ['orders:payable:1'],
+  async run(ctx) {
+    const keys = readKeys.map(({ key }) => key).filter((key) => ctx.profile.keys[key] !== undefined);
+    if (keys.length === 0) return ctx.skip('profile has none of keys.ordersRead, keys.tripsRead, keys.noScopes');
+    // A live order, so that a target checking the order before the scope still owes a 403.
+    const [externalId] = ctx.orders('payable') as [string];
+    const findings: Finding[] = [];
+    for (const key of keys) {
+      for (const { operation, request } of writeOperations(externalId)) {
+        const response = await ctx.http.request({ ...request, key });
+        if (response.status !== 403) findings.push(finding(`${operation} with the ${key} key, which lacks orders:write: ${describeExchange(response.exchange)}`, '403', received(response), response.exchange));
+      }
+    }
+    return findings;
+  },
+};
+
+/** whoami needs no scope. */
+export const whoamiNoScope: Check = {
+  id: 'auth.scope.whoami',
+  family: 'auth',
+  title: 'whoami answers 200 to a key with no scopes',
+  level: 'MUST',
+  rule: '01-integration-api.md › Verify an API key: "`GET /api/v1/integration/whoami`. Requires no scope of its own."',
+  requires: ['key:noScopes'],
+  async run(ctx) {
+    const response = await ctx.http.request({ method: 'GET', path: paths.whoami, key: 'noScopes' });
+    return response.status === 200 ? [] : [finding(`whoami with the noScopes key: ${describeExchange(response.exchange)}`, '200 with the key identity', received(response), response.exchange)];
+  },
+};
+
+/** Findings unless the full key, sent as `auth`, reads whoami (as the same key) and the order feed. */
+async function keyTransportFindings(ctx: CheckContext, auth: { header: string; prefix: string }, described: string): Promise<Finding[]> {
+  const reference = await ctx.http.request({ method: 'GET', path: paths.whoami, key: 'full' });
+  const whoami = await ctx.http.request({ method: 'GET', path: paths.whoami, key: 'full', auth });
+  const feed = await ctx.http.request({ method: 'GET', path: paths.orderFeed, key: 'full', auth, query: { limit: 1 } });
+  const findings: Finding[] = [];
+  for (const [operation, response] of [['whoami', whoami], ['orderFeed', feed]] as const) {
+    if (response.status !== 200) findings.push(finding(`${operation} with the full key ${described}: ${describeExchange(response.exchange)}`, '200', received(response), response.exchange));
+  }
+  const keyIdOf = (response: HttpResponse) => objectOf(response)?.['keyId'];
+  if (whoami.status === 200 && reference.status === 200 && keyIdOf(whoami) !== keyIdOf(reference)) {
+    findings.push(finding(`whoami with the full key ${described} names another key`, `keyId ${show(keyIdOf(reference))} (as with the profile's auth)`, `keyId ${show(keyIdOf(whoami))}`, whoami.exchange));
+  }
+  return findings;
+}
+
+/** The key as `X-Api-Key` (D1). */
+export const apiKeyHeader: Check = {
+  id: 'auth.transport.apiKey',
+  family: 'auth',
+  title: 'the key is accepted in the X-Api-Key header',
+  level: 'DECISION',
+  rule: '01-integration-api.md › Authentication: "How the API key is transmitted (header or scheme name): not shown." — DESIGN.md D1: "`X-Api-Key: <key>`; `Authorization: Bearer <key>` also accepted"',
+  requires: ['key:full'],
+  run: (ctx) => keyTransportFindings(ctx, { header: 'X-Api-Key', prefix: '' }, 'in X-Api-Key'),
+};
+
+/** The key as `Authorization: Bearer` (D1). */
+export const bearerKey: Check = {
+  id: 'auth.transport.bearer',
+  family: 'auth',
+  title: 'the key is accepted as Authorization: Bearer',
+  level: 'DECISION',
+  rule: '01-integration-api.md › Authentication: "How the API key is transmitted (header or scheme name): not shown." — DESIGN.md D1: "`X-Api-Key: <key>`; `Authorization: Bearer <key>` also accepted"',
+  requires: ['key:full'],
+  run: (ctx) => keyTransportFindings(ctx, { header: 'Authorization', prefix: 'Bearer ' }, 'as Authorization: Bearer'),
+};
+
+/** The full key's writes on the other tenant's external ids: 404 orders.notFound. */
+export const otherTenantWrites: Check = {
+  id: 'auth.tenant.writes',
+  family: 'auth',
+  title: "payment, cancel and archive answer 404 orders.notFound for another tenant's order",
+  level: 'MUST',
+  rule: '01-integration-api.md › Authentication: "The key resolves to exactly one tenant; every call with it reads and writes that tenant only." and Attach a payment: "No order with that external id gives 404." (02-error-catalog.md: "orders.notFound | 404 | No order with that id in the tenant.")',
+  requires: ['key:full', 'orders:otherTenant:1'],
+  async run(ctx) {
+    const [externalId] = ctx.orders('otherTenant') as [string];
+    const findings: Finding[] = [];
+    for (const { operation, request } of writeOperations(externalId)) {
+      const response = await ctx.http.request({ ...request, key: 'full' });
+      findings.push(...expectProblem(response, { status: 404, type: 'orders.notFound' }, `${operation} with the full key on the other tenant's order ${externalId}`));
+    }
+    return findings;
+  },
+};
+
+/** The full key's order feed holds none of the other tenant's orders. */
+export const otherTenantFeed: Check = {
+  id: 'auth.tenant.feed',
+  family: 'auth',
+  title: "the order feed of one tenant holds none of another tenant's orders",
+  level: 'MUST',
+  rule: '01-integration-api.md › Authentication: "The key resolves to exactly one tenant; every call with it reads and writes that tenant only."',
+  requires: ['key:full', 'key:otherTenant'],
+  async run(ctx) {
+    const other = await walkFeed(ctx, { path: paths.orderFeed, key: 'otherTenant' });
+    if (!('items' in other)) return [other];
+    // Compared by the service's order id: two tenants may well use the same external id.
+    const otherIds = new Map(other.items.map((item) => [item['id'], item]));
+    if (otherIds.size === 0) return ctx.skip("the other tenant's order feed is empty, so there is nothing to look for");
+    const own = await walkFeed(ctx, { path: paths.orderFeed, key: 'full' });
+    if (!('items' in own)) return [own];
+    const leaked = own.items.filter((item) => otherIds.has(item['id']));
+    if (leaked.length === 0) return [];
+    const shown = leaked.slice(0, 5).map((item) => `id ${show(item['id'])} (externalId ${show(item['externalId'])})`);
+    return [finding(`the full key's order feed serves ${leaked.length} of the other tenant's orders`, "none of the other tenant's orders", `${shown.join(', ')}${leaked.length > 5 ? ', …' : ''}`, own.exchangeOf(leaked[0]!))];
+  },
+};
+
+/** An order of the suspended tenant to aim writes at: a New or InPlanning one (cancellable and archivable under D11/D12) when there is one. */
+function suspendedTarget(items: readonly FeedItem[]): string | undefined {
+  const withId = items.filter((item): item is FeedItem & { externalId: string } => typeof item['externalId'] === 'string');
+  return (withId.find((item) => item['status'] === 'New' || item['status'] === 'InPlanning') ?? withId[0])?.externalId;
+}
+
+/** A suspended tenant's writes: 409 tenants.tenant.suspended (D22). */
+export const suspendedWrites: Check = {
+  id: 'auth.suspended.writes',
+  family: 'auth',
+  title: "a suspended tenant's payment, cancel and archive answer 409 tenants.tenant.suspended",
+  level: 'DECISION',
+  rule: '02-error-catalog.md › Tenancy and tenants: "| tenants.tenant.suspended | 409 | Tenant is suspended and read-only; mutating requests are refused until reactivated. |" — DESIGN.md D22: "a suspended tenant\'s writes → 409 `tenants.tenant.suspended`"',
+  requires: ['key:suspendedTenant'],
+  async run(ctx) {
+    const response = await ctx.http.request({ method: 'GET', path: paths.orderFeed, key: 'suspendedTenant', query: { limit: 100 } });
+    const items = objectOf(response)?.['items'];
+    if (response.status !== 200 || !Array.isArray(items)) return ctx.skip(`cannot find an order of the suspended tenant: its order feed answered ${received(response)} (see auth.suspended.reads)`);
+    const externalId = suspendedTarget(items as FeedItem[]);
+    if (externalId === undefined) return ctx.skip("the suspended tenant's order feed shows no order with an external id");
+    const findings: Finding[] = [];
+    for (const { operation, request } of writeOperations(externalId)) {
+      const answer = await ctx.http.request({ ...request, key: 'suspendedTenant' });
+      findings.push(...expectProblem(answer, { status: 409, type: 'tenants.tenant.suspended' }, `${operation} with the suspended tenant's key on its order ${externalId}`));
+    }
+    return findings;
+  },
+};
+
+/** A suspended tenant still reads: whoami and the feeds its key's scopes allow answer 200. */
+export const suspendedReads: Check = {
+  id: 'auth.suspended.reads',
+  family: 'auth',
+  title: 'a suspended tenant still reads: whoami and both feeds answer 200',
+  level: 'SHOULD',
+  rule: '02-error-catalog.md › Tenancy and tenants: "| tenants.tenant.suspended | 409 | Tenant is suspended and read-only; mutating requests are refused until reactivated. |" (read-only: reads keep working; DESIGN.md D22: "reads keep working")',
+  requires: ['key:suspendedTenant'],
+  async run(ctx) {
+    const findings: Finding[] = [];
+    const whoami = await ctx.http.request({ method: 'GET', path: paths.whoami, key: 'suspendedTenant' });
+    if (whoami.status !== 200) findings.push(finding(`whoami with the suspended tenant's key: ${describeExchange(whoami.exchange)}`, '200', received(whoami), whoami.exchange));
+    const scopes = objectOf(whoami)?.['scopes'];
+    for (const [feed, scope] of [['orderFeed', 'orders:read'], ['tripFeed', 'trips:read']] as const) {
+      // A key without the feed's scope owes a 403, not a read; the profile's key is meant to have both.
+      if (Array.isArray(scopes) && !scopes.includes(scope)) continue;
+      const response = await ctx.http.request({ method: 'GET', path: paths[feed], key: 'suspendedTenant', query: { limit: 1 } });
+      if (response.status !== 200) findings.push(finding(`${feed} with the suspended tenant's key: ${describeExchange(response.exchange)}`, '200', received(response), response.exchange));
+    }
+    return findings;
+  },
+};
+
+/** The auth family, in the order it runs. */
+export const authChecks: Check[] = [
+  missingKey,
+  invalidKeyCheck,
+  revokedKey,
+  unauthorizedProblem,
+  forbiddenProblem,
+  feedScopes,
+  writeScopes,
+  whoamiNoScope,
+  apiKeyHeader,
+  bearerKey,
+  otherTenantWrites,
+  otherTenantFeed,
+  suspendedWrites,
+  suspendedReads,
+];

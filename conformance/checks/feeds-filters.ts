@@ -1,0 +1,220 @@
+/**
+ * Feeds, filters: `status` (single and repeated, unknown values) and `since` (where the feed
+ * starts, its boundary, unreadable values). A filtered read is compared with what unfiltered
+ * pages returned both before and after it, so others' writes cannot fake a miss.
+ */
+import { finding } from '../findings.ts';
+import type { Check, CheckContext, Finding } from '../types.ts';
+import {
+  capFindings,
+  feedRun,
+  type FeedItem,
+  type FeedPage,
+  type FeedSpec,
+  listItems,
+  missingFrom,
+  parameterProblem,
+  readPage,
+  reachOf,
+  requestFeed,
+  stableVersions,
+  type Walk,
+  walkFeed,
+} from './feeds-walk.ts';
+
+/** A status value no feed knows. */
+const UNKNOWN_STATUS = 'NotAStatus';
+
+/** The seed's sentence on the feed's status filter. */
+function statusRule(feed: FeedSpec): string {
+  return feed.name === 'orders'
+    ? '01-integration-api.md › Pull orders that changed: "| status | array of string | Repeat the parameter to keep only those statuses; values are the order statuses. An unknown status is answered 400. |"'
+    : '01-integration-api.md › Pull trips that changed: "a repeatable `status`, with the same semantics as for orders. An unknown status or a malformed cursor is answered 400."';
+}
+
+/** The seed's sentence on `since`. */
+function sinceRule(feed: FeedSpec): string {
+  return feed.name === 'orders'
+    ? '01-integration-api.md › Pull orders that changed: "| since | string, date-time | Start the feed from this point in time; compared against updatedAtUtc."'
+    : '01-integration-api.md › Pull trips that changed: "Query parameters: `since` (date-time), … with the same semantics as for orders."';
+}
+
+/** A page read as a one-page walk. */
+function asWalk(page: FeedPage): Walk {
+  return { pages: [page], items: page.items, ended: page.nextCursor === null };
+}
+
+/** The feed's first page of 100; skips when it holds fewer than `least` items. */
+async function firstPage(ctx: CheckContext, feed: FeedSpec, least: number): Promise<FeedPage> {
+  const page = await readPage(ctx, feed, { limit: 100 });
+  if (page.items.length < least) ctx.skip(`the ${feed.label} holds ${page.items.length} item(s); the check needs ${least}`);
+  return page;
+}
+
+/** Statuses of `items` by how often they occur, most frequent first. */
+function statusesByCount(items: readonly FeedItem[]): string[] {
+  const counts = new Map<string, number>();
+  for (const item of items) if (typeof item.status === 'string') counts.set(item.status, (counts.get(item.status) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([status]) => status);
+}
+
+/** A single and a repeated `status` return exactly the items of those statuses. */
+const statusFilter = (feed: FeedSpec): Check => ({
+  id: `feeds.${feed.name}.status.filter`,
+  family: 'feeds',
+  title: `the ${feed.label}'s status filter, single or repeated, keeps exactly the items of those statuses`,
+  level: 'MUST',
+  rule: statusRule(feed),
+  requires: [],
+  run: feedRun(async (ctx) => {
+    const before = await firstPage(ctx, feed, 1);
+    const [common, second] = statusesByCount(before.items);
+    if (common === undefined) return ctx.skip(`no item of the ${feed.label}'s first page has a string status`);
+    const filters = second === undefined ? [[common]] : [[common], [common, second]];
+    const walks: [string[], Walk][] = [];
+    for (const statuses of filters) walks.push([statuses, await walkFeed(ctx, feed, { limit: 100, status: statuses, maxPages: 2 })]);
+    const after = await readPage(ctx, feed, { limit: 100 });
+    const stable = stableVersions(before.items, after.items);
+    const findings: Finding[] = [];
+    for (const [statuses, walk] of walks) {
+      const query = statuses.map((status) => `status=${status}`).join('&');
+      const others = walk.items.filter((item) => !statuses.includes(item.status as string));
+      for (const item of others) findings.push(finding(`${feed.label}: ${query} returned an item of another status`, `status ${statuses.join(' or ')}`, `${item.id} with status ${String(item.status)}`, item.exchange));
+      const reach = reachOf([asWalk(before), asWalk(after), walk]);
+      const expected = stable.filter((item) => statuses.includes(item.status as string) && item.at < reach);
+      const missing = missingFrom(walk, expected);
+      if (missing.length > 0) {
+        findings.push(finding(`${feed.label}: ${query} left out items of those statuses that unfiltered pages returned before and after it`, `all ${expected.length} such items`, `missing ${listItems(missing)}`, walk.pages[0]?.exchange));
+      }
+    }
+    return capFindings(findings);
+  }),
+});
+
+/** Requests with an unknown status, alone and next to a known one. */
+function unknownStatusQueries(feed: FeedSpec): string[][] {
+  const known = feed.name === 'orders' ? 'New' : 'Confirmed';
+  return [[UNKNOWN_STATUS], [known, UNKNOWN_STATUS]];
+}
+
+/** An unknown status, alone or repeated with a known one, is answered 400. */
+const unknownStatus = (feed: FeedSpec): Check => ({
+  id: `feeds.${feed.name}.status.unknown`,
+  family: 'feeds',
+  title: `the ${feed.label} answers 400 to an unknown status filter`,
+  level: 'MUST',
+  rule: statusRule(feed),
+  requires: [],
+  run: feedRun(async (ctx) => {
+    const findings: Finding[] = [];
+    for (const status of unknownStatusQueries(feed)) {
+      const response = await requestFeed(ctx, feed, { status, limit: 1 });
+      if (response.status !== 400) findings.push(finding(`${feed.label}: status=${status.join('&status=')} was not answered 400`, '400', String(response.status), response.exchange));
+    }
+    return findings;
+  }),
+});
+
+/** The refusal of an unknown status names `status` (D9); the trip feed knows only trip statuses (D16). */
+const unknownStatusField = (feed: FeedSpec): Check => ({
+  id: `feeds.${feed.name}.status.unknown-field`,
+  family: 'feeds',
+  title: `the ${feed.label} refuses an unknown status as api.malformed_request naming status${feed.name === 'trips' ? ' (Planned included)' : ''}`,
+  level: 'DECISION',
+  rule:
+    feed.name === 'orders'
+      ? `${statusRule(feed)} — DESIGN.md D9: "400 \`api.malformed_request\`, \`errors[0].field\` = the parameter" (the seed names no code)`
+      : `${statusRule(feed)} and "Allowed status values for the trip feed as declared on the parameter: not shown." — DESIGN.md D9: "400 \`api.malformed_request\`, \`errors[0].field\` = the parameter"; D16: "Confirmed, InProgress, Completed, Cancelled"`,
+  requires: [],
+  run: feedRun(async (ctx) => {
+    const findings: Finding[] = [];
+    const queries = feed.name === 'trips' ? [...unknownStatusQueries(feed), ['Planned']] : unknownStatusQueries(feed);
+    for (const status of queries) {
+      const response = await requestFeed(ctx, feed, { status, limit: 1 });
+      const problem = parameterProblem(response, 'status');
+      if (problem !== null) findings.push(finding(`${feed.label}: status=${status.join('&status=')} was not refused as malformed`, '400 api.malformed_request with errors[0].field status', problem, response.exchange));
+    }
+    return findings;
+  }),
+});
+
+/** With `since`, every item is stamped at or after it, and the items stamped after it are there. */
+const sinceFilter = (feed: FeedSpec): Check => ({
+  id: `feeds.${feed.name}.since.filter`,
+  family: 'feeds',
+  title: `the ${feed.label} from since holds the items changed since then and none changed before`,
+  level: 'MUST',
+  rule: sinceRule(feed),
+  requires: [],
+  run: feedRun(async (ctx) => {
+    const before = await firstPage(ctx, feed, 2);
+    const pivot = before.items[Math.floor(before.items.length / 2)]!;
+    const walk = await walkFeed(ctx, feed, { since: pivot.updatedAtUtc, limit: 100, maxPages: 2 });
+    const after = await readPage(ctx, feed, { limit: 100 });
+    const findings: Finding[] = walk.items
+      .filter((item) => item.at < pivot.at)
+      .map((item) => finding(`${feed.label}: since=${pivot.updatedAtUtc} returned an item changed before it`, `updatedAtUtc ${pivot.updatedAtUtc} or later`, `${item.id} @ ${item.updatedAtUtc}`, item.exchange));
+    const reach = reachOf([asWalk(before), asWalk(after), walk]);
+    const expected = stableVersions(before.items, after.items).filter((item) => item.at > pivot.at && item.at < reach);
+    const missing = missingFrom(walk, expected);
+    if (missing.length > 0) {
+      findings.push(finding(`${feed.label}: since=${pivot.updatedAtUtc} left out items changed after it`, `all ${expected.length} unchanged items stamped after since`, `missing ${listItems(missing)}`, walk.pages[0]?.exchange));
+    }
+    return capFindings(findings);
+  }),
+});
+
+/** Items stamped exactly `since` are included (D4). */
+const sinceInclusive = (feed: FeedSpec): Check => ({
+  id: `feeds.${feed.name}.since.inclusive`,
+  family: 'feeds',
+  title: `the ${feed.label} from since includes the items stamped exactly since`,
+  level: 'DECISION',
+  rule: `01-integration-api.md › Pull orders that changed: "Whether an order whose updatedAtUtc equals \`since\` is included: not shown." — DESIGN.md D4: "inclusive: \`updatedAtUtc >= since\`"${feed.name === 'trips' ? ' ("The trip feed follows the same rule.")' : ''}`,
+  requires: [],
+  run: feedRun(async (ctx) => {
+    const before = await firstPage(ctx, feed, 1);
+    // Prefer stamps several items share: the boundary then holds more than one item.
+    const shared = before.items.filter((item) => before.items.filter((other) => other.updatedAtUtc === item.updatedAtUtc).length > 1);
+    const middle = Math.floor(before.items.length / 2);
+    const candidates = [...shared.filter((item) => before.items.indexOf(item) >= middle), ...before.items.slice(middle), ...before.items];
+    const tried = new Set<string>();
+    for (const pivot of candidates) {
+      if (tried.has(pivot.updatedAtUtc) || tried.size === 3) continue;
+      tried.add(pivot.updatedAtUtc);
+      const page = await readPage(ctx, feed, { since: pivot.updatedAtUtc, limit: 100 });
+      const after = await readPage(ctx, feed, { limit: 100 });
+      const expected = stableVersions(before.items, after.items).filter((item) => item.updatedAtUtc === pivot.updatedAtUtc);
+      // The pivot's items were all rewritten meanwhile: try another stamp.
+      if (expected.length === 0) continue;
+      const missing = missingFrom(asWalk(page), expected);
+      if (missing.length === 0) return [];
+      return [finding(`${feed.label}: since=${pivot.updatedAtUtc} left out items stamped exactly then`, `all ${expected.length} items with updatedAtUtc ${pivot.updatedAtUtc}`, `missing ${listItems(missing)}`, page.exchange)];
+    }
+    return ctx.skip(`the items at each stamp tried (${[...tried].join(', ')}) changed during the check`);
+  }),
+});
+
+/** A `since` that is not an RFC 3339 date-time is 400 `api.malformed_request` naming `since` (D9). */
+const invalidSince = (feed: FeedSpec): Check => ({
+  id: `feeds.${feed.name}.since.invalid`,
+  family: 'feeds',
+  title: `the ${feed.label} refuses a since that is not a date-time with 400 naming since`,
+  level: 'DECISION',
+  rule: `${sinceRule(feed)} — DESIGN.md D9 (unknown \`status\` filter / bad \`since\`): "400 \`api.malformed_request\`, \`errors[0].field\` = the parameter" (the seed says nothing of a since that is not a date-time)`,
+  requires: [],
+  run: feedRun(async (ctx) => {
+    const findings: Finding[] = [];
+    for (const since of ['yesterday', '2026-13-01T00:00:00Z', '1700000000']) {
+      const response = await requestFeed(ctx, feed, { since, limit: 1 });
+      const problem = parameterProblem(response, 'since');
+      if (problem !== null) findings.push(finding(`${feed.label}: since=${since} was not refused as malformed`, '400 api.malformed_request with errors[0].field since', problem, response.exchange));
+    }
+    return findings;
+  }),
+});
+
+/** The filter checks of `feed`. */
+export function filterChecks(feed: FeedSpec): Check[] {
+  return [statusFilter(feed), unknownStatus(feed), unknownStatusField(feed), sinceFilter(feed), sinceInclusive(feed), invalidSince(feed)];
+}

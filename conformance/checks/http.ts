@@ -1,0 +1,314 @@
+/**
+ * HTTP: how the API treats the request as a message — media types, malformed, missing,
+ * oversized and cut-off bodies, unknown routes and methods — and the request id every answer
+ * carries. Every request here aims at an external id no order carries, so nothing changes even
+ * when a target wrongly accepts one.
+ */
+import { mediaTypeOf } from '../catalog-rules.ts';
+import { describeExchange, finding, show } from '../findings.ts';
+import type { Check, CheckContext, Finding, HttpRequest, HttpResponse } from '../types.ts';
+import { absentExternalId, expectProblem, objectOf, paths, paymentBody, received } from './support/order-requests.ts';
+
+const MiB = 1024 * 1024;
+
+/** A payment body of exactly `bytes` bytes: a valid payment padded with an unknown member (ignored, D19). */
+function paddedPayment(bytes: number): string {
+  const head = JSON.stringify(paymentBody()).slice(0, -1);
+  const open = `${head},"padding":"`;
+  const close = '"}';
+  return `${open}${'x'.repeat(bytes - open.length - close.length)}${close}`;
+}
+
+/** Findings unless `response` is an `about:blank` problem with its own status (D21). */
+function aboutBlankFindings(response: HttpResponse, what: string): Finding[] {
+  const where = `${what}: ${describeExchange(response.exchange)}`;
+  const findings: Finding[] = [];
+  const contentType = response.headers['content-type'];
+  if (mediaTypeOf(contentType) !== 'application/problem+json') findings.push(finding(`${where}: not a problem body`, 'Content-Type: application/problem+json', contentType ?? 'no Content-Type', response.exchange));
+  const body = objectOf(response);
+  if (body?.['type'] !== 'about:blank' || body['status'] !== response.status) {
+    findings.push(finding(`${where}: not an about:blank problem`, show({ type: 'about:blank', status: response.status }), show({ type: body?.['type'], status: body?.['status'] }), response.exchange));
+  }
+  return findings;
+}
+
+/** A payment on an absent order with `rawBody` sent as `contentType` (null: no Content-Type). */
+function rawPayment(ctx: CheckContext, rawBody: string, contentType: string | null): HttpRequest {
+  return { method: 'POST', path: paths.payment(absentExternalId(ctx)), rawBody, contentType };
+}
+
+/** A body of another media type: 415 api.unsupported_media_type. */
+export const wrongMediaType: Check = {
+  id: 'http.mediaType.wrong',
+  family: 'http',
+  title: 'a body of another media type is refused 415 api.unsupported_media_type',
+  level: 'MUST',
+  rule: '01-integration-api.md › Endpoints: "Requests with a body use `Content-Type: application/json`; a wrong media type is refused with 415" (02-error-catalog.md: "| api.unsupported_media_type | 415 | Content-Type not accepted by the endpoint; send application/json. |")',
+  requires: [],
+  async run(ctx) {
+    const findings: Finding[] = [];
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const response = await ctx.http.request(rawPayment(ctx, JSON.stringify(paymentBody()), contentType));
+      findings.push(...expectProblem(response, { status: 415, type: 'api.unsupported_media_type' }, `a JSON payment sent as ${contentType}`));
+    }
+    return findings;
+  },
+};
+
+/** A body without any Content-Type: 415 api.malformed_request (D17). */
+export const missingMediaType: Check = {
+  id: 'http.mediaType.missing',
+  family: 'http',
+  title: 'a body without any Content-Type is refused 415 api.malformed_request',
+  level: 'DECISION',
+  rule: '02-error-catalog.md › Generic (api.*): "| api.malformed_request | 400 | … Also answered 415 when the request has no Content-Type at all. |" — DESIGN.md D17: "no `Content-Type` at all → 415 `api.malformed_request`"',
+  requires: [],
+  async run(ctx) {
+    const response = await ctx.http.request(rawPayment(ctx, JSON.stringify(paymentBody()), null));
+    return expectProblem(response, { status: 415, type: 'api.malformed_request' }, 'a JSON payment without Content-Type');
+  },
+};
+
+/** Malformed JSON: 400 api.malformed_request. */
+export const malformedJson: Check = {
+  id: 'http.body.malformed',
+  family: 'http',
+  title: 'malformed JSON is refused 400 api.malformed_request',
+  level: 'MUST',
+  rule: '01-integration-api.md › Endpoints: "a missing body or malformed JSON with 400" (02-error-catalog.md: "| api.malformed_request | 400 | Request unreadable: malformed JSON, … |")',
+  requires: [],
+  async run(ctx) {
+    const findings: Finding[] = [];
+    const truncated = JSON.stringify(paymentBody()).slice(0, -12);
+    for (const [described, text] of [['JSON cut short', truncated], ['single-quoted pseudo-JSON', "{'amount': 12.5}"]] as const) {
+      const response = await ctx.http.request(rawPayment(ctx, text, 'application/json'));
+      findings.push(...expectProblem(response, { status: 400, type: 'api.malformed_request' }, `a payment body of ${described}`));
+    }
+    return findings;
+  },
+};
+
+/** No body where one is required: 400 api.malformed_request. */
+export const missingBody: Check = {
+  id: 'http.body.missing',
+  family: 'http',
+  title: 'a payment with Content-Type application/json but no body is refused 400 api.malformed_request',
+  level: 'MUST',
+  rule: '01-integration-api.md › Endpoints: "a missing body or malformed JSON with 400" (02-error-catalog.md: "| api.malformed_request | 400 | Request unreadable: malformed JSON, wrongly typed field, missing body, … |")',
+  requires: [],
+  async run(ctx) {
+    const response = await ctx.http.request(rawPayment(ctx, '', 'application/json'));
+    return expectProblem(response, { status: 400, type: 'api.malformed_request' }, 'a payment with an empty body');
+  },
+};
+
+/** The 1 MiB limit: exactly 1 MiB is read, one byte more is 413 (D18). */
+export const bodyLimit: Check = {
+  id: 'http.body.limit',
+  family: 'http',
+  title: 'a body of exactly 1 MiB is read; one byte more is refused 413 api.payload_too_large',
+  level: 'DECISION',
+  rule: '01-integration-api.md › Limits: "Numeric values of the maximum request body size, … : not shown." — DESIGN.md D18: "over 1 MiB → 413 `api.payload_too_large`"',
+  requires: [],
+  async run(ctx) {
+    const findings: Finding[] = [];
+    const atLimit = await ctx.http.request(rawPayment(ctx, paddedPayment(MiB), 'application/json'));
+    if (atLimit.status === 413) {
+      findings.push(finding(`a payment body of exactly 1 MiB (${MiB} bytes): ${describeExchange(atLimit.exchange)}`, 'read (any answer but 413; 404 orders.notFound here, as no order carries the id)', received(atLimit), atLimit.exchange));
+    }
+    const over = await ctx.http.request(rawPayment(ctx, paddedPayment(MiB + 1), 'application/json'));
+    findings.push(...expectProblem(over, { status: 413, type: 'api.payload_too_large' }, `a payment body of 1 MiB + 1 byte (${MiB + 1} bytes)`));
+    return findings;
+  },
+};
+
+/** A body far over any payment's size (2 MiB): 413. */
+export const bodyTooLarge: Check = {
+  id: 'http.body.tooLarge',
+  family: 'http',
+  title: 'a 2 MiB body is refused 413 api.payload_too_large',
+  level: 'SHOULD',
+  rule: '02-error-catalog.md › Generic (api.*): "| api.payload_too_large | 413 | Body exceeds the server\'s size limit. |" (a limit exists; its value is not shown, DESIGN.md D18 sets 1 MiB, and a payment body is under 1 KiB)',
+  requires: [],
+  async run(ctx) {
+    const response = await ctx.http.request(rawPayment(ctx, paddedPayment(2 * MiB), 'application/json'));
+    return expectProblem(response, { status: 413, type: 'api.payload_too_large' }, `a payment body of 2 MiB (${2 * MiB} bytes)`);
+  },
+};
+
+/** A body shorter than its Content-Length, the connection half-closed: 408 (D18). */
+export const bodyIncomplete: Check = {
+  id: 'http.body.incomplete',
+  family: 'http',
+  title: 'a body that ends before its Content-Length is answered 408 api.request_body_incomplete',
+  level: 'DECISION',
+  rule: '02-error-catalog.md › Generic (api.*): "| api.request_body_incomplete | 408 | Body ended before its declared length (for example a dropped connection); send again. |" — DESIGN.md D18: "body shorter than its `Content-Length` → 408 `api.request_body_incomplete`"',
+  requires: [],
+  async run(ctx) {
+    const base = new URL(ctx.target);
+    const path = `${base.pathname.replace(/\/+$/, '')}${paths.payment(absentExternalId(ctx))}`;
+    const sent = '{"paymentId":"';
+    const head = [`POST ${path} HTTP/1.1`, `Host: ${base.host}`, ctx.authHeader('full'), 'Content-Type: application/json', `Content-Length: ${sent.length + 100}`, 'Connection: close', '', ''].join('\r\n');
+    // Half-closing says "no more bytes are coming", so the target can answer at once.
+    const response = await ctx.raw(`${head}${sent}`, { halfClose: true });
+    return expectProblem(response, { status: 408, type: 'api.request_body_incomplete' }, `a payment whose body stops 100 bytes short of its Content-Length`);
+  },
+};
+
+/** An unknown path: 404 about:blank (D21). */
+export const unknownRoute: Check = {
+  id: 'http.route.unknown',
+  family: 'http',
+  title: 'a path with no operation is answered 404 as an about:blank problem',
+  level: 'DECISION',
+  rule: '01-integration-api.md › Errors: "Every failed response is a problem-details body (RFC 9457) served as `application/problem+json`." (the code of an unknown path is not shown) — DESIGN.md D21: "unknown path / method → 404 / 405 (with `Allow`), problem+json `about:blank`"',
+  requires: [],
+  async run(ctx) {
+    const probes: HttpRequest[] = [
+      { method: 'GET', path: '/api/v1/integration/waybill-no-such-operation' },
+      { method: 'POST', path: `${paths.archive(absentExternalId(ctx))}/refund`, body: paymentBody() },
+    ];
+    const findings: Finding[] = [];
+    for (const probe of probes) {
+      const response = await ctx.http.request(probe);
+      const what = `${probe.method} on a path with no operation`;
+      if (response.status !== 404) findings.push(finding(`${what}: ${describeExchange(response.exchange)}`, '404', received(response), response.exchange));
+      else findings.push(...aboutBlankFindings(response, what));
+    }
+    return findings;
+  },
+};
+
+/** A known path with another method: 405 with Allow, about:blank (D21). */
+export const methodNotAllowed: Check = {
+  id: 'http.method.notAllowed',
+  family: 'http',
+  title: "a method a path does not support is answered 405 with Allow naming the path's methods",
+  level: 'DECISION',
+  rule: '01-integration-api.md › Errors: "Every failed response is a problem-details body (RFC 9457) served as `application/problem+json`." (the answer to an unsupported method is not shown) — DESIGN.md D21: "unknown path / method → 404 / 405 (with `Allow`), problem+json `about:blank`"',
+  requires: [],
+  async run(ctx) {
+    const externalId = absentExternalId(ctx);
+    const probes: [HttpRequest, string][] = [
+      [{ method: 'PUT', path: paths.whoami }, 'GET'],
+      [{ method: 'DELETE', path: paths.orderFeed }, 'GET'],
+      [{ method: 'GET', path: paths.payment(externalId) }, 'POST'],
+      [{ method: 'PATCH', path: paths.archive(externalId) }, 'DELETE'],
+    ];
+    const findings: Finding[] = [];
+    for (const [probe, supported] of probes) {
+      const response = await ctx.http.request(probe);
+      const what = `${probe.method} on a path that supports ${supported}`;
+      if (response.status !== 405) {
+        findings.push(finding(`${what}: ${describeExchange(response.exchange)}`, `405 with Allow: ${supported}`, received(response), response.exchange));
+        continue;
+      }
+      const allow = (response.headers['allow'] ?? '').split(',').map((method) => method.trim().toUpperCase());
+      if (!allow.includes(supported) || allow.includes(probe.method)) {
+        findings.push(finding(`${what}: ${describeExchange(response.exchange)}: Allow does not name the path's methods`, `Allow including ${supported}, not ${probe.method}`, response.headers['allow'] === undefined ? 'no Allow header' : `Allow: ${response.headers['allow']}`, response.exchange));
+      }
+      findings.push(...aboutBlankFindings(response, what));
+    }
+    return findings;
+  },
+};
+
+/** Answers of several kinds, to look at their request ids: a 200, a 401, a 404 on an order, a 404 on a path. */
+function requestIdProbes(ctx: CheckContext): [HttpRequest, string][] {
+  return [
+    [{ method: 'GET', path: paths.whoami }, 'whoami'],
+    [{ method: 'GET', path: paths.whoami, key: null }, 'whoami without a key'],
+    [{ method: 'POST', path: paths.payment(absentExternalId(ctx)), body: paymentBody() }, 'a payment on an absent order'],
+    [{ method: 'GET', path: '/api/v1/integration/waybill-no-such-operation' }, 'a path with no operation'],
+  ];
+}
+
+/** Every answer carries its own X-Request-Id (D23). */
+export const requestIdPresent: Check = {
+  id: 'http.requestId.present',
+  family: 'http',
+  title: 'every answer (success or failure) carries its own X-Request-Id',
+  level: 'DECISION',
+  rule: '01-integration-api.md › Body of 404, 409, 429 and 500 responses: "Members `type`, `title`, `status`, `detail`, `instance`" (how an answer is traced is not shown) — DESIGN.md D23: "every answer carries `X-Request-Id` (echoed when sent)"',
+  requires: [],
+  async run(ctx) {
+    const findings: Finding[] = [];
+    const seen = new Map<string, string>();
+    for (const [probe, what] of requestIdProbes(ctx)) {
+      const response = await ctx.http.request(probe);
+      const id = response.headers['x-request-id'];
+      if (id === undefined || id.trim() === '') {
+        findings.push(finding(`${what}: ${describeExchange(response.exchange)}: no request id`, 'an X-Request-Id header', 'no X-Request-Id header', response.exchange));
+      } else if (seen.has(id)) {
+        findings.push(finding(`${what}: ${describeExchange(response.exchange)}: the request id of another answer`, `an X-Request-Id other than that of ${seen.get(id)}`, `X-Request-Id: ${id}`, response.exchange));
+      } else seen.set(id, what);
+    }
+    return findings;
+  },
+};
+
+/** A client's X-Request-Id is echoed (D23). */
+export const requestIdEcho: Check = {
+  id: 'http.requestId.echo',
+  family: 'http',
+  title: "the client's X-Request-Id is echoed on success and failure",
+  level: 'DECISION',
+  rule: '01-integration-api.md › Body of 404, 409, 429 and 500 responses: "Members `type`, `title`, `status`, `detail`, `instance`" (how an answer is traced is not shown) — DESIGN.md D23: "every answer carries `X-Request-Id` (echoed when sent)"',
+  requires: [],
+  async run(ctx) {
+    const findings: Finding[] = [];
+    for (const [probe, what] of requestIdProbes(ctx)) {
+      const sent = `waybill-${Math.floor(ctx.random() * 2 ** 48).toString(36)}`;
+      const response = await ctx.http.request({ ...probe, headers: { 'X-Request-Id': sent } });
+      const id = response.headers['x-request-id'];
+      if (id !== sent) findings.push(finding(`${what} sent with X-Request-Id ${sent}: ${describeExchange(response.exchange)}`, `X-Request-Id: ${sent}`, id === undefined ? 'no X-Request-Id header' : `X-Request-Id: ${id}`, response.exchange));
+    }
+    return findings;
+  },
+};
+
+/** A problem's instance names its request id (D23). */
+export const problemInstance: Check = {
+  id: 'http.problem.instance',
+  family: 'http',
+  title: "a problem's instance contains the answer's request id",
+  level: 'DECISION',
+  rule: '01-integration-api.md › Body of 404, 409, 429 and 500 responses: "Members `type`, `title`, `status`, `detail`, `instance`; every one is a nullable string" (what `instance` holds is not shown) — DESIGN.md D23: "problem `instance` = the path with the request id"',
+  requires: [],
+  async run(ctx) {
+    const findings: Finding[] = [];
+    const probes = requestIdProbes(ctx).slice(1);
+    let problems = 0;
+    for (const [index, [probe, what]] of probes.entries()) {
+      // Half the probes send their own id, half leave it to the target.
+      const headers: Record<string, string> = index % 2 === 0 ? { 'X-Request-Id': `waybill-${Math.floor(ctx.random() * 2 ** 48).toString(36)}` } : {};
+      const response = await ctx.http.request({ ...probe, headers });
+      const id = response.headers['x-request-id'];
+      // Whether there is a request id at all is http.requestId.present's rule.
+      if (response.status < 400 || id === undefined) continue;
+      problems += 1;
+      const instance = objectOf(response)?.['instance'];
+      if (typeof instance !== 'string' || !instance.includes(id)) {
+        findings.push(finding(`${what}: ${describeExchange(response.exchange)}: the instance does not name the request`, `instance containing ${id} (e.g. ${new URL(response.exchange.request.url).pathname}#${id})`, `instance ${show(instance)}`, response.exchange));
+      }
+    }
+    if (problems === 0) return ctx.skip('no failed answer with an X-Request-Id came back (see http.requestId.present)');
+    return findings;
+  },
+};
+
+/** The http family, in the order it runs. */
+export const httpChecks: Check[] = [
+  wrongMediaType,
+  missingMediaType,
+  malformedJson,
+  missingBody,
+  bodyLimit,
+  bodyTooLarge,
+  bodyIncomplete,
+  unknownRoute,
+  methodNotAllowed,
+  requestIdPresent,
+  requestIdEcho,
+  problemInstance,
+];

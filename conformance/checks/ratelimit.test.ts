@@ -1,0 +1,145 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../server/store/index.ts';
+import { answerJson, type AnswerRewrite, type RunningProxy, startProxy } from '../testing/proxy.ts';
+import { type ReferenceTarget, runChecks, startReference } from '../testing/reference.ts';
+import type { Check, CheckResult } from '../types.ts';
+import { ratelimitChecks } from './ratelimit.ts';
+
+let reference: ReferenceTarget | undefined;
+let proxy: RunningProxy | undefined;
+afterEach(async () => {
+  await proxy?.close();
+  await reference?.close();
+  [proxy, reference] = [undefined, undefined];
+});
+
+/** Runs the family against the reference (with `wrapStore`), or against a proxy in front of it that applies `rewrite`. */
+async function run(options: { wrapStore?: (store: Store) => Store; rewrite?: AnswerRewrite } = {}) {
+  reference = await startReference(options.wrapStore ? { wrapStore: options.wrapStore } : {});
+  let profile = reference.profile;
+  if (options.rewrite !== undefined) {
+    proxy = await startProxy(reference.server.url, options.rewrite);
+    profile = { ...profile, target: proxy.url };
+  }
+  return runChecks(ratelimitChecks, profile);
+}
+
+/** The ids of the checks that ended `outcome`. */
+function withOutcome(byId: Map<string, CheckResult>, outcome: CheckResult['outcome']): string[] {
+  return [...byId.values()].filter((result) => result.outcome === outcome).map((result) => result.id);
+}
+
+/** A store whose key authentication is changed by `change`. */
+function wrapAuthenticate(change: (principal: NonNullable<ReturnType<Store['keys']['authenticate']>>) => NonNullable<ReturnType<Store['keys']['authenticate']>>) {
+  return (store: Store): Store => ({
+    ...store,
+    keys: {
+      ...store.keys,
+      authenticate: (presented) => {
+        const principal = store.keys.authenticate(presented);
+        return principal === null ? null : change(principal);
+      },
+    },
+  });
+}
+
+const isRateLimited = (answer: Parameters<AnswerRewrite>[0]) => answer.status === 429 && (answerJson(answer) as { type?: string } | undefined)?.type === 'api.rate_limited';
+
+describe('ratelimit checks against the reference', () => {
+  it('pass, spending the rateLimited key within perMinute + 2 requests', async () => {
+    const { byId, report } = await run();
+    expect([...byId.values()].map((result) => [result.id, result.outcome, result.findings])).toEqual([
+      ['ratelimit.exceeded', 'pass', []],
+      ['ratelimit.headers', 'pass', []],
+    ]);
+    expect(byId.get('ratelimit.exceeded')).toMatchObject({ phase: 'exclusive', exchangeCount: 1 + 6 + 1 });
+    expect(byId.get('ratelimit.headers')?.phase).toBe('concurrent');
+  });
+
+  it('pass exceeded when another check spent part of the quota earlier in the run', async () => {
+    reference = await startReference();
+    const spender: Check = {
+      id: 'probe.spender',
+      family: 'probe',
+      title: 'uses the rateLimited key twice',
+      level: 'MUST',
+      rule: 'test',
+      requires: ['key:rateLimited'],
+      async run(ctx) {
+        for (let i = 0; i < 2; i += 1) await ctx.http.request({ method: 'GET', path: '/api/v1/integration/whoami', key: 'rateLimited' });
+      },
+    };
+    const { byId } = await runChecks([spender, ...ratelimitChecks], reference.profile);
+    expect(byId.get('ratelimit.exceeded')).toMatchObject({ outcome: 'pass', exchangeCount: 1 + 4 + 1 });
+  });
+
+  it('skip exceeded without a rateLimited key, rather than pass', async () => {
+    reference = await startReference();
+    const { rateLimited: _dropped, ...keys } = reference.profile.keys;
+    const { byId } = await runChecks(ratelimitChecks, { ...reference.profile, keys });
+    expect(byId.get('ratelimit.exceeded')).toMatchObject({ outcome: 'skip', reason: expect.stringContaining('rateLimited') });
+    expect(byId.get('ratelimit.headers')?.outcome).toBe('pass');
+  });
+});
+
+describe('ratelimit checks against broken targets', () => {
+  it('fail exceeded alone when every key may make 6000 requests a minute', async () => {
+    const { byId } = await run({ wrapStore: wrapAuthenticate((principal) => ({ ...principal, rateLimit: 6000 })) });
+    expect(withOutcome(byId, 'fail')).toEqual(['ratelimit.exceeded']);
+    const findings = byId.get('ratelimit.exceeded')?.findings ?? [];
+    expect(findings).toHaveLength(1);
+    expect(findings[0]?.message).toMatch(/^the rateLimited key was never refused: 7 requests passed/);
+  });
+
+  it('fail exceeded alone when the rate-limit 429 lacks Retry-After', async () => {
+    const { byId } = await run({
+      rewrite: (answer) => {
+        if (!isRateLimited(answer)) return answer;
+        const { ['retry-after']: _dropped, ...headers } = answer.headers;
+        return { ...answer, headers };
+      },
+    });
+    expect(withOutcome(byId, 'fail')).toEqual(['ratelimit.exceeded']);
+    expect(byId.get('ratelimit.exceeded')?.findings.map((f) => f.received)).toEqual(['no Retry-After header']);
+  });
+
+  it('fail exceeded alone when the 429 carries orders.rate_limited', async () => {
+    const { byId } = await run({
+      rewrite: (answer) => (isRateLimited(answer) ? { ...answer, body: Buffer.from(JSON.stringify({ ...(answerJson(answer) as object), type: 'orders.rate_limited' })) } : answer),
+    });
+    expect(withOutcome(byId, 'fail')).toEqual(['ratelimit.exceeded']);
+    expect(byId.get('ratelimit.exceeded')?.findings.map((f) => f.received)).toEqual(['type: orders.rate_limited']);
+  });
+
+  it('fail exceeded alone when the limit is per tenant, not per key', async () => {
+    // Every key of a tenant draws from one bucket, named after the tenant.
+    const { byId } = await run({ wrapStore: wrapAuthenticate((principal) => ({ ...principal, keyId: principal.tenantId })) });
+    expect(withOutcome(byId, 'fail')).toEqual(['ratelimit.exceeded']);
+    expect(byId.get('ratelimit.exceeded')?.findings.map((f) => f.message)).toEqual([expect.stringMatching(/^the full key was refused while only the rateLimited key was past its quota/)]);
+  });
+
+  it('fail exceeded alone when the key is refused before its quota is spent', async () => {
+    const { byId } = await run({ wrapStore: wrapAuthenticate((principal) => (principal.rateLimit === 5 ? { ...principal, rateLimit: 2 } : principal)) });
+    expect(withOutcome(byId, 'fail')).toEqual(['ratelimit.exceeded']);
+    expect(byId.get('ratelimit.exceeded')?.findings.map((f) => f.message)).toEqual([expect.stringMatching(/^the rateLimited key was refused after 2 of its 5 requests per minute/)]);
+  });
+
+  it('fail headers alone when RateLimit-Remaining is missing', async () => {
+    const { byId } = await run({
+      rewrite: (answer) => {
+        const { ['ratelimit-remaining']: _dropped, ...headers } = answer.headers;
+        return { ...answer, headers };
+      },
+    });
+    expect(withOutcome(byId, 'fail')).toEqual(['ratelimit.headers']);
+    const findings = byId.get('ratelimit.headers')?.findings ?? [];
+    expect(findings).toHaveLength(5);
+    expect(findings[4]?.message).toMatch(/^an answer without a usable quota: GET \/api\/v1\/integration\/orders\?limit=0 → 400/);
+  });
+
+  it('fail headers alone when RateLimit-Remaining never goes down', async () => {
+    const { byId } = await run({ rewrite: (answer) => ({ ...answer, headers: { ...answer.headers, 'ratelimit-remaining': String(Math.max(0, Number(answer.headers['ratelimit-limit'] ?? 1) - 1)) } }) });
+    expect(withOutcome(byId, 'fail')).toEqual(['ratelimit.headers']);
+    expect(byId.get('ratelimit.headers')?.findings.map((f) => f.received)).toEqual(['RateLimit-Remaining: 599 → 599 → 599 → 599']);
+  });
+});

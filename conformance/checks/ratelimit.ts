@@ -1,0 +1,168 @@
+/**
+ * Rate limit: the profile's `rateLimited` key is refused 429 with Retry-After once its quota is
+ * spent, while other keys go on; every answer states the quota in `RateLimit-*` headers. One
+ * check alone spends the `rateLimited` key's quota, so no check depends on the order in which
+ * exclusive checks run, and none waits for a refill: a token refilled during the burst is
+ * counted, not held against the target.
+ */
+import { performance } from 'node:perf_hooks';
+import { describeExchange, finding, show } from '../findings.ts';
+import type { Check, CheckContext, Finding, HttpResponse } from '../types.ts';
+import { retryAfterProblem } from './support/retry-after.ts';
+
+const whoamiPath = '/api/v1/integration/whoami';
+const limitsRow = '01-integration-api.md › Limits: "| Rate limit | a per-key number of requests per minute; exceeding it answers 429 with `Retry-After` | all calls with that key |"';
+
+/** whoami with `key`. */
+function whoami(ctx: CheckContext, key: string): Promise<HttpResponse> {
+  return ctx.http.request({ method: 'GET', path: whoamiPath, key });
+}
+
+/** `status body` of an answer, for `received`. */
+function answerText(response: HttpResponse): string {
+  return `${response.status} ${show(response.json ?? response.text, 300)}`;
+}
+
+/** Tokens a bucket of `perMinute` can regain in `ms` milliseconds, rounded up. */
+function refillIn(ms: number, perMinute: number): number {
+  return Math.ceil((ms / 60_000) * perMinute);
+}
+
+/** Requests other checks of this run made with the `rateLimited` key in the last minute (they spent part of its quota). */
+function otherUses(ctx: CheckContext, checkId: string): number {
+  const since = Date.now() - 60_000;
+  return ctx.exchanges().filter(
+    (exchange) => exchange.checkId !== checkId && Date.parse(exchange.startedAt) >= since && Object.values(exchange.request.headers).some((value) => value.includes('<redacted:rateLimited>')),
+  ).length;
+}
+
+/** The `rateLimited` key is refused 429 with Retry-After once its quota is spent; the full key still passes. */
+export const exceeded: Check = {
+  id: 'ratelimit.exceeded',
+  family: 'ratelimit',
+  title: 'a key past its per-minute quota gets 429 api.rate_limited with Retry-After; another key is not limited',
+  level: 'MUST',
+  rule: `${limitsRow} (code: D14, D25 api.rate_limited; Retry-After in whole seconds ≥ 1: D14)`,
+  requires: ['key:rateLimited', 'key:full'],
+  exclusive: true,
+  async run(ctx) {
+    const perMinute = ctx.profile.keys.rateLimited?.perMinute ?? 0;
+    // Without this baseline, a full key limited by the rest of the run would pass for a per-tenant limit.
+    const baseline = await whoami(ctx, 'full');
+    if (baseline.status === 429) ctx.skip(`the full key is itself rate limited (exchange #${baseline.exchange.id}), so it cannot show that other keys are unaffected`);
+
+    const findings: Finding[] = [];
+    const start = performance.now();
+    let passed = 0;
+    let refused: HttpResponse | undefined;
+    let last: HttpResponse | undefined;
+    // A bucket that refills continuously may grant a token more for each 60/perMinute s of the burst.
+    while (passed <= perMinute + refillIn(performance.now() - start, perMinute)) {
+      last = await whoami(ctx, 'rateLimited');
+      if (last.status === 429) {
+        refused = last;
+        break;
+      }
+      passed += 1;
+    }
+    if (refused === undefined) {
+      const elapsed = Math.round(performance.now() - start);
+      return [
+        finding(
+          `the rateLimited key was never refused: ${passed} requests passed, the last ${last === undefined ? '' : describeExchange(last.exchange)}`,
+          `429 once ${perMinute} requests (the profile's perMinute) and the ${refillIn(elapsed, perMinute)} that can be refilled in ${elapsed} ms are spent`,
+          last === undefined ? 'no request' : answerText(last),
+          last?.exchange,
+        ),
+      ];
+    }
+    const spent = otherUses(ctx, exceeded.id);
+    if (passed < perMinute - spent) {
+      findings.push(
+        finding(
+          `the rateLimited key was refused after ${passed} of its ${perMinute} requests per minute: ${describeExchange(refused.exchange)}`,
+          `${perMinute - spent} requests pass before the first 429 (${perMinute} a minute${spent > 0 ? `, ${spent} already made by other checks` : ''}; the key must be unused in the minute before the run)`,
+          `429 after ${passed} passed`,
+          refused.exchange,
+        ),
+      );
+    }
+    const type = (refused.json as { type?: unknown } | undefined)?.type;
+    if (type !== 'api.rate_limited') findings.push(finding(`the rate-limit 429 carries another type: ${describeExchange(refused.exchange)}`, 'type: api.rate_limited', `type: ${show(type)}`, refused.exchange));
+    const retryAfter = retryAfterProblem(refused.headers['retry-after']);
+    if (retryAfter !== null) findings.push(finding(`the rate-limit 429 does not say when to retry: ${describeExchange(refused.exchange)}`, 'Retry-After: whole seconds, at least 1', retryAfter, refused.exchange));
+
+    const other = await whoami(ctx, 'full');
+    if (other.status === 429) {
+      findings.push(finding(`the full key was refused while only the rateLimited key was past its quota: ${describeExchange(other.exchange)}`, 'a per-key limit: the full key still answered (200)', answerText(other), other.exchange));
+    }
+    return findings;
+  },
+};
+
+/** How many whoami answers the headers check compares. */
+const probes = 4;
+
+/** The `RateLimit-*` value of `name` as a whole number, or why it is not one. */
+function rateLimitValue(response: HttpResponse, name: string, minimum: number): number | string {
+  const value = response.headers[name.toLowerCase()];
+  if (value === undefined) return `no ${name} header`;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < minimum) return `${name}: ${value}`;
+  return Number(value);
+}
+
+/** Every answer carries RateLimit-Limit, -Remaining and -Reset, and Remaining goes down as requests are made. */
+export const headers: Check = {
+  id: 'ratelimit.headers',
+  family: 'ratelimit',
+  title: 'answers carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset, and Remaining goes down with each request',
+  level: 'DECISION',
+  rule: `${limitsRow} and "Default and maximum per-key rate-limit values: not shown." — DESIGN.md D14: "\`RateLimit-Limit\` / \`RateLimit-Remaining\` / \`RateLimit-Reset\` on every answer"`,
+  requires: ['key:full'],
+  async run(ctx) {
+    const findings: Finding[] = [];
+    const start = performance.now();
+    const answers: HttpResponse[] = [];
+    for (let index = 0; index < probes; index += 1) answers.push(await whoami(ctx, 'full'));
+    const elapsed = performance.now() - start;
+    // A refusal must state the quota too.
+    answers.push(await ctx.http.request({ method: 'GET', path: '/api/v1/integration/orders', query: { limit: 0 } }));
+
+    const remaining: number[] = [];
+    let limit: number | undefined;
+    for (const [index, response] of answers.entries()) {
+      const values = [rateLimitValue(response, 'RateLimit-Limit', 1), rateLimitValue(response, 'RateLimit-Remaining', 0), rateLimitValue(response, 'RateLimit-Reset', 0)];
+      const broken = values.filter((value): value is string => typeof value === 'string');
+      if (broken.length > 0) {
+        findings.push(finding(`an answer without a usable quota: ${describeExchange(response.exchange)}`, 'RateLimit-Limit (≥ 1), RateLimit-Remaining and RateLimit-Reset (≥ 0), whole numbers', broken.join('; '), response.exchange));
+        continue;
+      }
+      const [quota, left] = values as number[];
+      if (left! > quota!) findings.push(finding(`RateLimit-Remaining exceeds RateLimit-Limit: ${describeExchange(response.exchange)}`, `RateLimit-Remaining ≤ ${quota}`, `RateLimit-Remaining: ${left}`, response.exchange));
+      if (index < probes && response.status !== 429) {
+        remaining.push(left!);
+        limit = quota;
+      }
+    }
+    // Each request takes one token; at most `refill` come back meanwhile (other checks only take more).
+    const [firstLeft, lastLeft] = [remaining[0], remaining.at(-1)];
+    if (remaining.length === probes && firstLeft !== undefined && lastLeft !== undefined && limit !== undefined) {
+      const bound = firstLeft - (probes - 1) + refillIn(elapsed, limit);
+      const lastAnswer = answers[probes - 1]!;
+      if (lastLeft > bound) {
+        findings.push(
+          finding(
+            `RateLimit-Remaining did not go down over ${probes} requests: ${describeExchange(lastAnswer.exchange)}`,
+            `RateLimit-Remaining ≤ ${bound} (${firstLeft} after the first, minus ${probes - 1} requests, plus what ${limit}/min refills in ${Math.round(elapsed)} ms)`,
+            `RateLimit-Remaining: ${remaining.join(' → ')}`,
+            lastAnswer.exchange,
+          ),
+        );
+      }
+    }
+    return findings;
+  },
+};
+
+/** The ratelimit family. */
+export const ratelimitChecks: Check[] = [exceeded, headers];

@@ -1,0 +1,228 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../server/store/index.ts';
+import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxiedRequest, startProxy } from '../testing/proxy.ts';
+import { runChecks, startReference, type ReferenceTarget } from '../testing/reference.ts';
+import type { Profile } from '../types.ts';
+import { writesChecks } from './writes.ts';
+
+const open: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (open.length > 0) await open.pop()!();
+});
+
+async function reference(options: Parameters<typeof startReference>[0] = {}): Promise<ReferenceTarget> {
+  const target = await startReference(options);
+  open.push(target.close);
+  return target;
+}
+
+/** The profile of `target`, pointed at a proxy in front of it that rewrites answers. */
+async function behindProxy(target: ReferenceTarget, rewrite: AnswerRewrite): Promise<Profile> {
+  const proxy = await startProxy(target.server.url, rewrite);
+  open.push(proxy.close);
+  return { ...target.profile, target: proxy.url };
+}
+
+/** Runs the writes family; returns the ids of the failed checks, and fails the test on any error or skip. */
+async function failedChecks(profile: Profile): Promise<string[]> {
+  const { report } = await runChecks(writesChecks, profile);
+  expect(report.results.filter((result) => result.outcome === 'error' || result.outcome === 'skip').map((result) => [result.id, result.reason ?? result.error?.message])).toEqual([]);
+  return report.results.filter((result) => result.outcome === 'fail').map((result) => result.id);
+}
+
+/** The external id a write's path names, or undefined for other paths. */
+function externalIdOf(request: ProxiedRequest): string | undefined {
+  const match = /^\/api\/v1\/integration\/orders\/externalid\/([^/?]+)/.exec(request.url);
+  return match === null ? undefined : decodeURIComponent(match[1]!);
+}
+
+/** Every external id of the profile's pools. */
+function poolIds(profile: Profile): Set<string> {
+  return new Set(Object.values(profile.orders ?? {}).flat());
+}
+
+/** A JSON answer written by a proxy. */
+function jsonAnswer(status: number, body: unknown, contentType = status < 300 ? 'application/json' : 'application/problem+json'): ProxiedAnswer {
+  return { status, headers: { 'content-type': contentType, 'x-request-id': 'req_proxy' }, body: Buffer.from(JSON.stringify(body)) };
+}
+
+/** A proxy rewrite that turns the 400 whose first field error matches into a 200: a target that does not validate that case. */
+function accepting(matches: (fieldError: { field?: unknown; value?: unknown }) => boolean): AnswerRewrite {
+  return (answer) => {
+    const errors = (answerJson(answer) as { errors?: { field?: unknown; value?: unknown }[] } | undefined)?.errors;
+    return answer.status === 400 && errors?.[0] !== undefined && matches(errors[0]) ? jsonAnswer(200, {}) : answer;
+  };
+}
+
+/** Replacements for the order writes of the store (plain functions, not transactions). */
+type OrderWrites = { [K in 'attachPayment' | 'cancel' | 'archive']?: (...args: Parameters<Store['orders'][K]>) => ReturnType<Store['orders'][K]> };
+
+/** A store whose order writes are replaced by `orders(real)`. */
+function withOrders(orders: (real: Store['orders']) => OrderWrites) {
+  return (store: Store): Store => ({ ...store, orders: { ...store.orders, ...orders(store.orders) } as Store['orders'] });
+}
+
+describe('writes checks against the reference', () => {
+  it('pass, every one', async () => {
+    const target = await reference();
+    const { report } = await runChecks(writesChecks, target.profile);
+    expect(report.results.map((result) => [result.id, result.outcome, result.reason ?? result.findings[0]?.message])).toEqual(writesChecks.map((check) => [check.id, 'pass', undefined]));
+  });
+
+  it('skip the checks whose pool is missing', async () => {
+    const target = await reference();
+    const { byId } = await runChecks(writesChecks, { ...target.profile, orders: {} });
+    expect([...byId.values()].filter((result) => result.outcome !== 'skip').map((result) => result.id)).toEqual(['writes.notFound']);
+    expect(byId.get('writes.cancel.illegal')?.reason).toBe('profile has no orders.notCancellable');
+  });
+});
+
+describe('writes checks against broken targets', () => {
+  it('fail writes.payment.success when the answer is another order', async () => {
+    const target = await reference();
+    const profile = await behindProxy(target, (answer, request) =>
+      answer.status === 200 && request.url.endsWith('/payment') ? jsonAnswer(200, { ...(answerJson(answer) as object), externalId: 'SOMEONE-ELSE' }) : answer,
+    );
+    const { byId } = await runChecks(writesChecks, profile);
+    expect([...byId.values()].filter((result) => result.outcome === 'fail').map((result) => result.id)).toEqual(['writes.payment.success']);
+    expect(byId.get('writes.payment.success')?.findings[0]).toMatchObject({ expected: expect.stringMatching(/^externalId EXT-\d+$/), received: 'externalId SOMEONE-ELSE' });
+  });
+
+  it.each([
+    ['writes.payment.amount.notPositive', 'an amount of 0 or -1', accepting(({ value }) => value === '0' || value === '-1')],
+    ['writes.payment.amount.notNumber', 'the amount "12"', accepting(({ value }) => value === '12')],
+    ['writes.payment.currency.invalid', 'the currency eur', accepting(({ value }) => value === 'eur')],
+    ['writes.payment.currency.notIso', 'the currency ABC', accepting(({ value }) => value === 'ABC')],
+    ['writes.payment.required', 'a payment without paymentId', accepting(({ field, value }) => field === 'paymentId' && value === null)],
+    ['writes.payment.paymentId.format', 'the paymentId not-a-uuid', accepting(({ value }) => value === 'not-a-uuid')],
+  ])('fail %s when %s is accepted', async (id, _case, rewrite) => {
+    const target = await reference();
+    expect(await failedChecks(await behindProxy(target, rewrite))).toEqual([id]);
+  });
+
+  it('fail writes.payment.amount.notPositive when the refusal carries another code and no field', async () => {
+    const target = await reference();
+    const profile = await behindProxy(target, (answer) => {
+      const body = answerJson(answer) as { type?: string; errors?: { value?: unknown }[] } | undefined;
+      return body?.type === 'payments.amount.invalid' && body.errors?.[0]?.value === '0' ? jsonAnswer(400, { type: 'api.malformed_request', title: 'Bad Request', status: 400, detail: null }) : answer;
+    });
+    const { byId } = await runChecks(writesChecks, profile);
+    expect(byId.get('writes.payment.amount.notPositive')?.findings.map((found) => [found.expected, found.received])).toEqual([['type payments.amount.invalid', 'type api.malformed_request']]);
+  });
+
+  it('fail writes.payment.repeat when a repeated paymentId is recorded again', async () => {
+    let serial = 0;
+    const target = await reference({
+      wrapStore: withOrders((real) => ({
+        attachPayment: (tenantId, externalId, payment) => real.attachPayment(tenantId, externalId, { ...payment, paymentId: `${payment.paymentId.slice(0, 24)}${String((serial += 1)).padStart(12, '0')}` }),
+      })),
+    });
+    const { byId } = await runChecks(writesChecks, target.profile);
+    expect([...byId.values()].filter((result) => result.outcome === 'fail').map((result) => result.id)).toEqual(['writes.payment.repeat']);
+    expect(byId.get('writes.payment.repeat')?.findings.map((found) => found.message)).toEqual([
+      expect.stringMatching(/^the same payment again on EXT-\d+: the order differs from the first answer/),
+      expect.stringMatching(/^the same paymentId with another amount on EXT-\d+: the order differs/),
+    ]);
+  });
+
+  it('fail writes.notFound when an unknown external id is answered 410', async () => {
+    const target = await reference();
+    const pools = poolIds(target.profile);
+    const profile = await behindProxy(target, (answer, request) => {
+      const externalId = externalIdOf(request);
+      return answer.status === 404 && externalId !== undefined && !pools.has(externalId) ? jsonAnswer(410, { type: 'about:blank', title: 'Gone', status: 410, detail: null, instance: null }) : answer;
+    });
+    expect(await failedChecks(profile)).toEqual(['writes.notFound']);
+  });
+
+  it('fail writes.cancel.legal when the answer is another order', async () => {
+    const target = await reference();
+    const profile = await behindProxy(target, (answer, request) =>
+      answer.status === 200 && request.url.endsWith('/cancel') ? jsonAnswer(200, { ...(answerJson(answer) as object), externalId: 'SOMEONE-ELSE' }) : answer,
+    );
+    expect(await failedChecks(profile)).toEqual(['writes.cancel.legal']);
+  });
+
+  it('fail writes.cancel.legal, .status and .noBody when no cancel is allowed', async () => {
+    let cancellable = new Set<string>();
+    const target = await reference({
+      wrapStore: withOrders((real) => ({ cancel: (tenantId, externalId, reason) => (cancellable.has(externalId) ? { ok: false, reason: 'illegal', status: 'New' } : real.cancel(tenantId, externalId, reason)) })),
+    });
+    cancellable = new Set(target.profile.orders!.cancellable);
+    expect(await failedChecks(target.profile)).toEqual(['writes.cancel.legal', 'writes.cancel.status', 'writes.cancel.noBody']);
+  });
+
+  it('fail writes.cancel.status when a cancelled order takes another status', async () => {
+    const target = await reference({
+      wrapStore: withOrders((real) => ({
+        cancel: (tenantId, externalId, reason) => {
+          const result = real.cancel(tenantId, externalId, reason);
+          return result.ok ? { ...result, orderJson: result.orderJson.replace('"status":"Cancelled"', '"status":"CancelRequested"') } : result;
+        },
+      })),
+    });
+    const { byId } = await runChecks(writesChecks, target.profile);
+    expect([...byId.values()].filter((result) => result.outcome === 'fail').map((result) => result.id)).toEqual(['writes.cancel.status']);
+    expect(byId.get('writes.cancel.status')?.findings.map((found) => [found.expected, found.received])).toEqual([['status Cancelled', 'status CancelRequested']]);
+  });
+
+  it('fail writes.cancel.noBody when a cancel without a body is refused', async () => {
+    const target = await reference();
+    const profile = await behindProxy(target, (answer, request) =>
+      request.url.endsWith('/cancel') && request.headers['content-type'] === undefined ? jsonAnswer(415, { type: 'api.malformed_request', title: 'Unsupported Media Type', status: 415, detail: null }) : answer,
+    );
+    expect(await failedChecks(profile)).toEqual(['writes.cancel.noBody']);
+  });
+
+  it('fail writes.cancel.illegal when an illegal cancel is answered 422', async () => {
+    const target = await reference();
+    const notCancellable = new Set(target.profile.orders!.notCancellable);
+    const profile = await behindProxy(target, (answer, request) =>
+      answer.status === 409 && notCancellable.has(externalIdOf(request) ?? '') ? jsonAnswer(422, { type: 'orders.status.illegal', title: 'Unprocessable', status: 422, detail: null }) : answer,
+    );
+    expect(await failedChecks(profile)).toEqual(['writes.cancel.illegal']);
+  });
+
+  it('fail writes.archive.noContent when an archive answers 200 with a body', async () => {
+    const target = await reference();
+    const profile = await behindProxy(target, (answer) => (answer.status === 204 ? jsonAnswer(200, {}) : answer));
+    expect(await failedChecks(profile)).toEqual(['writes.archive.noContent']);
+  });
+
+  it('fail writes.archive.gone when archiving an archived order answers 204 again', async () => {
+    const target = await reference();
+    const pools = poolIds(target.profile);
+    const profile = await behindProxy(target, (answer, request) =>
+      request.method === 'DELETE' && answer.status === 404 && pools.has(externalIdOf(request) ?? '') ? { status: 204, headers: { 'x-request-id': 'req_proxy' }, body: Buffer.alloc(0) } : answer,
+    );
+    const { byId } = await runChecks(writesChecks, profile);
+    expect([...byId.values()].filter((result) => result.outcome === 'fail').map((result) => result.id)).toEqual(['writes.archive.gone']);
+    expect(byId.get('writes.archive.gone')?.findings).toHaveLength(1);
+  });
+
+  it('fail writes.archive.gone and .feed when archiving leaves the order live', async () => {
+    let pools = new Set<string>();
+    const target = await reference({
+      wrapStore: withOrders((real) => ({ archive: (tenantId, externalId) => (pools.has(externalId) ? { ok: true, orderJson: '' } : real.archive(tenantId, externalId)) })),
+    });
+    pools = poolIds(target.profile);
+    expect(await failedChecks(target.profile)).toEqual(['writes.archive.gone', 'writes.archive.feed']);
+  });
+
+  it('fail writes.archive.feed when the feed still serves archived orders', async () => {
+    const target = await reference();
+    const lastSeen = new Map<string, unknown>();
+    const archived = new Set<string>();
+    const profile = await behindProxy(target, (answer, request) => {
+      const externalId = externalIdOf(request);
+      if (externalId !== undefined && answer.status === 200) lastSeen.set(externalId, answerJson(answer));
+      if (externalId !== undefined && request.method === 'DELETE' && answer.status === 204) archived.add(externalId);
+      const page = answerJson(answer) as { items: unknown[]; nextCursor: string | null } | undefined;
+      if (!request.url.startsWith('/api/v1/integration/orders?') || answer.status !== 200 || page?.nextCursor !== null) return answer;
+      return jsonAnswer(200, { ...page, items: [...page.items, ...[...archived].map((id) => lastSeen.get(id)).filter(Boolean)] });
+    });
+    const { byId } = await runChecks(writesChecks, profile);
+    expect([...byId.values()].filter((result) => result.outcome === 'fail').map((result) => result.id)).toEqual(['writes.archive.feed']);
+    expect(byId.get('writes.archive.feed')?.findings[0]?.message).toMatch(/^the order feed still serves the archived order EXT-\d+$/);
+  });
+});

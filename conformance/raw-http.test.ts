@@ -1,0 +1,94 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCheckContext } from './context.ts';
+import { integrationContract } from './contract.ts';
+import { createExchangeLog, ExchangeError } from './exchange.ts';
+import { createRedactor, profileSecrets } from './redaction.ts';
+import { createRouteMatcher } from './routes.ts';
+import { testKeys, testProfile } from './testing/fake-target.ts';
+
+/** A check context against `target`, and the log it records into. */
+function contextFor(target: string, timeoutMs = 1000) {
+  const log = createExchangeLog();
+  const profile = testProfile();
+  const env = {
+    target,
+    profile,
+    log,
+    redactor: createRedactor(profileSecrets(profile)),
+    matchRoute: createRouteMatcher(integrationContract.routes, target),
+    timeoutMs,
+    seed: 1,
+    userAgent: 'waybill-test',
+  };
+  return { ctx: createCheckContext(env, 'test.session', new Map()), log };
+}
+
+const paymentPath = '/api/v1/integration/orders/externalid/e-1/payment';
+
+describe('ctx.rawSession', () => {
+  let server: Server;
+  let url: string;
+  /** What the server had received on each connection when another connection asked. */
+  const received: string[] = [];
+  beforeAll(async () => {
+    // Answers once the declared body is complete, echoing its length; `/early` answers at once.
+    server = createServer((socket: Socket) => {
+      const index = received.push('') - 1;
+      socket.on('data', (chunk: Buffer) => {
+        received[index] += chunk.toString('latin1');
+        const data = received[index] ?? '';
+        const headEnd = data.indexOf('\r\n\r\n');
+        if (headEnd === -1) return;
+        if (data.startsWith('GET /early')) return void socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 2\r\n\r\nno');
+        const length = Number(/content-length: (\d+)/i.exec(data)?.[1] ?? 0);
+        if (data.length - headEnd - 4 < length) return;
+        const body = JSON.stringify({ bytes: length, connections: received.length });
+        socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('holds a request half-sent while another runs, then finishes it and records one exchange', async () => {
+    const { ctx, log } = contextFor(url);
+    const body = '{"amount":1}';
+    const session = await ctx.rawSession(`POST ${paymentPath} HTTP/1.1\r\nHost: x\r\n${ctx.authHeader('full')}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n{"amo`);
+    // Another request completes while the first is held.
+    const other = await ctx.raw('POST /other HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n');
+    expect(other.json).toEqual({ bytes: 0, connections: 2 });
+    await session.write('unt":1}');
+    const response = await session.response();
+    expect(response).toMatchObject({ status: 200, json: { bytes: body.length, connections: 2 } });
+    expect(await session.response()).toBe(response);
+    const record = log.all().find((exchange) => exchange.request.url.endsWith(paymentPath));
+    expect(record).toMatchObject({ channel: 'raw', checkId: 'test.session', operationId: 'attachPayment', request: { method: 'POST', body }, response: { status: 200 } });
+    expect(record?.request.headers['x-api-key']).toBe('<redacted:full>');
+    expect(JSON.stringify(record)).not.toContain(testKeys.full);
+    await expect(session.write('more')).rejects.toThrow(/after response/);
+  });
+
+  it('returns an answer that came before response() was called', async () => {
+    const { ctx } = contextFor(url);
+    const session = await ctx.rawSession('GET /early HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await session.response()).toMatchObject({ status: 400, text: 'no' });
+  });
+
+  it('throws ExchangeError when the held request gets no answer in time, and records a closed session as unanswered', async () => {
+    const { ctx, log } = contextFor(url, 200);
+    const waiting = await ctx.rawSession('POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{');
+    await expect(waiting.response()).rejects.toBeInstanceOf(ExchangeError);
+    expect(log.all().at(-1)).toMatchObject({ response: null, error: 'no answer within 200 ms (timeout)' });
+    const dropped = await ctx.rawSession('POST /y HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{');
+    dropped.close();
+    dropped.close();
+    expect(log.all().at(-1)).toMatchObject({ request: { method: 'POST', body: '{' }, response: null, error: 'the check closed the connection before reading an answer' });
+    await expect(dropped.response()).rejects.toThrow(/closed before response/);
+    expect(log.all()).toHaveLength(2);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * One measured run: autocannon against one server, each request at a random cursor of the
+ * list and with the next key of the rotation. The warm-up is excluded; latencies are kept
+ * at full resolution (autocannon's histogram rounds to whole milliseconds) and every
+ * answer that is not 2xx is counted.
+ */
+import autocannon, { type AutocannonRequest } from 'autocannon';
+import { cpuSeconds, machineBusySeconds } from './machine.ts';
+
+/** How the load is applied. */
+export interface LoadSettings {
+  connections: number;
+  durationS: number;
+  warmupS: number;
+  pipelining: number;
+}
+
+/** What one run measured. */
+export interface RunFigures {
+  requests: number;
+  /** Mean of the per-second request counts (autocannon's "Req/Sec Avg"). */
+  reqPerSec: number;
+  latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
+  bytesPerSec: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  /** CPU the server process used during the measured part, in % of one core (null without /proc). */
+  serverCpuPct: number | null;
+  /** CPU the load generator (this process) used, in % of one core. */
+  loadCpuPct: number;
+  /** CPU used meanwhile by anything else on the machine, in % of one core (null without /proc); high means a disturbed run. */
+  otherCpuPct: number | null;
+}
+
+const percentile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** Runs the load against `url + path` with `cursor=<random of cursors>` and rotating `X-Api-Key`s (none when `keys` is empty). */
+export async function measure(target: { url: string; pid: number }, path: string, cursors: readonly string[], keys: readonly string[], settings: LoadSettings): Promise<RunFigures> {
+  let sent = 0;
+  const setupRequest = (request: AutocannonRequest): AutocannonRequest => {
+    const cursor = cursors[Math.floor(Math.random() * cursors.length)]!;
+    request.path = `${path}&cursor=${cursor}`;
+    if (keys.length > 0) request.headers = { ...request.headers, 'x-api-key': keys[sent++ % keys.length]! };
+    return request;
+  };
+  const instance = autocannon({
+    url: target.url,
+    connections: settings.connections,
+    duration: settings.durationS,
+    pipelining: settings.pipelining,
+    requests: [{ method: 'GET', setupRequest }],
+    ...(settings.warmupS > 0 ? { warmup: { connections: settings.connections, duration: settings.warmupS } } : {}),
+  });
+
+  const latencies: number[] = [];
+  let cpuAtStart: number | null = null;
+  let machineAtStart: number | null = null;
+  let loadAtStart = process.cpuUsage();
+  let startedAt = 0;
+  instance.on('start', () => {
+    cpuAtStart = cpuSeconds(target.pid);
+    machineAtStart = machineBusySeconds();
+    loadAtStart = process.cpuUsage();
+    startedAt = performance.now();
+  });
+  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+  });
+  const result = await instance;
+  const elapsedS = (performance.now() - startedAt) / 1000;
+  const cpuAtEnd = cpuSeconds(target.pid);
+  const machineAtEnd = machineBusySeconds();
+  const load = process.cpuUsage(loadAtStart);
+  const serverS = cpuAtStart === null || cpuAtEnd === null ? null : cpuAtEnd - cpuAtStart;
+  const loadS = (load.user + load.system) / 1e6;
+  const otherS = serverS === null || machineAtStart === null || machineAtEnd === null ? null : Math.max(0, machineAtEnd - machineAtStart - serverS - loadS);
+
+  const sorted = Float64Array.from(latencies).sort();
+  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, Number(count)]));
+  return {
+    requests: result.requests.total,
+    reqPerSec: round(result.requests.average, 1),
+    latencyMs: {
+      mean: round(latencies.reduce((sum, value) => sum + value, 0) / latencies.length, 3),
+      p50: round(percentile(sorted, 50), 3),
+      p90: round(percentile(sorted, 90), 3),
+      p99: round(percentile(sorted, 99), 3),
+      max: round(sorted[sorted.length - 1] ?? NaN, 3),
+    },
+    bytesPerSec: Math.round(result.throughput.average),
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes,
+    serverCpuPct: serverS === null ? null : round((serverS / elapsedS) * 100, 1),
+    loadCpuPct: round((loadS / elapsedS) * 100, 1),
+    otherCpuPct: otherS === null ? null : round((otherS / elapsedS) * 100, 1),
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * What the machine is doing, from /proc (Linux): CPU time of one process, CPU time of the
+ * whole machine, and a wait for other work (a test run in another shell) to finish before
+ * a measurement starts. Elsewhere every reading is null and nothing waits.
+ */
+import { readFileSync } from 'node:fs';
+
+const TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux the bench is meant for
+
+/** CPU seconds (user + system) the process `pid` has used so far, or null where /proc is unavailable. */
+export function cpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds all cores of the machine have been busy (not idle, not waiting on I/O), or null. */
+export function machineBusySeconds(): number | null {
+  try {
+    const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+    const total = ticks.slice(0, 8).reduce((sum, n) => sum + n, 0);
+    return (total - ticks[3]! - ticks[4]!) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Waits until the machine has been nearly idle for a whole second (under `maxBusyPct` of
+ * one core), checking once a second for at most `timeoutS`; resolves to the seconds waited,
+ * or null when it gave up.
+ */
+export async function waitForQuiet(options: { maxBusyPct?: number; timeoutS?: number; onWait?: (busyPct: number) => void } = {}): Promise<number | null> {
+  const maxBusyPct = options.maxBusyPct ?? 20;
+  const timeoutS = options.timeoutS ?? 120;
+  for (let waited = 0; waited < timeoutS; waited++) {
+    const before = machineBusySeconds();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = machineBusySeconds();
+    if (before === null || after === null) return 0;
+    const busyPct = (after - before) * 100;
+    if (busyPct < maxBusyPct) return waited;
+    if (waited % 10 === 0) options.onWait?.(busyPct);
+  }
+  return null;
+}

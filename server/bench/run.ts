@@ -1,0 +1,220 @@
+/**
+ * `npm run bench`: the order feed of the real sandbox process against a bare `node:http`
+ * ceiling doing the same SQL and serialisation, under autocannon.
+ *
+ *   (a) a page of 50 orders at random cursors, 1,000,000 orders   target sandbox/ceiling >= 0.8
+ *   (b) a caught-up poll (empty page), same database               target sandbox/ceiling >= 0.8
+ *   (c) the sandbox's p99 page latency at 1,000,000 vs 10,000      target <= 1.2x
+ *
+ * (c) also runs the ceiling at both sizes, to show how much of the growth the SQL brings.
+ * The servers run one at a time, alternating which goes first in each round; the best
+ * round counts. A run that other work on the machine disturbed is run again. Figures go
+ * to the console and `reports/bench/`. These are targets for the benchmark, not
+ * assertions: the exit code is 1 only when an answer was not 2xx.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { availableParallelism, cpus, platform, release, totalmem } from 'node:os';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { type BenchDatabase, benchDatabase } from './build-db.ts';
+import { killChildren, type ServerChild, startChild } from './children.ts';
+import { type FeedCursors, sampleCursors } from './cursors.ts';
+import { type LoadSettings, measure } from './load.ts';
+import { waitForQuiet } from './machine.ts';
+import { type BenchReport, DISTURBED_OTHER_CPU_PCT, formatMarkdown, formatTable, judge, notesOf, problemsOf, type RunRecord, type Scenario, type ServerName, writeReport } from './report.ts';
+
+const PAGE_LIMIT = 50;
+const FEED_PATH = `/api/v1/integration/orders?limit=${PAGE_LIMIT}`;
+const CURSORS_PER_DATABASE = 4000;
+/** Extra attempts at a run that other work on the machine disturbed. */
+const MAX_RETRIES = 2;
+
+const HELP = `npm run bench [-- options]
+
+  --quick            10,000 and 100,000 orders, 3 s runs, one round (a smoke run)
+  --duration S       seconds per measured run (default 10; 3 with --quick)
+  --connections N    concurrent connections (default 10)
+  --rounds N         rounds per comparison, best counts (default 2; 1 with --quick)
+  --rebuild          rebuild the benchmark databases under .waybill/bench/
+`;
+
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      duration: { type: 'string' },
+      connections: { type: 'string', default: '10' },
+      rounds: { type: 'string' },
+      rebuild: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const whole = (name: string, text: string) => {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a whole number of at least 1, not ${text}`);
+    return n;
+  };
+  const settings: LoadSettings & { rounds: number } = {
+    connections: whole('connections', values.connections),
+    durationS: whole('duration', values.duration ?? (values.quick ? '3' : '10')),
+    warmupS: values.quick ? 1 : 2,
+    pipelining: 1,
+    rounds: whole('rounds', values.rounds ?? (values.quick ? '1' : '2')),
+  };
+  const sizes = values.quick ? { small: 10_000, large: 100_000 } : { small: 10_000, large: 1_000_000 };
+  return { help: values.help, rebuild: values.rebuild, settings, sizes };
+}
+
+/** Fails unless both servers answer the same bytes, a full page at a random cursor and an empty one at the end. */
+async function checkSameAnswers(servers: ServerChild[], cursors: FeedCursors, key: string): Promise<void> {
+  const fetchText = async (server: ServerChild, cursor: string) => {
+    const response = await fetch(`${server.url}${FEED_PATH}&cursor=${cursor}`, { headers: { 'x-api-key': key } });
+    if (response.status !== 200) throw new Error(`${server.name} answered ${response.status}: ${await response.text()}`);
+    return response.text();
+  };
+  for (const cursor of [cursors.pages[0]!, cursors.caughtUp]) {
+    const bodies = await Promise.all(servers.map((server) => fetchText(server, cursor)));
+    if (new Set(bodies).size !== 1) throw new Error('the sandbox and the baseline answer different pages for the same cursor');
+    const page = JSON.parse(bodies[0]!) as { items: unknown[]; nextCursor: string | null };
+    const full = cursor !== cursors.caughtUp;
+    if (page.items.length !== (full ? PAGE_LIMIT : 0) || (page.nextCursor === null) === full) {
+      throw new Error(`expected ${full ? 'a full page with a next cursor' : 'an empty last page'}, got ${page.items.length} items, nextCursor ${page.nextCursor}`);
+    }
+  }
+}
+
+/** Reads the whole file once, so that no run pays for pages the OS has not cached yet. */
+function warmPageCache(file: string): void {
+  const buffer = Buffer.alloc(1 << 20);
+  const fd = openSync(file, 'r');
+  try {
+    while (readSync(fd, buffer, 0, buffer.length, null) > 0);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Runs every round of `scenario` on `servers`, alternating who goes first; appends to `runs`. */
+async function compare(
+  runs: RunRecord[],
+  scenario: Scenario,
+  database: BenchDatabase,
+  servers: (ServerChild & { name: ServerName })[],
+  cursors: readonly string[],
+  settings: LoadSettings & { rounds: number },
+): Promise<void> {
+  for (let round = 1; round <= settings.rounds; round++) {
+    const order = round % 2 === 1 ? servers : [...servers].reverse();
+    for (const server of order) {
+      const label = `${scenario} ${server.name} ${database.orders.toLocaleString('en-US')} orders, round ${round}/${settings.rounds}`;
+      for (let attempt = 0; ; attempt++) {
+        const waited = await waitForQuiet({ onWait: (busy) => progress(`waiting for other work on the machine to finish (${Math.round(busy)}% of a core busy)`) });
+        if (waited === null) progress('  the machine did not go quiet within 2 minutes; measuring anyway');
+        progress(`running ${label} (${settings.warmupS} s warm-up + ${settings.durationS} s)`);
+        const keys = server.name === 'sandbox' ? database.keys : [];
+        const figures = await measure(server, FEED_PATH, cursors, keys, settings);
+        runs.push({ server: server.name, scenario, orders: database.orders, round, figures });
+        const bad = figures.non2xx + figures.errors + figures.timeouts;
+        progress(
+          `  ${figures.reqPerSec.toFixed(0)} req/s, p50 ${figures.latencyMs.p50.toFixed(2)} ms, p99 ${figures.latencyMs.p99.toFixed(2)} ms, ` +
+            `server CPU ${figures.serverCpuPct ?? 'n/a'}%, load CPU ${figures.loadCpuPct}%, other CPU ${figures.otherCpuPct ?? 'n/a'}%` +
+            `${bad > 0 ? `, ${bad} NOT 2xx / errors` : ''}`,
+        );
+        if ((figures.otherCpuPct ?? 0) <= DISTURBED_OTHER_CPU_PCT || attempt >= MAX_RETRIES) break;
+        progress(`  disturbed by other work on the machine; running it again`);
+      }
+    }
+  }
+}
+
+async function main(): Promise<number> {
+  const { help, rebuild, settings, sizes } = options();
+  if (help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const startedAtUtc = new Date().toISOString();
+  const large = benchDatabase(sizes.large, { rebuild, progress });
+  const small = benchDatabase(sizes.small, { rebuild, progress });
+  progress(`sampling ${CURSORS_PER_DATABASE} cursors per database`);
+  const largeCursors = sampleCursors(large.file, large.tenantId, CURSORS_PER_DATABASE, PAGE_LIMIT);
+  const smallCursors = sampleCursors(small.file, small.tenantId, CURSORS_PER_DATABASE, PAGE_LIMIT);
+
+  const runs: RunRecord[] = [];
+  const started: ServerChild[] = [];
+  const start = async (name: ServerName, database: BenchDatabase) => {
+    const script = name === 'sandbox' ? './serve-sandbox.ts' : './serve-baseline.ts';
+    const args = ['--db', database.file, ...(name === 'baseline' ? ['--tenant', database.tenantId] : [])];
+    const child = await startChild(name, script, args);
+    started.push(child);
+    return { ...child, name };
+  };
+  try {
+    // All four start (and are checked) before any load, so a broken start fails in seconds; idle ones cost nothing.
+    const sandbox = await start('sandbox', large);
+    const baseline = await start('baseline', large);
+    const smallSandbox = await start('sandbox', small);
+    const smallBaseline = await start('baseline', small);
+    await checkSameAnswers([sandbox, baseline], largeCursors, large.keys[0]!);
+    await checkSameAnswers([smallSandbox, smallBaseline], smallCursors, small.keys[0]!);
+    for (const database of [large, small]) warmPageCache(database.file);
+    await compare(runs, 'feedPage', large, [sandbox, baseline], largeCursors.pages, settings);
+    await compare(runs, 'caughtUp', large, [sandbox, baseline], [largeCursors.caughtUp], settings);
+    await compare(runs, 'feedPage', small, [smallSandbox, smallBaseline], smallCursors.pages, settings);
+  } finally {
+    await Promise.all(started.map((child) => child.stop()));
+  }
+
+  const db = new Database(large.file, { readonly: true });
+  const sqlite = db.prepare<[], string>('SELECT sqlite_version()').pluck().get()!;
+  db.close();
+  const report: BenchReport = {
+    startedAtUtc,
+    finishedAtUtc: new Date().toISOString(),
+    machine: {
+      cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+      cores: availableParallelism(),
+      memoryGb: Math.round(totalmem() / 2 ** 30),
+      platform: `${platform()} ${release()}`,
+      node: process.version,
+      sqlite,
+    },
+    settings: { ...settings, pageLimit: PAGE_LIMIT, cursorsPerDatabase: CURSORS_PER_DATABASE, keysRotated: large.keys.length, sizes },
+    databases: [large, small].map((d) => ({
+      orders: d.orders,
+      liveOrders: d.liveOrders,
+      file: d.file,
+      megabytes: Math.round(d.bytes / 1e6),
+      built: d.built,
+      buildSeconds: Math.round(d.buildMs / 100) / 10,
+    })),
+    runs,
+    results: judge(runs, sizes),
+    problems: problemsOf(runs),
+    notes: [],
+  };
+  report.notes = notesOf(report.results);
+  const paths = writeReport(report);
+  const notes = report.notes.length === 0 ? '' : `\n\nnote: ${report.notes.join('\nnote: ')}`;
+  process.stdout.write(`\n${formatTable(report)}${notes}\n\nREADME table:\n\n${formatMarkdown(report)}\n\nwritten: ${paths.join(', ')}\n`);
+  if (report.problems.length > 0) {
+    process.stderr.write(`\nFIGURES SUSPECT — answers that were not 2xx:\n${report.problems.map((p) => `  ${p}`).join('\n')}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+process.once('exit', killChildren);
+process.once('SIGINT', () => {
+  killChildren();
+  process.exit(130);
+});
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  },
+);

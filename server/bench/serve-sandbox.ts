@@ -1,0 +1,30 @@
+/**
+ * Benchmark child: the real sandbox — `createApp` and `createHttpServer`, as `waybill
+ * serve` runs them, minus the per-request log lines — over a benchmark database.
+ * Prints its base URL on stdout; exits cleanly on SIGTERM or SIGINT (so `--cpu-prof` can
+ * write its profile).
+ *
+ *   node --import tsx server/bench/serve-sandbox.ts --db FILE [--port 0]
+ */
+import { parseArgs } from 'node:util';
+import { createApp } from '../app.ts';
+import { createHttpServer, listen } from '../http-server.ts';
+import { consoleLogger } from '../log.ts';
+import { openStore } from '../store/index.ts';
+
+const { values } = parseArgs({ options: { db: { type: 'string' }, port: { type: 'string', default: '0' } } });
+if (values.db === undefined) throw new Error('--db FILE is required');
+
+const store = openStore(values.db);
+const server = createHttpServer(createApp({ store, log: consoleLogger({ quiet: true }) }));
+process.stdout.write(`${await listen(server, Number(values.port), '127.0.0.1')}\n`);
+
+const stop = () => {
+  server.close(() => {
+    store.db.close();
+    process.exit(0);
+  });
+  server.closeAllConnections();
+};
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);

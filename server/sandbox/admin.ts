@@ -1,0 +1,29 @@
+/** The sandbox as a whole: reset (D38) and conformance profiles (D39). */
+import { sendEmpty } from '../http/reply.ts';
+import type { Store } from '../store/index.ts';
+import { PROFILE_FEEDS } from '../store/provision.ts';
+import { type Handler, sendJson } from './respond.ts';
+
+/** Handlers of `resetSandbox` and `createProfile`; the profile hands out `adminToken` as its sandbox token. */
+export function makeAdminHandlers(options: { store: Store; adminToken: string }): Record<string, Handler> {
+  const { store } = options;
+  return {
+    resetSandbox(_req, res) {
+      store.reset();
+      sendEmpty(res, 204);
+    },
+    createProfile(req, res) {
+      const provisioned = store.provision();
+      // The addresses are the ones the caller reached this server at.
+      const target = `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
+      sendJson(res, 201, {
+        target,
+        auth: { header: 'X-Api-Key', prefix: '' },
+        keys: provisioned.keys,
+        orders: provisioned.orders,
+        feeds: PROFILE_FEEDS,
+        sandbox: { url: `${target}/sandbox/v1`, token: options.adminToken },
+      });
+    },
+  };
+}

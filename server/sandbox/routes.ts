@@ -1,0 +1,62 @@
+/**
+ * The sandbox control plane (`spec/sandbox.yaml`), mounted at `/sandbox/v1`: one route per
+ * operation, each behind the same chain, driven by the operation's spec — the admin
+ * token, the JSON body, validation with the catalog's codes, then the tenant the path
+ * names (D30, D31).
+ */
+import express, { type RequestHandler } from 'express';
+import { listOperations, sandboxOpenapi } from '../../spec/load.ts';
+import type { CursorCodec } from '../domain/cursor.ts';
+import { makeAdminAuth } from '../http/admin-auth.ts';
+import { makeJsonBody } from '../http/body.ts';
+import { makeValidate } from '../http/validate.ts';
+import { expressPath } from '../integration/routes.ts';
+import type { Store } from '../store/index.ts';
+import { makeAdminHandlers } from './admin.ts';
+import { makeDirectoryHandlers } from './directory.ts';
+import { makeImportHandler } from './order-import.ts';
+import { makeOrderHandlers } from './orders.ts';
+import { answering, type Handler } from './respond.ts';
+import { makeTenantScope } from './tenant-scope.ts';
+import { makeTenantHandlers } from './tenants.ts';
+import { makeTripHandlers } from './trips.ts';
+
+/** Where the control plane is mounted. */
+export const SANDBOX_PREFIX = '/sandbox/v1';
+
+/** The control plane's operations, in document order. */
+export const sandboxOperations = listOperations(sandboxOpenapi);
+
+/** Writes that stay open while a tenant is Suspended or Archived (D31). */
+const OPEN_WHEN_LOCKED = new Set(['suspendTenant', 'reactivateTenant', 'archiveTenant', 'revokeApiKey']);
+
+/** The control-plane router over `store`, opened by `adminToken`. */
+export function makeSandboxRouter(options: { store: Store; adminToken: string; cursors: CursorCodec; bodyIdleTimeoutMs: number }) {
+  const { store } = options;
+  const handlers: Record<string, Handler> = {
+    ...makeAdminHandlers({ store, adminToken: options.adminToken }),
+    ...makeTenantHandlers(store),
+    ...makeDirectoryHandlers(store),
+    ...makeOrderHandlers({ store, cursors: options.cursors }),
+    importOrders: makeImportHandler(store),
+    ...makeTripHandlers(store),
+  };
+  const auth = makeAdminAuth({ token: options.adminToken });
+  const router = express.Router();
+
+  for (const operation of sandboxOperations) {
+    const handler = handlers[operation.operationId];
+    if (handler === undefined) throw new Error(`no handler for sandbox operation ${operation.operationId}`);
+    const chain: RequestHandler[] = [auth];
+    if (operation.requestBody !== null) {
+      chain.push(makeJsonBody({ required: operation.requestBody.required, idleTimeoutMs: options.bodyIdleTimeoutMs }));
+    }
+    chain.push(makeValidate(operation, 'sandbox'));
+    if (operation.parameters.some((parameter) => parameter.in === 'path' && parameter.name === 'tenantId')) {
+      const writes = operation.method !== 'GET' && !OPEN_WHEN_LOCKED.has(operation.operationId);
+      chain.push(makeTenantScope({ tenants: store.tenants, writes }));
+    }
+    router[operation.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](expressPath(operation.path), ...chain, answering(handler));
+  }
+  return router;
+}

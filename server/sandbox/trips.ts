@@ -1,0 +1,45 @@
+/** Trips in the control plane: build, read, start, stop outcomes, complete, cancel (D41–D43). */
+import { refuse } from '../domain/refusal.ts';
+import type { Store } from '../store/index.ts';
+import type { StopOutcomeInput } from '../store/trip-life.ts';
+import { bodyOf, type Handler, paramsOf, sendJson } from './respond.ts';
+
+/** Handlers of the trip operations; each answers the trip with its stops. */
+export function makeTripHandlers(store: Store): Record<string, Handler> {
+  const { tripLife } = store;
+  const target = (res: Parameters<Handler>[1]) => ({ tenantId: paramsOf(res)['tenantId']!, tripId: paramsOf(res)['tripId']! });
+  const answerTrip = (res: Parameters<Handler>[1], status: number, tenantId: string, tripId: string) =>
+    sendJson(res, status, tripLife.detail(tenantId, tripId) ?? refuse('planning.trip_not_found', `No trip ${tripId} in the tenant.`));
+
+  return {
+    buildTrip(_req, res) {
+      const tenantId = paramsOf(res)['tenantId']!;
+      const tripId = tripLife.build(tenantId, bodyOf<{ orderIds: string[]; driverId?: string | null; vehicleId?: string | null }>(res));
+      answerTrip(res, 201, tenantId, tripId);
+    },
+    getTrip(_req, res) {
+      const { tenantId, tripId } = target(res);
+      answerTrip(res, 200, tenantId, tripId);
+    },
+    startTrip(_req, res) {
+      const { tenantId, tripId } = target(res);
+      tripLife.start(tenantId, tripId);
+      answerTrip(res, 200, tenantId, tripId);
+    },
+    recordStopOutcome(_req, res) {
+      const { tenantId, tripId } = target(res);
+      tripLife.recordOutcome(tenantId, tripId, Number(paramsOf(res)['stopIndex']), bodyOf<StopOutcomeInput>(res));
+      answerTrip(res, 200, tenantId, tripId);
+    },
+    completeTrip(_req, res) {
+      const { tenantId, tripId } = target(res);
+      tripLife.complete(tenantId, tripId);
+      answerTrip(res, 200, tenantId, tripId);
+    },
+    cancelTrip(_req, res) {
+      const { tenantId, tripId } = target(res);
+      tripLife.cancel(tenantId, tripId, bodyOf<{ reasonCode: string }>(res).reasonCode);
+      answerTrip(res, 200, tenantId, tripId);
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * Conformance profiles (DESIGN.md "Conformance profile"; D39): three fresh tenants, each in
+ * one transaction, loaded from fixture datasets whose external ids get a suffix of their
+ * own, so that two profiles never share a tenant, key, order or external id.
+ */
+import { randomBytes } from 'node:crypto';
+import { type Dataset, generateDataset } from '../../fixtures/generate.ts';
+import { pickPools, type OrderPools } from '../domain/profile-pools.ts';
+import { makeDatasetImport } from './dataset.ts';
+import type { Db } from './db.ts';
+import { type Keys, SCOPES } from './keys.ts';
+import type { Tenants } from './tenants.ts';
+
+/** The orders and trips the main tenant's feeds hold at least, outside the pools. */
+export const PROFILE_FEEDS = { minOrders: 120, minTrips: 120 };
+/** External ids per pool. */
+export const POOL_SIZE = 20;
+/** The rate limit of the profile's `rateLimited` key. */
+export const RATE_LIMITED_PER_MINUTE = 5;
+
+/** What a provisioned profile holds besides its addresses. */
+export interface ProvisionedProfile {
+  tenants: { main: string; other: string; suspended: string };
+  keys: {
+    full: string;
+    ordersRead: string;
+    tripsRead: string;
+    noScopes: string;
+    otherTenant: string;
+    revoked: string;
+    rateLimited: { key: string; perMinute: number };
+    suspendedTenant: string;
+  };
+  orders: OrderPools & { otherTenant: string[] };
+}
+
+// The datasets are the same for every profile (only the tenant-scoped ids and the suffix
+// differ), so they are generated once. Main: 120 orders kept out of the pools plus 4 × 20
+// pool orders, with room for every status and type; trips over every trip status.
+let datasets: { main: Dataset; mainPools: OrderPools; other: Dataset; otherPool: string[]; suspended: Dataset } | undefined;
+
+function profileDatasets() {
+  if (datasets === undefined) {
+    const main = generateDataset({ seed: 4120, orders: 260, trips: 130, coverage: true });
+    const mainPools = pickPools(main.orders, { size: POOL_SIZE, reserve: 3, keep: PROFILE_FEEDS.minOrders });
+    const trips = main.trips.length;
+    if (trips < PROFILE_FEEDS.minTrips) throw new Error(`the profile dataset has ${trips} trips`);
+    const other = generateDataset({ seed: 4121, orders: 40, trips: 10 });
+    const otherPool = other.orders.flatMap((order) => (order.externalId === null ? [] : [order.externalId])).slice(0, POOL_SIZE);
+    if (otherPool.length < POOL_SIZE) throw new Error(`the other tenant's dataset has ${otherPool.length} external ids`);
+    datasets = { main, mainPools, other, otherPool, suspended: generateDataset({ seed: 4122, orders: 20, trips: 5 }) };
+  }
+  return datasets;
+}
+
+/** `dataset` with every external id suffixed by `-<suffix>`. */
+function withSuffix(dataset: Dataset, suffix: string): Dataset {
+  return { ...dataset, orders: dataset.orders.map((order) => ({ ...order, externalId: order.externalId && `${order.externalId}-${suffix}` })) };
+}
+
+/** Provisioning over the store's tenants, keys and database. */
+export function makeProvisioning(store: { db: Db; tenants: Tenants; keys: Keys }) {
+  const importDataset = makeDatasetImport(store);
+  const key = (tenantId: string, name: string, scopes: readonly string[], rateLimit?: number) =>
+    store.keys.create({ tenantId, name, scopes, ...(rateLimit === undefined ? {} : { rateLimit }) }).secret;
+
+  const inTransaction = store.db.transaction((work: () => void) => work());
+
+  /** One tenant with its data and keys, in one transaction; `keys` makes the keys once the tenant exists. */
+  function tenantWith<K>(name: string, dataset: Dataset, keys: (tenantId: string) => K): { tenantId: string; keys: K } {
+    let made: { tenantId: string; keys: K } | undefined;
+    inTransaction(() => {
+      const tenant = store.tenants.create({ name, country: 'NL' });
+      importDataset(tenant.id, dataset);
+      made = { tenantId: tenant.id, keys: keys(tenant.id) };
+    });
+    return made!;
+  }
+
+  /** Creates the three tenants of a fresh profile and answers what they hold. */
+  return function provision(): ProvisionedProfile {
+    const { main, mainPools, other, otherPool, suspended } = profileDatasets();
+    const suffix = () => randomBytes(4).toString('hex');
+    const mainSuffix = suffix();
+    const label = `Conformance profile ${mainSuffix}`;
+    const first = tenantWith(`${label} (main)`, withSuffix(main, mainSuffix), (tenantId) => {
+      const revoked = store.keys.create({ tenantId, name: 'profile-revoked', scopes: SCOPES });
+      store.keys.revoke(tenantId, revoked.id);
+      return {
+        full: key(tenantId, 'profile-full', SCOPES),
+        ordersRead: key(tenantId, 'profile-orders-read', ['orders:read']),
+        tripsRead: key(tenantId, 'profile-trips-read', ['trips:read']),
+        noScopes: key(tenantId, 'profile-no-scopes', []),
+        revoked: revoked.secret,
+        rateLimited: key(tenantId, 'profile-rate-limited', SCOPES, RATE_LIMITED_PER_MINUTE),
+      };
+    });
+    const otherSuffix = suffix();
+    const second = tenantWith(`${label} (other tenant)`, withSuffix(other, otherSuffix), (tenantId) => key(tenantId, 'profile-other-full', SCOPES));
+    const third = tenantWith(`${label} (suspended)`, withSuffix(suspended, suffix()), (tenantId) => {
+      const secret = key(tenantId, 'profile-suspended-full', SCOPES);
+      store.tenants.setState(tenantId, 'Suspended');
+      return secret;
+    });
+    const suffixed = (ids: string[], s: string) => ids.map((id) => `${id}-${s}`);
+    return {
+      tenants: { main: first.tenantId, other: second.tenantId, suspended: third.tenantId },
+      keys: {
+        full: first.keys.full,
+        ordersRead: first.keys.ordersRead,
+        tripsRead: first.keys.tripsRead,
+        noScopes: first.keys.noScopes,
+        otherTenant: second.keys,
+        revoked: first.keys.revoked,
+        rateLimited: { key: first.keys.rateLimited, perMinute: RATE_LIMITED_PER_MINUTE },
+        suspendedTenant: third.keys,
+      },
+      orders: {
+        payable: suffixed(mainPools.payable, mainSuffix),
+        cancellable: suffixed(mainPools.cancellable, mainSuffix),
+        notCancellable: suffixed(mainPools.notCancellable, mainSuffix),
+        archivable: suffixed(mainPools.archivable, mainSuffix),
+        otherTenant: suffixed(otherPool, otherSuffix),
+      },
+    };
+  };
+}
