@@ -243,6 +243,13 @@ export const otherTenantWrites: Check = {
   requires: ['key:full', 'orders:otherTenant:1'],
   async run(ctx) {
     const [externalId] = ctx.orders('otherTenant') as [string];
+    // If the full key's own feed shows that external id, a write on it may rightly succeed: either
+    // the profile names an id both tenants use, or the feed leaks (auth.tenant.feed's rule).
+    const own = await walkFeed(ctx, { path: paths.orderFeed, key: 'full' });
+    const mine = 'items' in own ? own.items.find((item) => item['externalId'] === externalId) : undefined;
+    if (mine !== undefined) {
+      return ctx.skip(`the full key's order feed serves an order with the otherTenant id ${externalId} (id ${show(mine['id'])}): the profile's orders.otherTenant must name external ids the full key's tenant does not use`);
+    }
     const findings: Finding[] = [];
     for (const { operation, request } of writeOperations(externalId)) {
       const response = await ctx.http.request({ ...request, key: 'full' });

@@ -163,7 +163,10 @@ const sameItemsAnyLimit = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `walking the ${feed.label} 1 item a page returns the items a page of 100 returns, each once`,
   level: 'MUST',
-  rule: `${feed.name === 'orders' ? '01-integration-api.md › Pull orders that changed: "A consumer continues by sending nextCursor as cursor; a null nextCursor means the feed is caught up."' : '01-integration-api.md › Pull trips that changed: "Response 200: Trip page, oldest change first, same cursor rules as for orders."'} and "Page size; default 50, capped at 100." (the page size changes only how many items come at once)`,
+  rule:
+    feed.name === 'orders'
+      ? '01-integration-api.md › Pull orders that changed: "A consumer continues by sending nextCursor as cursor; a null nextCursor means the feed is caught up." and "| limit | integer, int32 | Page size; default 50, capped at 100. |" (a page size changes how many items come at once, not which)'
+      : '01-integration-api.md › Pull trips that changed: "Response 200: Trip page, oldest change first, same cursor rules as for orders." and "`limit` (int32, default 50, capped at 100)" (a page size changes how many items come at once, not which)',
   requires: [],
   run: feedRun(async (ctx) => {
     const before = await walkFeed(ctx, feed, { limit: 100, maxPages: 1 });
@@ -171,7 +174,7 @@ const sameItemsAnyLimit = (feed: FeedSpec): Check => ({
     const single = await walkFeed(ctx, feed, { limit: 1, maxPages: 40 });
     const after = await walkFeed(ctx, feed, { limit: 100, maxPages: 1 });
     const findings: Finding[] = [];
-    for (const [name, walk] of [['limit=1 walk', single], ['first page of 100', before], ['second page of 100', after]] as const) {
+    for (const [name, walk] of [['limit=1 walk', single], ['page of 100 read before it', before], ['page of 100 read after it', after]] as const) {
       const repeats = repeatedIn(walk.items);
       if (repeats.length > 0) findings.push(finding(`${feed.label}: the ${name} returned an item twice`, 'each item (id and updatedAtUtc) once', listItems(repeats), repeats[0]?.exchange));
     }

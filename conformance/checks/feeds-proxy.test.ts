@@ -143,6 +143,16 @@ describe('feeds checks against broken answers', () => {
     for (const id of failing) expect(byId.get(id)!.findings[0]?.exchange, id).toBeDefined();
   });
 
+  it('skips, never fails, when the target rate-limits the feeds', async () => {
+    const { byId } = await runThrough((answer, request) =>
+      feedRequest(request) === null
+        ? answer
+        : { status: 429, headers: { 'content-type': 'application/problem+json', 'retry-after': '30' }, body: Buffer.from(JSON.stringify({ type: 'api.rate_limited', title: 'Too many requests', status: 429, detail: null, instance: null })) },
+    );
+    expect(withOutcome(byId, 'skip')).toEqual(feedsChecks.map((check) => check.id));
+    expect(byId.get('feeds.trips.order')?.reason).toBe('the trip feed answered 429 (rate limit of the tripsRead key); Retry-After 30');
+  });
+
   it('passes through a proxy that changes nothing', async () => {
     const { byId } = await runThrough({});
     expect(withOutcome(byId, 'pass')).toEqual(feedsChecks.map((check) => check.id));

@@ -91,10 +91,15 @@ export function readKeyOf(ctx: CheckContext, feed: FeedSpec): string {
   return ctx.profile.keys[feed.readKey] === undefined ? 'full' : feed.readKey;
 }
 
-/** Sends one feed request with the feed's read key and returns the raw answer. */
-export function requestFeed(ctx: CheckContext, feed: FeedSpec, query: FeedQuery): Promise<HttpResponse> {
+/**
+ * Sends one feed request with the feed's read key and returns the raw answer. A 429 ends the
+ * check as skipped: the rate limit is the target's right, and the suite never waits it out.
+ */
+export async function requestFeed(ctx: CheckContext, feed: FeedSpec, query: FeedQuery): Promise<HttpResponse> {
   const { status, ...rest } = query;
-  return ctx.http.request({ method: 'GET', path: feed.path, key: readKeyOf(ctx, feed), query: { ...rest, ...(status === undefined ? {} : { status }) } });
+  const response = await ctx.http.request({ method: 'GET', path: feed.path, key: readKeyOf(ctx, feed), query: { ...rest, ...(status === undefined ? {} : { status }) } });
+  if (response.status === 429) ctx.skip(`the ${feed.label} answered 429 (rate limit of the ${readKeyOf(ctx, feed)} key); Retry-After ${response.headers['retry-after'] ?? 'not given'}`);
+  return response;
 }
 
 /** Reads one page; anything but a 200 with `items` and `nextCursor` ends the check (FeedUnreadable). */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../server/store/index.ts';
-import { answerJson, type AnswerRewrite, type ProxyRewrite, type RunningProxy, startProxy } from '../testing/proxy.ts';
+import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxyRewrite, type RunningProxy, startProxy } from '../testing/proxy.ts';
 import { type ReferenceTarget, runChecks, startReference } from '../testing/reference.ts';
 import type { CheckResult } from '../types.ts';
 import { idempotencyChecks } from './idempotency.ts';
@@ -39,7 +39,7 @@ function wrapIdempotency(override: (original: Store['idempotency']) => Partial<S
 }
 
 /** True when the answer is a 429 idempotency.inFlight. */
-const isInFlight = (answer: { status: number; body: Buffer }) => answer.status === 429 && (answerJson({ ...answer, headers: {} }) as { type?: string } | undefined)?.type === 'idempotency.inFlight';
+const isInFlight = (answer: ProxiedAnswer) => answer.status === 429 && (answerJson(answer) as { type?: string } | undefined)?.type === 'idempotency.inFlight';
 
 describe('idempotency checks against the reference', () => {
   it('pass', async () => {
