@@ -81,7 +81,8 @@ describe('waybill conformance: runs', () => {
   it('writes json, junit and html into --out, prints their paths, and exits 0 on a conforming target', async () => {
     target = await startFakeTarget(conformingHandler());
     const out = join(tempDir(), 'run');
-    expect(await main(['--target', `${target.url}/`, '--profile', profileFile({ ...testProfile(), target: 'http://elsewhere.invalid' }), '--out', out, '--seed', '9'])).toBe(0);
+    // The fake target implements whoami only, so the run is limited to the families it can pass.
+    expect(await main(['--target', `${target.url}/`, '--profile', profileFile({ ...testProfile(), target: 'http://elsewhere.invalid' }), '--out', out, '--seed', '9', '--only', 'discovery,problems'])).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
     expect(printed(stdout)).toContain(`Reports:\n  ${join(out, 'report.json')}\n  ${join(out, 'junit.xml')}\n  ${join(out, 'report.html')}\n`);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { target: string; seed: number };

@@ -5,6 +5,8 @@
 import { mkdir } from 'node:fs/promises';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { reportToolError, UsageError, WaybillError } from '../bin/errors.ts';
+import { SPEC_FILE, startPrism, type RunningPrism } from '../bin/prism.ts';
+import { contractChecks } from './checks/contract.ts';
 import { checks } from './checks/index.ts';
 import { integrationContract } from './contract.ts';
 import { exitCodeHelp } from './exit-code.ts';
@@ -29,6 +31,7 @@ interface CliOptions {
   concurrency: number;
   seed?: number;
   reporter: ReporterName[];
+  viaPrism?: boolean;
 }
 
 const examples = `
@@ -38,6 +41,9 @@ Examples:
 
   # a vendor's API in CI: MUST rules only, JUnit for the CI and the console for the log
   $ waybill conformance --target https://api.example.com --profile profile.json --level must --reporter console,junit --out reports/ci
+
+  # an independent witness: every exchange also judged by Stoplight Prism's validation proxy
+  $ waybill conformance --target http://127.0.0.1:4000 --provision --via-prism
 
   # one family and one check, replaying an earlier run's seed
   $ waybill conformance --target http://127.0.0.1:4000 --profile profile.json --only discovery,problems.catalog --seed 1234
@@ -88,6 +94,7 @@ function program(): Command {
     .option('--timeout <ms>', 'timeout of each request in milliseconds', integer(1), 10_000)
     .option('--concurrency <n>', 'checks run at once (exclusive and run-level checks always run alone)', integer(1), 4)
     .option('--seed <n>', 'seed of the checks\' random choices (default: random, printed in the report)', integer(0))
+    .option('--via-prism', "send the suite's requests through a Prism validation proxy and report each spec violation it finds (check contract.prism)")
     .addOption(new Option('--reporter <names>', `report formats, comma-separated: ${Object.keys(reporters).join(', ')}`).argParser(reporterList).default(defaultReporters, defaultReporters.join(',')))
     .addHelpText('after', examples)
     .showHelpAfterError('(run waybill conformance --help for the options)')
@@ -145,33 +152,56 @@ export async function main(argv: string[]): Promise<number> {
     else profile = loadProfile(options.profile as string);
     await assertReachable(target, options.timeout);
 
-    const outDir = options.out ?? defaultOutDir();
-    await mkdir(outDir, { recursive: true });
-    const active: Reporter[] = [...new Set(options.reporter)].map((name) => reporters[name]({ outDir }));
-    const report = await runSuite({
-      checks,
-      profile: { ...profile, target },
-      target,
-      contract: integrationContract,
-      concurrency: options.concurrency,
-      only: options.only,
-      skip: options.skip,
-      ...(options.level === undefined ? {} : { level: options.level }),
-      strict: options.strict ?? false,
-      timeoutMs: options.timeout,
-      ...(options.seed === undefined ? {} : { seed: options.seed }),
-      secrets: adminToken === undefined ? [] : [{ value: adminToken, name: 'adminToken', envVar: 'WAYBILL_ADMIN_TOKEN' }],
-      onStart: (start) => active.forEach((reporter) => reporter.onStart?.(start)),
-      onResult: (result) => active.forEach((reporter) => reporter.onResult?.(result)),
-    });
-    const files: string[] = [];
-    for (const reporter of active) {
-      const file = await reporter.onEnd(report);
-      if (typeof file === 'string') files.push(file);
+    const prism = options.viaPrism ? await startValidationProxy(target) : null;
+    try {
+      return await runAndReport(options, profile, target, prism, adminToken);
+    } finally {
+      await prism?.stop();
     }
-    if (files.length > 0) process.stdout.write(`\nReports:\n${files.map((file) => `  ${file}`).join('\n')}\n`);
-    return report.exitCode;
   } catch (error) {
     return reportToolError(error);
   }
+}
+
+/**
+ * A Prism validation proxy in front of `target`. Without `--errors`: with it Prism answers
+ * invalid requests itself (422) instead of forwarding them, and the suite's deliberate
+ * invalid requests would never reach the target; violations arrive in `sl-violations`.
+ */
+async function startValidationProxy(target: string): Promise<RunningPrism> {
+  process.stderr.write(`starting a Prism validation proxy in front of ${target}…\n`);
+  const prism = await startPrism({ mode: 'proxy', args: ['-v', 'error', SPEC_FILE, target] });
+  process.stderr.write(`Prism proxy at ${prism.url}; socket-level checks go straight to ${target}\n`);
+  return prism;
+}
+
+/** Runs the suite (through `prism` when given), writes the reports and resolves to the exit code. */
+async function runAndReport(options: CliOptions, profile: Profile, target: string, prism: RunningPrism | null, adminToken: string | undefined): Promise<number> {
+  const outDir = options.out ?? defaultOutDir();
+  await mkdir(outDir, { recursive: true });
+  const active: Reporter[] = [...new Set(options.reporter)].map((name) => reporters[name]({ outDir }));
+  const report = await runSuite({
+    checks: prism === null ? checks : [...checks, ...contractChecks],
+    profile: { ...profile, target },
+    target: prism?.url ?? target,
+    rawTarget: target,
+    contract: integrationContract,
+    concurrency: options.concurrency,
+    only: options.only,
+    skip: options.skip,
+    ...(options.level === undefined ? {} : { level: options.level }),
+    strict: options.strict ?? false,
+    timeoutMs: options.timeout,
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    secrets: adminToken === undefined ? [] : [{ value: adminToken, name: 'adminToken', envVar: 'WAYBILL_ADMIN_TOKEN' }],
+    onStart: (start) => active.forEach((reporter) => reporter.onStart?.(start)),
+    onResult: (result) => active.forEach((reporter) => reporter.onResult?.(result)),
+  });
+  const files: string[] = [];
+  for (const reporter of active) {
+    const file = await reporter.onEnd(report);
+    if (typeof file === 'string') files.push(file);
+  }
+  if (files.length > 0) process.stdout.write(`\nReports:\n${files.map((file) => `  ${file}`).join('\n')}\n`);
+  return report.exitCode;
 }

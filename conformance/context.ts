@@ -16,6 +16,8 @@ export class SkipSignal extends Error {
 /** What every check of a run shares. */
 export interface RunEnvironment {
   target: string;
+  /** Where socket-level requests go; `target` unless a proxy stands in front of it. */
+  rawTarget: string;
   profile: Profile;
   log: ExchangeLog;
   redactor: Redactor;
@@ -71,8 +73,8 @@ export function createCheckContext(env: RunEnvironment, checkId: string, pools: 
             auth: { header: 'Authorization', prefix: 'Bearer ' },
             resolveKey: () => sandbox.token,
           }),
-    raw: createRawSender(env.target, recorder, env.timeoutMs),
-    rawSession: createRawSessionOpener(env.target, recorder, env.timeoutMs),
+    raw: createRawSender(env.rawTarget, recorder, env.timeoutMs),
+    rawSession: createRawSessionOpener(env.rawTarget, recorder, env.timeoutMs),
     authHeader(key = 'full') {
       const value = keyValue(key);
       if (value === undefined) throw new Error(`authHeader: the profile has no key '${key}' (declare key:${key} in requires)`);

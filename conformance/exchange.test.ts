@@ -20,6 +20,7 @@ function contextFor(target: string, profile: Profile = testProfile(), timeoutMs 
     log,
     redactor: createRedactor(profileSecrets(profile)),
     matchRoute: createRouteMatcher(integrationContract.routes, target),
+    rawTarget: target,
     timeoutMs,
     seed: 1,
     userAgent: 'waybill-test',

@@ -18,6 +18,7 @@ function contextFor(target: string, timeoutMs = 1000) {
     log,
     redactor: createRedactor(profileSecrets(profile)),
     matchRoute: createRouteMatcher(integrationContract.routes, target),
+    rawTarget: target,
     timeoutMs,
     seed: 1,
     userAgent: 'waybill-test',

@@ -36,6 +36,12 @@ export interface RunOptions {
   strict?: boolean;
   /** Per request; default 10 000 ms. */
   timeoutMs?: number;
+  /**
+   * Where hand-written socket requests go (`ctx.raw`, `ctx.rawSession`) when that is not
+   * `target`: behind a validating proxy, which reads whole bodies before forwarding, a
+   * held or cut-off body must still reach the implementation itself.
+   */
+  rawTarget?: string;
   /** Seeds every check's PRNG; random when absent, and recorded either way. */
   seed?: number;
   /** Secrets that are not in the profile (the admin token), redacted the same way. */
@@ -100,6 +106,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   const log = createExchangeLog();
   const env: RunEnvironment = {
     target,
+    rawTarget: (options.rawTarget ?? target).replace(/\/+$/, ''),
     profile: options.profile,
     log,
     redactor,

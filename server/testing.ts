@@ -26,16 +26,16 @@ const uuid = (prefix: number, n: number) => `${prefix.toString(16).padStart(8, '
 /**
  * A small dataset: `orders` orders whose stamps come in groups of three equal values (so
  * the feed's tie-break on id matters), statuses cycling through a fixed list, every
- * order's external id `EXT-<n>`; and `trips` trips likewise.
+ * order's external id `EXT-<n>` (or `<externalIdPrefix>-<n>`); and `trips` trips likewise.
  */
-export function tinyDataset(options: { orders: number; trips?: number; start?: number }): Dataset {
+export function tinyDataset(options: { orders: number; trips?: number; start?: number; externalIdPrefix?: string }): Dataset {
   const start = options.start ?? Date.parse('2026-10-01T00:00:00.000Z');
   const stamp = (i: number) => new Date(start + Math.floor(i / 3) * 1000).toISOString();
   const address = { line1: '1 Main St', city: 'Utrecht', postcode: '3511', country: 'NL', lat: 52.09, lng: 5.12 };
   const orders: FixtureOrder[] = Array.from({ length: options.orders }, (_, i) => ({
     // Ids descend within a stamp group, so id order differs from insertion order.
     id: uuid(1, 1_000_000 - i),
-    externalId: `EXT-${i}`,
+    externalId: `${options.externalIdPrefix ?? 'EXT'}-${i}`,
     shortId: `ORD-${i}`,
     type: 'Delivery',
     status: STATUSES[i % STATUSES.length]!,

@@ -47,7 +47,7 @@ export const exceeded: Check = {
   exclusive: true,
   async run(ctx) {
     const perMinute = ctx.profile.keys.rateLimited?.perMinute ?? 0;
-    // Without this baseline, a full key limited by the rest of the run would pass for a per-tenant limit.
+    // A full key already limited by the rest of the run would look like a limit shared across keys.
     const baseline = await whoami(ctx, 'full');
     if (baseline.status === 429) ctx.skip(`the full key is itself rate limited (exchange #${baseline.exchange.id}), so it cannot show that other keys are unaffected`);
 

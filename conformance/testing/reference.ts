@@ -8,6 +8,7 @@ import { memoryStore, type RunningServer, seedTenant, startServer, tinyDataset }
 import type { AppOptions } from '../../server/app.ts';
 import type { Store } from '../../server/store/index.ts';
 import { integrationContract } from '../contract.ts';
+import { provisionProfile } from '../profile.ts';
 import { runSuite } from '../runner.ts';
 import type { Check, CheckResult, Profile, RunReport } from '../types.ts';
 
@@ -38,19 +39,24 @@ function pool(total: number, statuses: string[], size: number, taken: Set<string
 /**
  * Starts the reference over a fresh in-memory store: tenant A (450 orders, 150 trips) with
  * every key, tenant B for `otherTenant`, a suspended tenant C, a revoked key and a 5/min key.
- * `options` (e.g. a wrapped store) lets a test build a deliberately broken variant.
+ * `options` (e.g. a wrapped store) lets a test build a deliberately broken variant; `sandbox`
+ * opens the control plane with `REFERENCE_ADMIN_TOKEN` and adds it to the profile.
  */
-export async function startReference(options: { wrapStore?: (store: Store) => Store; app?: Partial<AppOptions> } = {}): Promise<ReferenceTarget> {
+export async function startReference(options: { wrapStore?: (store: Store) => Store; app?: Partial<AppOptions>; sandbox?: boolean } = {}): Promise<ReferenceTarget> {
   const store = memoryStore();
   const orders = 450;
   const a = seedTenant(store, tinyDataset({ orders, trips: 150 }));
-  const b = seedTenant(store, tinyDataset({ orders: 40, trips: 5, start: Date.parse('2026-10-02T00:00:00.000Z') }));
+  const b = seedTenant(store, tinyDataset({ orders: 40, trips: 5, start: Date.parse('2026-10-02T00:00:00.000Z'), externalIdPrefix: 'OTHER' }));
   const c = seedTenant(store, tinyDataset({ orders: 20 }));
   store.tenants.setState(c.tenantId, 'Suspended');
   const revoked = store.keys.create({ tenantId: a.tenantId, name: 'revoked', scopes: ['orders:read', 'orders:write', 'trips:read'] });
   store.keys.revoke(a.tenantId, revoked.id);
   const rateLimited = store.keys.create({ tenantId: a.tenantId, name: 'limited', scopes: ['orders:read', 'orders:write', 'trips:read'], rateLimit: 5 });
-  const server = await startServer(options.wrapStore ? options.wrapStore(store) : store, { bodyIdleTimeoutMs: 1000, ...options.app });
+  const server = await startServer(options.wrapStore ? options.wrapStore(store) : store, {
+    bodyIdleTimeoutMs: 1000,
+    ...(options.sandbox ? { adminToken: REFERENCE_ADMIN_TOKEN } : {}),
+    ...options.app,
+  });
   const taken = new Set<string>();
   const profile: Profile = {
     target: server.url,
@@ -70,11 +76,32 @@ export async function startReference(options: { wrapStore?: (store: Store) => St
       notCancellable: pool(orders, ['InProgress', 'FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed'], 30, taken),
       archivable: pool(orders, ['New', 'InPlanning', 'FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed'], 30, taken),
       payable: pool(orders, STATUS_AT, 30, taken),
-      otherTenant: Array.from({ length: 20 }, (_, i) => `EXT-${i}`),
+      otherTenant: Array.from({ length: 20 }, (_, i) => `OTHER-${i}`),
     },
     feeds: { minOrders: 120, minTrips: 120 },
+    ...(options.sandbox ? { sandbox: { url: `${server.url}/sandbox/v1`, token: options.app?.adminToken ?? REFERENCE_ADMIN_TOKEN } } : {}),
   };
   return { server, store, profile, close: () => server.close() };
+}
+
+/** The admin token of a reference started with its control plane (`sandbox: true`, `provisionReference`). */
+export const REFERENCE_ADMIN_TOKEN = 'wba_conformance-test-admin-token';
+
+/**
+ * Starts the reference with its control plane over a fresh in-memory store and builds the
+ * profile the way `--provision` does: `POST /sandbox/v1/profiles` through `provisionProfile`.
+ * `options` as for `startReference`.
+ */
+export async function provisionReference(options: { wrapStore?: (store: Store) => Store; app?: Partial<AppOptions> } = {}): Promise<ReferenceTarget> {
+  const store = memoryStore();
+  const adminToken = options.app?.adminToken ?? REFERENCE_ADMIN_TOKEN;
+  const server = await startServer(options.wrapStore ? options.wrapStore(store) : store, { bodyIdleTimeoutMs: 1000, ...options.app, adminToken });
+  try {
+    return { server, store, profile: await provisionProfile(server.url, adminToken), close: () => server.close() };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
 }
 
 /** Runs `checks` against `target` with `profile`; returns the report and the results by check id. */

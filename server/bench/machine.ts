@@ -36,7 +36,7 @@ export function machineBusySeconds(): number | null {
  */
 export async function waitForQuiet(options: { maxBusyPct?: number; timeoutS?: number; onWait?: (busyPct: number) => void } = {}): Promise<number | null> {
   const maxBusyPct = options.maxBusyPct ?? 20;
-  const timeoutS = options.timeoutS ?? 120;
+  const timeoutS = options.timeoutS ?? 60;
   for (let waited = 0; waited < timeoutS; waited++) {
     const before = machineBusySeconds();
     await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -70,10 +70,12 @@ async function main(): Promise<void> {
 }
 
 process.once('exit', killChildren);
-process.once('SIGINT', () => {
-  killChildren();
-  process.exit(130);
-});
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.once(signal, () => {
+    killChildren();
+    process.exit(code);
+  });
+}
 main().catch((error: unknown) => {
   process.stderr.write(`profile: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(2);

@@ -111,7 +111,7 @@ async function compare(
       const label = `${scenario} ${server.name} ${database.orders.toLocaleString('en-US')} orders, round ${round}/${settings.rounds}`;
       for (let attempt = 0; ; attempt++) {
         const waited = await waitForQuiet({ onWait: (busy) => progress(`waiting for other work on the machine to finish (${Math.round(busy)}% of a core busy)`) });
-        if (waited === null) progress('  the machine did not go quiet within 2 minutes; measuring anyway');
+        if (waited === null) progress('  the machine did not go quiet within a minute; measuring anyway');
         progress(`running ${label} (${settings.warmupS} s warm-up + ${settings.durationS} s)`);
         const keys = server.name === 'sandbox' ? database.keys : [];
         const figures = await measure(server, FEED_PATH, cursors, keys, settings);
@@ -207,10 +207,12 @@ async function main(): Promise<number> {
 }
 
 process.once('exit', killChildren);
-process.once('SIGINT', () => {
-  killChildren();
-  process.exit(130);
-});
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.once(signal, () => {
+    killChildren();
+    process.exit(code);
+  });
+}
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {

@@ -41,7 +41,7 @@ let datasets: { main: Dataset; mainPools: OrderPools; other: Dataset; otherPool:
 
 function profileDatasets() {
   if (datasets === undefined) {
-    const main = generateDataset({ seed: 4120, orders: 260, trips: 130, coverage: true });
+    const main = withTransactionStamps(generateDataset({ seed: 4120, orders: 260, trips: 130, coverage: true }));
     const mainPools = pickPools(main.orders, { size: POOL_SIZE, reserve: 3, keep: PROFILE_FEEDS.minOrders });
     const trips = main.trips.length;
     if (trips < PROFILE_FEEDS.minTrips) throw new Error(`the profile dataset has ${trips} trips`);
@@ -51,6 +51,34 @@ function profileDatasets() {
     datasets = { main, mainPools, other, otherPool, suspended: generateDataset({ seed: 4122, orders: 20, trips: 5 }) };
   }
   return datasets;
+}
+
+const END_STATUSES = new Set(['FullyDelivered', 'PartiallyDelivered', 'Returned', 'Collected', 'PartiallyCollected', 'NotCollected', 'Refused']);
+
+/**
+ * `dataset` with the stamps one write transaction would leave (D7): a completed trip and
+ * the orders it finished share one `updatedAtUtc`, and trips confirmed by one planning run
+ * (three at a time) share theirs. A conformance profile then holds real ties, so the
+ * feeds' `(updatedAtUtc, id)` order is tested on them.
+ */
+function withTransactionStamps(dataset: Dataset): Dataset {
+  const latest = (stamps: string[]) => stamps.reduce((a, b) => (a > b ? a : b));
+  const orderStamp = new Map<string, string>();
+  const trips = dataset.trips.map((trip) => ({ ...trip }));
+  for (const trip of trips.filter((t) => t.status === 'Completed')) {
+    const finished = dataset.orders.filter((order) => order.tripId === trip.id && END_STATUSES.has(order.status));
+    const stamp = latest([trip.updatedAtUtc, ...finished.map((order) => order.updatedAtUtc)]);
+    trip.updatedAtUtc = stamp;
+    for (const order of finished) orderStamp.set(order.id, stamp);
+  }
+  const confirmed = trips.filter((t) => t.status === 'Confirmed');
+  for (let i = 0; i + 1 < confirmed.length; i += 3) {
+    const run = confirmed.slice(i, i + 3);
+    const stamp = latest(run.map((trip) => trip.updatedAtUtc));
+    for (const trip of run) trip.updatedAtUtc = stamp;
+  }
+  const orders = dataset.orders.map((order) => (orderStamp.has(order.id) ? { ...order, updatedAtUtc: orderStamp.get(order.id)! } : order));
+  return { ...dataset, orders, trips };
 }
 
 /** `dataset` with every external id suffixed by `-<suffix>`. */

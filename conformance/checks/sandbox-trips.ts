@@ -1,0 +1,80 @@
+/**
+ * Sandbox, trips: building a trip from orders, the trip's moves (start, complete, cancel) and
+ * the rules of a stop's outcome, each produced on trips of a tenant the check builds.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Check } from '../types.ts';
+import { onControlPlane } from './support/control-plane.ts';
+
+/** Empty, unplannable and already planned orders; an unknown trip. */
+export const tripBuild: Check = {
+  id: 'sandbox.trips.build',
+  family: 'sandbox',
+  title: 'a trip of no orders, of an order that cannot be planned or of an order already on a trip is refused; an unknown trip is 404 planning.trip_not_found',
+  level: 'DECISION',
+  rule: '02-error-catalog.md › Planning: "| planning.trip_no_lines | 400 | A trip must contain at least one order line. |", "| planning.order_not_plannable | 400 | The line cannot be planned (missing order, archived, terminal status or unsupported order type). |", "| planning.order_line_already_assigned | 409 | The order line is already on a trip. |", "| planning.trip_not_found | 404 | Trip not found. |" — spec/DECISIONS.md D41: "An empty list is `planning.trip_no_lines` (field `orderIds`). … an unknown, archived or otherwise placed order is 400 `planning.order_not_plannable` naming `orderIds[i]`, and an order already Planned or InProgress on a trip is 409 `planning.order_line_already_assigned`. An unknown trip id is 404 `planning.trip_not_found` on every trip operation"',
+  requires: ['sandbox'],
+  run: onControlPlane(async (plane) => {
+    const tenant = await plane.tenant();
+    const build = (orderIds: string[]) => ({ method: 'POST', path: `${tenant}/trips`, body: { orderIds } });
+    const orderId = await plane.order(tenant, 'WAYBILL-TRIP-1');
+    await plane.expect({ what: 'a trip of no orders', code: 'planning.trip_no_lines', field: 'orderIds', request: build([]) });
+    await plane.expect({ what: 'a trip of a New order and an order id nobody issued', code: 'planning.order_not_plannable', field: 'orderIds[1]', request: build([orderId, randomUUID()]) });
+    await plane.trip(tenant, [orderId]);
+    await plane.expect({ what: 'a second trip of the planned order', code: 'planning.order_line_already_assigned', request: build([orderId]) });
+    await plane.expect({ what: 'reading a trip id nobody issued', code: 'planning.trip_not_found', request: { method: 'GET', path: `${tenant}/trips/${randomUUID()}` } });
+  }),
+};
+
+/** Start needs Confirmed, complete InProgress and no open stop, cancel a reason and Confirmed or InProgress. */
+export const tripLifecycle: Check = {
+  id: 'sandbox.trips.lifecycle',
+  family: 'sandbox',
+  title: 'start of a started trip, complete of a Confirmed trip or one with an open stop, cancel without a reason and cancel of a cancelled trip are refused with their codes',
+  level: 'MUST',
+  rule: '01-integration-api.md › Trip statuses: "| Confirmed | start the trip (not in the integration interface) | trip is Confirmed | InProgress |", "| InProgress | complete the trip (not in the integration interface) | no open stops and no owed return leg | Completed |", "| Confirmed or InProgress | cancel the trip (not in the integration interface) | a reason code is supplied | Cancelled |" (02-error-catalog.md: planning.trip_not_confirmed, planning.trip_not_in_progress, planning.trip_has_open_stops, trips.mutation.cancelReasonRequired, trips.mutation.tripNotCancelable) — the trip endpoints: spec/DECISIONS.md D41, D43',
+  requires: ['sandbox'],
+  run: onControlPlane(async (plane) => {
+    const tenant = await plane.tenant();
+    const trip = await plane.trip(tenant, [await plane.order(tenant, 'WAYBILL-TRIP-1')]);
+    await plane.expect({ what: 'completing a Confirmed trip', code: 'planning.trip_not_in_progress', request: { method: 'POST', path: `${trip}/complete` } });
+    await plane.need('starting the trip', { method: 'POST', path: `${trip}/start` });
+    await plane.expect({ what: 'starting the started trip again', code: 'planning.trip_not_confirmed', request: { method: 'POST', path: `${trip}/start` } });
+    await plane.expect({ what: 'completing a trip whose stop is open', code: 'planning.trip_has_open_stops', request: { method: 'POST', path: `${trip}/complete` } });
+    await plane.expect({ what: 'cancelling a trip without reasonCode', code: 'trips.mutation.cancelReasonRequired', field: 'reasonCode', request: { method: 'POST', path: `${trip}/cancel`, body: {} } });
+    await plane.need('cancelling the trip', { method: 'POST', path: `${trip}/cancel`, body: { reasonCode: 'Weather' } });
+    await plane.expect({ what: 'cancelling the cancelled trip again', code: 'trips.mutation.tripNotCancelable', request: { method: 'POST', path: `${trip}/cancel`, body: { reasonCode: 'Weather' } } });
+  }),
+};
+
+/** Stop outcomes: lines, quantities, vocabulary and reasons; no stop, an inactive trip, a finished stop. */
+export const stopOutcomes: Check = {
+  id: 'sandbox.outcomes',
+  family: 'sandbox',
+  title: "a stop outcome that breaks a line rule, lacks a reason, names no stop, is on an inactive trip or on a finished stop is refused with its trips.* code",
+  level: 'DECISION',
+  rule: '02-error-catalog.md › Trips and stops (driver side): "| trips.outcomes.lineMismatch | 400 | Outcomes must cover exactly the stop\'s order lines, one per line. |", "| trips.outcomes.invariantViolation | 400 | Delivered line: delivered plus returned plus lost equals requested, rejected not above returned; collected line: collected plus notCollected equals requested; no negative quantity. |", "| trips.outcomes.wrongVocabulary | 400 | A line mixes delivery quantities (delivered, returned, rejected, lost) with collection quantities (collected, notCollected). |", "| trips.outcomes.reasonRequired | 400 | A reason code is required for each non-zero returned, rejected, lost or not-collected quantity. |", "| trips.stop.reasonRequired | 400 | A reason code is required for this terminal stop status. |", "| trips.stop.notFound | 404 | No stop at that index on the trip. |", "| trips.stop.tripNotActive | 409 | Trip must be Confirmed or InProgress to change a stop status. |", "| trips.stop.illegalTransition | 409 | Illegal stop-status transition. |" — the outcome request and its fields: spec/DECISIONS.md D42',
+  requires: ['sandbox'],
+  run: onControlPlane(async (plane) => {
+    const tenant = await plane.tenant();
+    const first = await plane.order(tenant, 'WAYBILL-STOP-1');
+    const second = await plane.order(tenant, 'WAYBILL-STOP-2');
+    const trip = await plane.trip(tenant, [first, second], { start: true });
+    const outcome = (body: unknown, stop = 0, path = trip) => ({ method: 'POST', path: `${path}/stops/${stop}/outcome`, body });
+    // Each stop is a Delivery of one line of 2.
+    await plane.expect({ what: 'an outcome of no lines', code: 'trips.outcomes.lineMismatch', field: 'lines', request: outcome({ lines: [] }) });
+    await plane.expect({ what: 'delivered 1 of 2 with nothing returned or lost', code: 'trips.outcomes.invariantViolation', field: 'lines[0]', request: outcome({ lines: [{ line: 0, delivered: 1 }] }) });
+    await plane.expect({ what: 'collected 2 on a Delivery line', code: 'trips.outcomes.wrongVocabulary', field: 'lines[0]', request: outcome({ lines: [{ line: 0, collected: 2 }] }) });
+    await plane.expect({ what: 'returned 1 without reasonCode', code: 'trips.outcomes.reasonRequired', field: 'lines[0].reasonCode', request: outcome({ lines: [{ line: 0, delivered: 1, returned: 1 }] }) });
+    await plane.expect({ what: 'a Failed stop without reasonCode', code: 'trips.stop.reasonRequired', field: 'reasonCode', request: outcome({ status: 'Failed' }) });
+    await plane.expect({ what: 'an outcome for stop 5 of a trip of 2 stops', code: 'trips.stop.notFound', request: outcome({ lines: [{ line: 0, delivered: 2 }] }, 5) });
+    await plane.need('delivering stop 0', outcome({ lines: [{ line: 0, delivered: 2 }] }));
+    await plane.expect({ what: 'a second outcome for the finished stop 0', code: 'trips.stop.illegalTransition', request: outcome({ lines: [{ line: 0, delivered: 2 }] }) });
+    const cancelled = await plane.trip(tenant, [await plane.order(tenant, 'WAYBILL-STOP-3')]);
+    await plane.need('cancelling the second trip', { method: 'POST', path: `${cancelled}/cancel`, body: { reasonCode: 'VehicleBreakdown' } });
+    await plane.expect({ what: 'an outcome on a cancelled trip', code: 'trips.stop.tripNotActive', request: outcome({ lines: [{ line: 0, delivered: 2 }] }, 0, cancelled) });
+  }),
+};
+
+/** The trips checks. */
+export const sandboxTripChecks: Check[] = [tripBuild, tripLifecycle, stopOutcomes];

@@ -1,0 +1,13 @@
+/**
+ * Sandbox: every catalog code the control plane answers (`reach: sandbox` in spec/errors.yaml,
+ * spec/sandbox.yaml, decisions D30–D44), produced in tenants each check builds for itself, and
+ * an archived tenant's integration writes (D22). Skipped when the profile has no sandbox.
+ */
+import type { Check } from '../types.ts';
+import { sandboxDirectoryChecks } from './sandbox-directory.ts';
+import { sandboxOrderChecks } from './sandbox-orders.ts';
+import { sandboxTenantChecks } from './sandbox-tenants.ts';
+import { sandboxTripChecks } from './sandbox-trips.ts';
+
+/** The sandbox family, in the order it runs. */
+export const sandboxChecks: Check[] = [...sandboxTenantChecks, ...sandboxDirectoryChecks, ...sandboxOrderChecks, ...sandboxTripChecks];
