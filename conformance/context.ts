@@ -59,6 +59,7 @@ export function createCheckContext(env: RunEnvironment, checkId: string, pools: 
     http: createHttpClient({
       ...common,
       baseUrl: env.target,
+      verbatimBaseUrl: env.rawTarget,
       channel: 'api',
       auth,
       resolveKey: (key) => (key === null ? null : (keyValue(key ?? 'full') ?? key ?? null)),

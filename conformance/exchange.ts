@@ -79,6 +79,8 @@ export function parseJson(text: string): unknown {
 /** How a client authenticates and where it sends. */
 export interface HttpClientOptions {
   baseUrl: string;
+  /** Where `verbatim` requests go: the implementation itself when a proxy stands at `baseUrl`. */
+  verbatimBaseUrl?: string;
   channel: 'api' | 'sandbox';
   recorder: Recorder;
   timeoutMs: number;
@@ -104,7 +106,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   return {
     async request(request): Promise<HttpResponse> {
       const method = request.method.toUpperCase();
-      const url = requestUrl(options.baseUrl, request);
+      const url = requestUrl(request.verbatim ? (options.verbatimBaseUrl ?? options.baseUrl) : options.baseUrl, request);
       const body =
         request.rawBody !== undefined ? Buffer.from(request.rawBody) : request.body !== undefined ? Buffer.from(JSON.stringify(request.body)) : null;
       if (body !== null && (method === 'GET' || method === 'HEAD')) throw new Error(`${method} ${url}: fetch cannot send a body with ${method}; use ctx.raw`);

@@ -112,6 +112,12 @@ export interface HttpRequest {
   rawBody?: string | Buffer;
   /** Content-Type of the body; null sends none at all. */
   contentType?: string | null;
+  /**
+   * The bytes must reach the implementation exactly as written (a malformed body, a missing
+   * Content-Type): sent past any proxy in front of the target (`--via-prism`), which parses
+   * and may repair or answer such requests itself.
+   */
+  verbatim?: boolean;
 }
 
 /** An answer, with the recorded exchange to attach to findings. */

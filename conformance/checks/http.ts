@@ -34,7 +34,7 @@ function aboutBlankFindings(response: HttpResponse, what: string): Finding[] {
 
 /** A payment on an absent order with `rawBody` sent as `contentType` (null: no Content-Type). */
 function rawPayment(ctx: CheckContext, rawBody: string, contentType: string | null): HttpRequest {
-  return { method: 'POST', path: paths.payment(absentExternalId(ctx)), rawBody, contentType };
+  return { method: 'POST', path: paths.payment(absentExternalId(ctx)), rawBody, contentType, verbatim: true };
 }
 
 /** A body of another media type: 415 api.unsupported_media_type. */
