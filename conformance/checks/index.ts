@@ -10,7 +10,8 @@ import { httpChecks } from './http.ts';
 import { idempotencyChecks } from './idempotency.ts';
 import { problemsChecks } from './problems.ts';
 import { ratelimitChecks } from './ratelimit.ts';
+import { sandboxChecks } from './sandbox.ts';
 import { writesChecks } from './writes.ts';
 
 /** Every check of the suite. */
-export const checks: Check[] = [...discoveryChecks, ...problemsChecks, ...idempotencyChecks, ...ratelimitChecks, ...authChecks, ...writesChecks, ...httpChecks, ...feedsChecks];
+export const checks: Check[] = [...discoveryChecks, ...problemsChecks, ...idempotencyChecks, ...ratelimitChecks, ...authChecks, ...writesChecks, ...httpChecks, ...feedsChecks, ...sandboxChecks];
