@@ -1,7 +1,7 @@
 /** Builds the `ctx` a check runs with: recorded clients, its pool ids, the run's log and PRNG. */
 import { createHttpClient, type ExchangeLog, type Recorder } from './exchange.ts';
 import { createRawSender, createRawSessionOpener } from './raw-http.ts';
-import type { Redactor } from './redaction.ts';
+import { type Redactor, redactRecord } from './redaction.ts';
 import type { RouteMatcher } from './routes.ts';
 import type { CheckContext, PoolName, Profile } from './types.ts';
 
@@ -87,6 +87,10 @@ export function createCheckContext(env: RunEnvironment, checkId: string, pools: 
       return ids;
     },
     exchanges: () => env.log.all(),
+    addSecret(value, name) {
+      env.redactor.add({ value, name, envVar: `WAYBILL_SECRET_${name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()}` });
+      for (const record of env.log.all()) redactRecord(record, env.redactor);
+    },
     skip(reason): never {
       throw new SkipSignal(reason);
     },

@@ -40,6 +40,18 @@ describe('ctx.http', () => {
   });
   afterAll(() => target.close());
 
+  it('redacts a secret a check learns at run time, in records made before and after', async () => {
+    const { ctx, log } = contextFor(target.url);
+    const learned = 'wbk_createdAtRunTime_0123456789';
+    await ctx.http.request({ method: 'POST', path: '/sandbox/v1/tenants/t/keys', body: { secret: learned } });
+    expect(JSON.stringify(log.all())).toContain(learned);
+    ctx.addSecret(learned, 'createdKey');
+    await ctx.http.request({ method: 'GET', path: '/api/v1/integration/whoami', key: learned });
+    const records = JSON.stringify(log.all());
+    expect(records).not.toContain(learned);
+    expect(records).toContain('<redacted:createdKey>');
+  });
+
   it('sends the full key by default, redacts it everywhere in the record, and names the operation', async () => {
     const { ctx, log } = contextFor(target.url);
     const response = await ctx.http.request({ method: 'GET', path: '/api/v1/integration/whoami' });

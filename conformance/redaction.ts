@@ -3,7 +3,7 @@
  * admin token are replaced by `<redacted:name>` in records and findings, and by a
  * `$WAYBILL_…` environment variable in replay lines.
  */
-import type { Profile } from './types.ts';
+import type { ExchangeRecord, Profile, RecordedMessage } from './types.ts';
 
 /** A secret the run knows, with the label and environment variable that stand in for it. */
 export interface Secret {
@@ -29,6 +29,8 @@ export interface Redactor {
   segments(text: string): Segment[];
   /** The secret of a profile key name, if the profile has it. */
   keyValue(name: string): string | undefined;
+  /** Learns a secret met during the run (a key a check created); redacted from then on. */
+  add(secret: Secret): void;
 }
 
 /** `ordersRead` → `ORDERS_READ`. */
@@ -48,10 +50,16 @@ export function profileSecrets(profile: Profile, extra: readonly Secret[] = []):
 }
 
 /** A redactor over `secrets`; when two names share a value the first one names it. */
-export function createRedactor(secrets: readonly Secret[]): Redactor {
+export function createRedactor(initial: readonly Secret[]): Redactor {
+  const secrets = [...initial];
   const byValue = new Map<string, Secret>();
-  for (const secret of secrets) if (secret.value !== '' && !byValue.has(secret.value)) byValue.set(secret.value, secret);
-  const ordered = [...byValue.values()].sort((a, b) => b.value.length - a.value.length);
+  let ordered: Secret[] = [];
+  const learn = (secret: Secret) => {
+    if (secret.value === '' || byValue.has(secret.value)) return;
+    byValue.set(secret.value, secret);
+    ordered = [...byValue.values()].sort((a, b) => b.value.length - a.value.length);
+  };
+  for (const secret of secrets) learn(secret);
   const label = (secret: Secret) => `<redacted:${secret.name}>`;
 
   function segments(text: string): Segment[] {
@@ -68,7 +76,9 @@ export function createRedactor(secrets: readonly Secret[]): Redactor {
   }
 
   return {
-    secrets: ordered,
+    get secrets() {
+      return ordered;
+    },
     segments,
     redact: (text) => segments(text).map((piece) => ('literal' in piece ? piece.literal : label(piece.secret))).join(''),
     redactBytes(bytes) {
@@ -86,5 +96,23 @@ export function createRedactor(secrets: readonly Secret[]): Redactor {
       return out;
     },
     keyValue: (name) => secrets.find((secret) => secret.name === name && secret.envVar.startsWith('WAYBILL_KEY_'))?.value,
+    add(secret) {
+      secrets.push(secret);
+      learn(secret);
+    },
   };
+}
+
+/** Redacts, in place, a record made before the redactor learned its latest secrets. */
+export function redactRecord(record: ExchangeRecord, redactor: Redactor): void {
+  const message = (recorded: RecordedMessage | null) => {
+    if (recorded === null) return;
+    for (const name of Object.keys(recorded.headers)) recorded.headers[name] = redactor.redact(recorded.headers[name]!);
+    if (recorded.body !== null && recorded.bodyEncoding === undefined) recorded.body = redactor.redact(recorded.body);
+  };
+  record.request.url = redactor.redact(record.request.url);
+  message(record.request);
+  message(record.response);
+  record.replay = redactor.redact(record.replay);
+  if (record.error !== undefined) record.error = redactor.redact(record.error);
 }

@@ -129,7 +129,7 @@ const variants: Record<string, Variant> = {
     proxy: () => ({ answer: (answer) => { const { 'retry-after': _gone, ...headers } = answer.headers; return answer.status === 429 ? { ...answer, headers } : answer; } }),
   },
   'errors as plain JSON, not problem+json': {
-    fails: ['auth.problem.forbidden', 'auth.problem.unauthorized', 'discovery.responses.schema', 'http.method.notAllowed', 'http.route.unknown', 'problems.catalog'],
+    fails: ['auth.problem.forbidden', 'auth.problem.unauthorized', 'discovery.responses.schema', 'http.method.notAllowed', 'http.route.unknown', 'problems.catalog', 'sandbox.tenant.archived'],
     proxy: () => ({ answer: (answer) => (answer.headers['content-type']?.startsWith('application/problem+json') ? { ...answer, headers: { ...answer.headers, 'content-type': 'application/json' } } : answer) }),
   },
   'a replay that is not identical': {

@@ -184,6 +184,11 @@ export interface CheckContext {
   orders(pool: PoolName): readonly string[];
   /** Every exchange of the run completed so far, all checks together. */
   exchanges(): readonly ExchangeRecord[];
+  /**
+   * Declares a secret the check met at run time (e.g. a key it created through the control
+   * plane): it is redacted as `<redacted:name>` from every record, those already made included.
+   */
+  addSecret(value: string, name: string): void;
   /** Ends the check as `skip` with `reason`, for a precondition only visible at run time. */
   skip(reason: string): never;
   /** A PRNG in [0, 1) seeded from the run's seed and the check id. */

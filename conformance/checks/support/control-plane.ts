@@ -11,8 +11,8 @@ import type { Check, CheckContext, Finding, HttpClient, HttpRequest, HttpRespons
 import { objectOf, received } from './order-requests.ts';
 
 /** Warehouse and product ids of intake lines: references the control plane does not look up (D36). */
-export const warehouseId = '5c8e7d6f-1a2b-4c3d-9e8f-7a6b5c4d3e2f';
-export const productId = '0d6b9a3e-2c4f-4e1a-8b7d-9f0e1c2a3b4d';
+const warehouseId = '5c8e7d6f-1a2b-4c3d-9e8f-7a6b5c4d3e2f';
+const productId = '0d6b9a3e-2c4f-4e1a-8b7d-9f0e1c2a3b4d';
 
 /** One request that must answer `code`; `field` is the errors[0].field the code's rule names. */
 export interface Expectation {
@@ -98,7 +98,7 @@ export function codeViolation(response: HttpResponse, expected: { code: CatalogC
 }
 
 /** The session of one check on `client`. */
-function controlPlane(client: HttpClient): ControlPlane {
+function controlPlane(client: HttpClient, addSecret: (value: string, name: string) => void): ControlPlane {
   const findings: Finding[] = [];
   const plane: ControlPlane = {
     client,
@@ -108,7 +108,10 @@ function controlPlane(client: HttpClient): ControlPlane {
       if (response.status < 200 || response.status > 299) {
         throw new StepRefused(finding(`${what} (needed by this check): ${describeExchange(response.exchange)}`, '2xx', received(response), response.exchange));
       }
-      return objectOf(response) ?? {};
+      const body = objectOf(response) ?? {};
+      // A created API key's secret (spec/sandbox.yaml CreatedApiKey) must not reach a report.
+      if (typeof body['secret'] === 'string') addSecret(body['secret'], 'createdKey');
+      return body;
     },
     async needId(what, request) {
       const body = await plane.need(what, request);
@@ -149,7 +152,7 @@ function controlPlane(client: HttpClient): ControlPlane {
 export function onControlPlane(body: (plane: ControlPlane, ctx: CheckContext) => Promise<void>): Check['run'] {
   return async (ctx) => {
     if (ctx.sandbox === null) return ctx.skip('profile has no sandbox');
-    const plane = controlPlane(ctx.sandbox);
+    const plane = controlPlane(ctx.sandbox, (value, name) => ctx.addSecret(value, name));
     try {
       await body(plane, ctx);
     } catch (error) {
