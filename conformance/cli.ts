@@ -5,6 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { reportToolError, UsageError, WaybillError } from '../bin/errors.ts';
+import { ADMIN_TOKEN_FILE, readAdminTokenFor } from '../bin/admin-token-file.ts';
 import { SPEC_FILE, startPrism, type RunningPrism } from '../bin/prism.ts';
 import { contractChecks } from './checks/contract.ts';
 import { checks } from './checks/index.ts';
@@ -36,8 +37,9 @@ interface CliOptions {
 
 const examples = `
 Examples:
-  # the reference sandbox: provision fresh tenants and keys, run everything
-  $ waybill conformance --target http://127.0.0.1:4000 --provision --admin-token "$WAYBILL_ADMIN_TOKEN"
+  # the local reference sandbox (npm start): fresh tenants and keys, every check; the admin
+  # token comes from .waybill/admin-token.json, which the sandbox writes for its own URL
+  $ waybill conformance --target http://127.0.0.1:4000 --provision
 
   # a vendor's API in CI: MUST rules only, JUnit for the CI and the console for the log
   $ waybill conformance --target https://api.example.com --profile profile.json --level must --reporter console,junit --out reports/ci
@@ -85,7 +87,7 @@ function program(): Command {
     .requiredOption('--target <url>', 'base URL of the API under test (http or https); overrides the profile\'s target')
     .addOption(new Option('--profile <file>', 'conformance profile (JSON, see conformance/profile.schema.json)').conflicts('provision'))
     .addOption(new Option('--provision', "build a fresh profile through the target's sandbox control plane").conflicts('profile'))
-    .option('--admin-token <token>', 'admin token of the control plane for --provision (default: env WAYBILL_ADMIN_TOKEN)')
+    .option('--admin-token <token>', `admin token of the control plane for --provision (default: env WAYBILL_ADMIN_TOKEN, else ${ADMIN_TOKEN_FILE} when it names this --target)`)
     .option('--out <dir>', 'directory for the reports (default: reports/<UTC timestamp>/)')
     .addOption(new Option('--only <ids>', 'run only these checks: ids, families or prefixes such as feeds. (comma-separated)').argParser(list).default([], 'every check'))
     .addOption(new Option('--skip <ids>', 'leave out these checks: ids, families or prefixes (comma-separated)').argParser(list).default([], 'none'))
@@ -125,8 +127,10 @@ function validate(options: CliOptions): { adminToken?: string } {
     if (options.adminToken !== undefined) throw new UsageError('--admin-token is only used with --provision');
     return {};
   }
-  const adminToken = options.adminToken ?? process.env['WAYBILL_ADMIN_TOKEN'];
-  if (adminToken === undefined || adminToken === '') throw new UsageError('--provision needs the admin token: --admin-token T or env WAYBILL_ADMIN_TOKEN');
+  const adminToken = options.adminToken ?? (process.env['WAYBILL_ADMIN_TOKEN'] || readAdminTokenFor(options.target));
+  if (adminToken === undefined || adminToken === '') {
+    throw new UsageError(`--provision needs the admin token: --admin-token T or env WAYBILL_ADMIN_TOKEN (a local \`waybill serve\` leaves it in ${ADMIN_TOKEN_FILE} for its own URL)`);
+  }
   return { adminToken };
 }
 

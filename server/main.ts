@@ -1,5 +1,6 @@
 /** `waybill serve`: the reference sandbox on 127.0.0.1:4000 over a SQLite file. */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { writeAdminTokenFile } from '../bin/admin-token-file.ts';
 import { UsageError } from '../bin/errors.ts';
 import { createApp } from './app.ts';
 import { newAdminToken } from './http/admin-auth.ts';
@@ -57,6 +58,7 @@ export async function main(argv: string[]): Promise<number> {
     throw error;
   }
   const tenantId = demo?.tenantId ?? store.tenants.list()[0]?.id ?? null;
+  const removeTokenFile = writeAdminTokenFile(url, adminToken);
   process.stdout.write(banner(url, options.db, demo, { adminToken, tenantId }));
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
@@ -68,6 +70,7 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
+  removeTokenFile();
   store.db.close();
   return 0;
 }
