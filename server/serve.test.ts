@@ -1,6 +1,6 @@
 /** `waybill serve` as a user runs it: banner, demo data, the printed curl line, clean shutdown, durability. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Starts `waybill serve` and resolves once its banner (up to the curl line) is out. */
 function serve(args: string[]): Promise<{ child: ChildProcess; banner: string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--quiet', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--quiet', ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     let out = '';
@@ -43,8 +43,14 @@ describe('waybill serve', () => {
     expect(answer.status).toBe(200);
     const page = (await answer.json()) as { items: unknown[]; nextCursor: string };
     expect(page.items).toHaveLength(2);
+    // The admin token is left for local tools, readable by the owner only, and only for this URL.
+    const tokenFile = join(dir, '.waybill', 'admin-token.json');
+    const token = /admin token: (\S+)/.exec(banner)![1];
+    expect(JSON.parse(readFileSync(tokenFile, 'utf8'))).toEqual({ url, token });
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+    expect(existsSync(tokenFile)).toBe(false);
 
     // Second start: same data, no new demo tenant, keys still valid.
     const again = await serve(['--db', db]);
