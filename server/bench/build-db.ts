@@ -19,7 +19,7 @@ export const BENCH_DIR = '.waybill/bench';
 /** Keys per database: the sandbox limits each key to 6000 requests a minute (D14), the bench rotates through them. */
 export const KEY_COUNT = 400;
 /** Bump when the synthesized data changes, so cached databases are rebuilt. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** A benchmark database ready to serve. */
 export interface BenchDatabase {

@@ -44,7 +44,8 @@ export interface BenchReport {
   finishedAtUtc: string;
   machine: { cpuModel: string; cores: number; memoryGb: number; platform: string; node: string; sqlite: string };
   settings: LoadSettings & { rounds: number; pageLimit: number; cursorsPerDatabase: number; keysRotated: number; sizes: { small: number; large: number } };
-  databases: { orders: number; liveOrders: number; file: string; megabytes: number; built: boolean; buildSeconds: number }[];
+  /** `buildSeconds` is null for a database reused from an earlier run. */
+  databases: { orders: number; liveOrders: number; file: string; megabytes: number; built: boolean; buildSeconds: number | null }[];
   runs: RunRecord[];
   results: {
     feedPage: { sandbox: Figure; baseline: Figure } & Target;
@@ -65,12 +66,13 @@ const TARGET_P99_GROWTH = 1.2;
 
 /** Other work on the machine above this (% of one core) marks a run as disturbed. */
 export const DISTURBED_OTHER_CPU_PCT = 25;
-const quiet = (run: RunRecord) => (run.figures.otherCpuPct ?? 0) <= DISTURBED_OTHER_CPU_PCT;
+/** Whether other work on the machine left the run undisturbed. */
+export const isQuiet = (run: RunRecord) => (run.figures.otherCpuPct ?? 0) <= DISTURBED_OTHER_CPU_PCT;
 
 /** The best round (highest req/s) of `server` in `scenario` at `orders`, among the undisturbed rounds if there are any. */
 function best(runs: readonly RunRecord[], server: ServerName, scenario: Scenario, orders: number): Figure {
   const matching = runs.filter((run) => run.server === server && run.scenario === scenario && run.orders === orders);
-  const candidates = matching.some(quiet) ? matching.filter(quiet) : matching;
+  const candidates = matching.some(isQuiet) ? matching.filter(isQuiet) : matching;
   const top = candidates.reduce((a, b) => (b.figures.reqPerSec > a.figures.reqPerSec ? b : a));
   const { reqPerSec, latencyMs, serverCpuPct, loadCpuPct, otherCpuPct } = top.figures;
   return { orders, round: top.round, reqPerSec, p50Ms: latencyMs.p50, p99Ms: latencyMs.p99, serverCpuPct, loadCpuPct, otherCpuPct };
@@ -158,7 +160,7 @@ function targetRows(report: BenchReport): string[][] {
     ['(a) feed page: sandbox / baseline req/s', feedPage.ratio.toFixed(2), feedPage.target, met(feedPage)],
     ['(b) caught-up poll: sandbox / baseline req/s', caughtUp.ratio.toFixed(2), caughtUp.target, met(caughtUp)],
     [`(c) sandbox p99 page latency: ${count(p99Scaling.large.orders)} / ${count(p99Scaling.small.orders)} orders`, p99Scaling.ratio.toFixed(2), p99Scaling.target, met(p99Scaling)],
-    ['    for reference, the same for the baseline', p99Scaling.baseline.ratio.toFixed(2), '', ''],
+    ["    for reference, the baseline's p99 growth", p99Scaling.baseline.ratio.toFixed(2), '', ''],
   ];
 }
 
@@ -184,11 +186,17 @@ export function formatTable(report: BenchReport): string {
   ].join('\n');
 }
 
-/** The report as the README's "Benchmarks" table. */
+/** The report as the README's "Benchmarks" tables (without the CPU columns). */
 export function formatMarkdown(report: BenchReport): string {
   const table = (header: string[], rows: string[][]) =>
     [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
-  return [table(FIGURE_HEADER, figureRows(report)), '', table(TARGET_HEADER, targetRows(report))].join('\n');
+  const targets = targetRows(report).map(([what, figure, goal, met]) => [
+    what!.trim(),
+    figure!,
+    goal!.replace('>=', '≥').replace('<=', '≤'),
+    met!.toLowerCase(),
+  ]);
+  return [table(FIGURE_HEADER.slice(0, 6), figureRows(report).map((row) => row.slice(0, 6))), '', table(TARGET_HEADER, targets)].join('\n');
 }
 
 /** Writes `reports/bench/<UTC timestamp>.json` and `reports/bench/latest.json`; returns both paths. */

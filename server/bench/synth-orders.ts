@@ -96,7 +96,7 @@ export function synthesizeOrders(count: number, tagIds: readonly string[], emit:
     let updated = created;
     if (touch >= 0.3 && touch < 0.8) updated = created + Math.floor(-Math.log(1 - random()) * 36 * 3_600_000);
     else if (touch >= 0.8) updated = (Math.floor((created + random() * 4 * batchEvery) / batchEvery) + 1) * batchEvery;
-    updated = Math.min(Math.floor(updated), START + SPAN_MS);
+    updated = Math.max(created, Math.min(Math.floor(updated), START + SPAN_MS));
     newest = Math.max(newest, updated);
     const status = weighted(random, STATUS_WEIGHTS);
     const labels = miniStatusLabels[status];
@@ -124,7 +124,7 @@ export function synthesizeOrders(count: number, tagIds: readonly string[], emit:
       JSON.stringify([...new Set(tags)]),
       new Date(created).toISOString(),
       updatedAt,
-      // About 5% of all orders are archived: 87% of them may be (D12).
+      // About 5% of all orders are archived; 87% are in a status that allows it (D12).
       canArchive(status) && random() < 0.0575 ? updatedAt : null,
     ]);
   }
