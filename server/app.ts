@@ -38,7 +38,7 @@ export function createApp(options: AppOptions): express.Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(makeRequestId());
-  app.use(makeAccessLog({ log }));
+  if (log.requests) app.use(makeAccessLog({ log }));
   app.use(makeIntegrationRouter({ store: options.store, cursors, bodyIdleTimeoutMs }));
   app.use(
     SANDBOX_PREFIX,

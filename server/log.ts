@@ -4,6 +4,8 @@ import { contextOf } from './http/context.ts';
 
 /** Where the server writes its log lines. */
 export interface Logger {
+  /** Whether it wants one line per request (the access log is left out of the app otherwise). */
+  requests: boolean;
   info(line: string): void;
   error(line: string): void;
 }
@@ -11,9 +13,8 @@ export interface Logger {
 /** A logger writing to stdout and stderr; `quiet` drops the per-request lines. */
 export function consoleLogger(options: { quiet?: boolean } = {}): Logger {
   return {
-    info: (line) => {
-      if (!options.quiet) process.stdout.write(`${line}\n`);
-    },
+    requests: !options.quiet,
+    info: (line) => process.stdout.write(`${line}\n`),
     error: (line) => process.stderr.write(`${line}\n`),
   };
 }
@@ -21,7 +22,7 @@ export function consoleLogger(options: { quiet?: boolean } = {}): Logger {
 /** A logger that keeps its lines in memory (tests read them). */
 export function memoryLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
-  return { lines, info: (line) => lines.push(line), error: (line) => lines.push(line) };
+  return { lines, requests: true, info: (line) => lines.push(line), error: (line) => lines.push(line) };
 }
 
 /** Middleware: logs method, path, status, duration and request id when each answer finishes. */

@@ -13,6 +13,8 @@ import Database from 'better-sqlite3';
 import { makeCursorCodec } from '../domain/cursor.ts';
 import { systemClock } from '../domain/time.ts';
 import { listen } from '../http-server.ts';
+import { pageJson } from '../integration/feeds.ts';
+import { MMAP_BYTES } from '../store/db.ts';
 import { makeOrders } from '../store/orders.ts';
 import { makeTenants } from '../store/tenants.ts';
 import { readCursorSecret } from './cursors.ts';
@@ -22,6 +24,8 @@ if (values.db === undefined || values.tenant === undefined) throw new Error('--d
 const tenantId = values.tenant;
 
 const db = new Database(values.db, { readonly: true, fileMustExist: true });
+// The same read settings as the sandbox's own connection (server/store/db.ts).
+db.pragma(`mmap_size = ${MMAP_BYTES}`);
 const orders = makeOrders(db, makeTenants(db, systemClock));
 const cursors = makeCursorCodec(readCursorSecret(db));
 
@@ -40,9 +44,7 @@ const server = createServer((req, res) => {
     return;
   }
   const page = orders.feedPage(tenantId, { position, since: null, statuses: null, limit: Math.min(Number(query.get('limit') ?? 50) || 50, 100) });
-  // The page text of `makeFeedHandler` (server/integration/feeds.ts), which does not export it.
-  const next = page.next === null ? 'null' : JSON.stringify(cursors.encode('orders', tenantId, page.next));
-  const body = `{"items":[${page.items.join(',')}],"nextCursor":${next}}`;
+  const body = pageJson(page.items, page.next === null ? null : cursors.encode('orders', tenantId, page.next));
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 });

@@ -5,9 +5,14 @@ import { contextOf } from './context.ts';
 
 const ACCEPTED = /^[\x21-\x7e]{1,128}$/;
 
-/** A fresh request id, e.g. `req_4bq0m2xk7dpa`. */
+// A random prefix per process and a counter: unique across restarts, and no random bytes per request.
+const PREFIX = `req_${randomBytes(6).toString('base64url')}`;
+let issued = 0;
+
+/** A fresh request id, e.g. `req_4bq0m2xk7dpa3f`. */
 export function newRequestId(): string {
-  return `req_${randomBytes(9).toString('base64url')}`;
+  issued += 1;
+  return `${PREFIX}${issued.toString(36)}`;
 }
 
 /** Middleware: takes the client's `X-Request-Id` when it is 1–128 visible ASCII characters, issues one otherwise. */

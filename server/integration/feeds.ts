@@ -21,6 +21,11 @@ interface FeedQuery {
 
 type PageSource = (tenantId: string, query: PageQuery) => FeedRows;
 
+/** The JSON text of a page: the items' JSON as SQLite built it, and the next cursor (D6). */
+export function pageJson(items: readonly string[], nextCursor: string | null): string {
+  return `{"items":[${items.join(',')}],"nextCursor":${nextCursor === null ? 'null' : JSON.stringify(nextCursor)}}`;
+}
+
 /** A feed handler over one store's `feedPage`. */
 export function makeFeedHandler(feed: FeedName, options: { pages: PageSource; cursors: CursorCodec }) {
   return function feedPage(_req: Request, res: Response): void {
@@ -42,7 +47,6 @@ export function makeFeedHandler(feed: FeedName, options: { pages: PageSource; cu
       statuses: query.status === undefined ? null : [...new Set(query.status)],
       limit: Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT),
     });
-    const next = page.next === null ? 'null' : JSON.stringify(options.cursors.encode(feed, tenantId, page.next));
-    sendJsonText(res, 200, `{"items":[${page.items.join(',')}],"nextCursor":${next}}`);
+    sendJsonText(res, 200, pageJson(page.items, page.next === null ? null : options.cursors.encode(feed, tenantId, page.next)));
   };
 }
