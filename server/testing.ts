@@ -151,15 +151,18 @@ export async function conformingBody(operationId: string, response: Response): P
   const body = JSON.parse(text) as { type?: string; status?: number };
   const errors: ErrorObject[] = validateSchema(name, body);
   if (errors.length > 0) throw new Error(`${operationId} ${response.status} body is not a ${name}: ${JSON.stringify(errors)}\n${text}`);
-  if (response.status >= 400) {
-    if (body.status !== response.status) throw new Error(`problem status ${body.status} on a ${response.status}`);
-    if (body.type !== 'about:blank') {
-      const entry = catalog.get(body.type as never);
-      const allowed = body.type === 'api.malformed_request' ? [400, 415] : [entry?.status];
-      if (entry === undefined || !allowed.includes(response.status)) throw new Error(`problem type ${body.type} is not a catalog code of status ${response.status}`);
-    }
-  }
+  if (response.status >= 400) assertCatalogProblem(body, response.status);
   return body;
+}
+
+/** Fails unless a problem body's `status` is the HTTP status and its `type` a catalog code of that status (or about:blank). */
+function assertCatalogProblem(body: { type?: string; status?: number }, status: number): void {
+  if (body.status !== status) throw new Error(`problem status ${body.status} on a ${status}`);
+  if (body.type === 'about:blank') return;
+  const entry = catalog.get(body.type as never);
+  // api.malformed_request is also answered 415 when a body has no Content-Type (catalog, D17).
+  const allowed = body.type === 'api.malformed_request' ? [400, 415] : [entry?.status];
+  if (entry === undefined || !allowed.includes(status)) throw new Error(`problem type ${body.type} is not a catalog code of status ${status}`);
 }
 
 /** An answer of the sandbox, its body checked against the spec by `conformingBody`. */
@@ -250,14 +253,7 @@ export async function conformingSandboxBody(operationId: string, response: Respo
   const check = sandboxResponseCheck(operationId, response.status, contentType);
   const body = JSON.parse(text) as { type?: string; status?: number };
   if (!check(body)) throw new Error(`${operationId} ${response.status} body does not match the spec: ${JSON.stringify((check as { errors?: unknown }).errors)}\n${text}`);
-  if (response.status >= 400) {
-    if (body.status !== response.status) throw new Error(`problem status ${body.status} on a ${response.status}`);
-    if (body.type !== 'about:blank') {
-      const entry = catalog.get(body.type as never);
-      const allowed = body.type === 'api.malformed_request' ? [400, 415] : [entry?.status];
-      if (entry === undefined || !allowed.includes(response.status)) throw new Error(`problem type ${body.type} is not a catalog code of status ${response.status}`);
-    }
-  }
+  if (response.status >= 400) assertCatalogProblem(body, response.status);
   return body;
 }
 
