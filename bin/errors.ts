@@ -2,7 +2,7 @@
 export class WaybillError extends Error {
   constructor(
     message: string,
-    readonly code: 'usage' | 'not_built' | 'tool',
+    readonly code: 'usage' | 'tool',
   ) {
     super(message);
     this.name = 'WaybillError';
@@ -14,14 +14,6 @@ export class UsageError extends WaybillError {
   constructor(message: string) {
     super(message, 'usage');
     this.name = 'UsageError';
-  }
-}
-
-/** A subcommand that exists in the plan but is not built yet. */
-export class NotBuiltError extends WaybillError {
-  constructor(command: string) {
-    super(`waybill ${command} is not built yet`, 'not_built');
-    this.name = 'NotBuiltError';
   }
 }
 

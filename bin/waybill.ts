@@ -2,7 +2,7 @@
  * The `waybill` command: one dispatcher for every subcommand. Each subcommand lives in
  * its own part of the tree and is loaded only when asked for, so `waybill --help` stays fast.
  */
-import { NotBuiltError, reportToolError } from './errors.ts';
+import { reportToolError } from './errors.ts';
 
 /** What a subcommand module exports: run with the arguments after its name, resolve to an exit code. */
 export interface SubcommandModule {
@@ -11,7 +11,7 @@ export interface SubcommandModule {
 
 interface Subcommand {
   summary: string;
-  load?: () => Promise<SubcommandModule>;
+  load: () => Promise<SubcommandModule>;
 }
 
 const subcommands: Record<string, Subcommand> = {
@@ -60,7 +60,6 @@ export async function dispatch(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    if (subcommand.load === undefined) throw new NotBuiltError(name);
     const module = await subcommand.load();
     return await module.main(rest);
   } catch (error) {
