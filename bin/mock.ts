@@ -1,17 +1,13 @@
 /** `waybill mock`: a stateless Prism mock of spec/openapi.yaml on 127.0.0.1:4010. */
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
+import { parseCommandLine, portNumber } from './command-line.ts';
 import { UsageError } from './errors.ts';
 import { SPEC_FILE, startPrism } from './prism.ts';
-
-function port(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 65535) throw new InvalidArgumentError('must be a whole number from 1 to 65535');
-  return Number(value);
-}
 
 function command(): Command {
   return new Command('waybill mock')
     .description('Serve the examples of spec/openapi.yaml with Stoplight Prism: every operation answers at once, with no state.')
-    .option('--port <n>', 'port to listen on', port, 4010)
+    .option('--port <n>', 'port to listen on', portNumber(1), 4010)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--dynamic', 'generate answers from the schemas instead of serving the examples', false)
     .option('--seed <seed>', 'seed for --dynamic, so generated answers repeat')
@@ -37,15 +33,7 @@ Examples:
 /** Runs the mock until SIGINT or SIGTERM; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const program = command();
-  try {
-    program.parse(argv, { from: 'user' });
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed') return 0;
-      throw new UsageError(error.message.replace(/^error: /, ''));
-    }
-    throw error;
-  }
+  if (!parseCommandLine(program, argv)) return 0;
   const options = program.opts<{ port: number; host: string; dynamic: boolean; seed?: string; verbose: boolean }>();
   if (options.seed !== undefined && !options.dynamic) throw new UsageError('--seed only applies with --dynamic');
   const args = ['-v', options.verbose ? 'info' : 'error', ...(options.dynamic ? ['--dynamic'] : []), ...(options.seed ? ['--seed', options.seed] : []), SPEC_FILE];

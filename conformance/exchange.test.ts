@@ -3,30 +3,13 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCheckContext } from './context.ts';
-import { integrationContract } from './contract.ts';
-import { createExchangeLog, ExchangeError } from './exchange.ts';
-import { createRedactor, profileSecrets } from './redaction.ts';
-import { createRouteMatcher } from './routes.ts';
+import { ExchangeError } from './exchange.ts';
 import { answer, type FakeTarget, startFakeTarget, testKeys, testProfile } from './testing/fake-target.ts';
+import { contextFor as contextOver } from './testing/check-context.ts';
 import type { Profile } from './types.ts';
 
 /** A check context against `target`, and the log it records into. */
-function contextFor(target: string, profile: Profile = testProfile(), timeoutMs = 2000) {
-  const log = createExchangeLog();
-  const env = {
-    target,
-    profile,
-    log,
-    redactor: createRedactor(profileSecrets(profile)),
-    matchRoute: createRouteMatcher(integrationContract.routes, target),
-    rawTarget: target,
-    timeoutMs,
-    seed: 1,
-    userAgent: 'waybill-test',
-  };
-  return { ctx: createCheckContext(env, 'test.check', new Map()), log };
-}
+const contextFor = (target: string, profile: Profile = testProfile(), timeoutMs = 2000) => contextOver(target, { profile, timeoutMs });
 
 describe('ctx.http', () => {
   let target: FakeTarget;

@@ -1,30 +1,12 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCheckContext } from './context.ts';
-import { integrationContract } from './contract.ts';
-import { createExchangeLog, ExchangeError } from './exchange.ts';
-import { createRedactor, profileSecrets } from './redaction.ts';
-import { createRouteMatcher } from './routes.ts';
-import { testKeys, testProfile } from './testing/fake-target.ts';
+import { ExchangeError } from './exchange.ts';
+import { contextFor as contextOver } from './testing/check-context.ts';
+import { testKeys } from './testing/fake-target.ts';
 
 /** A check context against `target`, and the log it records into. */
-function contextFor(target: string, timeoutMs = 1000) {
-  const log = createExchangeLog();
-  const profile = testProfile();
-  const env = {
-    target,
-    profile,
-    log,
-    redactor: createRedactor(profileSecrets(profile)),
-    matchRoute: createRouteMatcher(integrationContract.routes, target),
-    rawTarget: target,
-    timeoutMs,
-    seed: 1,
-    userAgent: 'waybill-test',
-  };
-  return { ctx: createCheckContext(env, 'test.session', new Map()), log };
-}
+const contextFor = (target: string, timeoutMs = 1000) => contextOver(target, { timeoutMs, checkId: 'test.session' });
 
 const paymentPath = '/api/v1/integration/orders/externalid/e-1/payment';
 

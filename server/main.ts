@@ -1,5 +1,6 @@
 /** `waybill serve`: the reference sandbox on 127.0.0.1:4000 over a SQLite file. */
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { parseCommandLine, portNumber } from '../bin/command-line.ts';
 import { writeAdminTokenFile } from '../bin/admin-token-file.ts';
 import { UsageError } from '../bin/errors.ts';
 import { createApp } from './app.ts';
@@ -11,16 +12,10 @@ import { openStore } from './store/index.ts';
 
 const DEFAULT_DB = '.waybill/sandbox.db';
 
-function port(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('must be a whole number from 0 to 65535');
-  return n;
-}
-
 function command(): Command {
   return new Command('waybill serve')
     .description('Run the reference sandbox of the Delivery Integration API.')
-    .addOption(new Option('--port <n>', 'port to listen on (0 = any free port)').env('PORT').default(4000).argParser(port))
+    .addOption(new Option('--port <n>', 'port to listen on (0 = any free port)').env('PORT').default(4000).argParser(portNumber(0)))
     .option('--host <host>', 'address to listen on; loopback unless you mean to share it', '127.0.0.1')
     .option('--db <file>', "SQLite database file, or ':memory:'", DEFAULT_DB)
     .option('--quiet', 'do not log one line per request', false)
@@ -32,15 +27,7 @@ function command(): Command {
 /** Runs the sandbox until SIGINT or SIGTERM; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const program = command();
-  try {
-    program.parse(argv, { from: 'user' });
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
-      throw new UsageError(error.message.replace(/^error: /, ''));
-    }
-    throw error;
-  }
+  if (!parseCommandLine(program, argv)) return 0;
   const options = program.opts<{ port: number; host: string; db: string; quiet: boolean }>();
   const log = consoleLogger({ quiet: options.quiet });
   const store = openStore(options.db);

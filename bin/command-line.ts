@@ -1,0 +1,28 @@
+/** What the subcommands' command lines share: parsing with commander into a usage error, and port numbers. */
+import { type Command, CommanderError, InvalidArgumentError } from 'commander';
+import { UsageError } from './errors.ts';
+
+/**
+ * Parses `argv` (the arguments after the subcommand) with `program`, which must use
+ * `.exitOverride()`. Resolves to false when commander answered by itself (help, version),
+ * throws a `UsageError` for a command line it refuses.
+ */
+export function parseCommandLine(program: Command, argv: string[]): boolean {
+  try {
+    program.parse(argv, { from: 'user' });
+    return true;
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return false;
+    throw new UsageError(`${error.message.replace(/^error: /, '')} (see ${program.name()} --help)`);
+  }
+}
+
+/** A commander argument parser for a TCP port from `min` (0 = any free port) to 65535. */
+export function portNumber(min: 0 | 1) {
+  return (value: string): number => {
+    const port = Number(value);
+    if (!/^\d+$/.test(value) || port < min || port > 65535) throw new InvalidArgumentError(`must be a whole number from ${min} to 65535`);
+    return port;
+  };
+}

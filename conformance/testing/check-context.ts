@@ -1,0 +1,26 @@
+/** Test support: a check context over one target, outside any run, and the log it records into. */
+import { createCheckContext } from '../context.ts';
+import { integrationContract } from '../contract.ts';
+import { createExchangeLog } from '../exchange.ts';
+import { createRedactor, profileSecrets } from '../redaction.ts';
+import { createRouteMatcher } from '../routes.ts';
+import type { Profile } from '../types.ts';
+import { testProfile } from './fake-target.ts';
+
+/** The context check `checkId` would get against `target` with `profile`, and its exchange log. */
+export function contextFor(target: string, options: { profile?: Profile; timeoutMs?: number; checkId?: string } = {}) {
+  const log = createExchangeLog();
+  const profile = options.profile ?? testProfile();
+  const env = {
+    target,
+    rawTarget: target,
+    profile,
+    log,
+    redactor: createRedactor(profileSecrets(profile)),
+    matchRoute: createRouteMatcher(integrationContract.routes, target),
+    timeoutMs: options.timeoutMs ?? 2000,
+    seed: 1,
+    userAgent: 'waybill-test',
+  };
+  return { ctx: createCheckContext(env, options.checkId ?? 'test.check', new Map()), log };
+}
