@@ -82,7 +82,7 @@ describe('body limits (D18)', () => {
     const answer = await rawRequest(server.url, partial(), { halfClose });
     expect(answer.status).toBe(408);
     expect(answer.head).toMatch(/content-type: application\/problem\+json/i);
-    expect(JSON.parse(answer.body)).toMatchObject({ type: 'api.request_body_incomplete', status: 408 });
+    expect(JSON.parse(answer.body)).toMatchObject({ type: 'api.request_body_incomplete', status: 408, instance: expect.stringMatching(new RegExp(`^${PAYMENT_PATH}#req_`)) });
   });
 
   it('answers a request that is not HTTP with a 400 problem', async () => {
