@@ -189,6 +189,7 @@ async function runAndReport(options: CliOptions, profile: Profile, target: strin
     profile: { ...profile, target },
     target: prism?.url ?? target,
     rawTarget: target,
+    reportedTarget: target,
     contract: integrationContract,
     concurrency: options.concurrency,
     only: options.only,

@@ -42,6 +42,8 @@ export interface RunOptions {
    * held or cut-off body must still reach the implementation itself.
    */
   rawTarget?: string;
+  /** The implementation under test when `target` is a proxy in front of it: the report names this one. */
+  reportedTarget?: string;
   /** Seeds every check's PRNG; random when absent, and recorded either way. */
   seed?: number;
   /** Secrets that are not in the profile (the admin token), redacted the same way. */
@@ -116,7 +118,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     userAgent: `waybill-conformance/${suiteVersion}`,
   };
   const startedAt = new Date();
-  options.onStart?.({ target: publicTarget(target, redactor), suiteVersion, specHash: options.contract.specHash, seed, checkCount: selected.length, startedAt: startedAt.toISOString() });
+  options.onStart?.({ target: publicTarget(options.reportedTarget ?? target, redactor), suiteVersion, specHash: options.contract.specHash, seed, checkCount: selected.length, startedAt: startedAt.toISOString() });
 
   const results = new Map<string, CheckResult>();
   const finish = (check: Check, phase: CheckResult['phase'], started: Date, durationMs: number, outcome: Outcome, extra: Partial<CheckResult> = {}) => {
@@ -199,7 +201,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     reportVersion: 1,
     suite: { name: 'waybill-conformance', version: suiteVersion },
     specHash: options.contract.specHash,
-    target: publicTarget(target, redactor),
+    target: publicTarget(options.reportedTarget ?? target, redactor),
     seed,
     options: { only: [...(options.only ?? [])], skip: [...(options.skip ?? [])], level, strict, concurrency, timeoutMs },
     profile: profileSummary(options.profile),
