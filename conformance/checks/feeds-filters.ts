@@ -195,6 +195,63 @@ const sinceInclusive = (feed: FeedSpec): Check => ({
   }),
 });
 
+/** An RFC 3339 date-time: the date and time to the second, any fraction, and the zone. */
+const RFC3339 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** Offsets `since` is written in besides Z, in minutes east of UTC. */
+const SINCE_OFFSETS = [120, -330];
+
+/**
+ * `stamp` (an RFC 3339 date-time) as the same instant written with an offset of `minutes`
+ * (e.g. `+02:00`), its fraction digits kept as they are; undefined when it is not RFC 3339.
+ */
+function withOffset(stamp: string, minutes: number): string | undefined {
+  const parts = RFC3339.exec(stamp);
+  if (parts === null) return undefined;
+  const [, seconds, fraction = '', zone] = parts;
+  const utcSeconds = Date.parse(`${seconds!}${zone!.toUpperCase()}`);
+  if (Number.isNaN(utcSeconds)) return undefined;
+  const local = new Date(utcSeconds + minutes * 60_000).toISOString().slice(0, 19);
+  const size = Math.abs(minutes);
+  const offset = `${minutes < 0 ? '-' : '+'}${String(Math.floor(size / 60)).padStart(2, '0')}:${String(size % 60).padStart(2, '0')}`;
+  return `${local}${fraction}${offset}`;
+}
+
+/** `since` written with an offset denotes the same instant as its Z form (D20). */
+const sinceOffset = (feed: FeedSpec): Check => ({
+  id: `feeds.${feed.name}.since.offset`,
+  family: 'feeds',
+  title: `the ${feed.label} reads a since written with an offset (+02:00, -05:30) as the same instant as its Z form`,
+  level: 'DECISION',
+  rule: `${sinceRule(feed)} (a date-time with an offset other than Z is not spoken of) — spec/DECISIONS.md D20: "\`since\` accepts any RFC 3339 date-time, with any offset or fraction, and is compared as an instant." and D4: "the feed returns items with \`updatedAtUtc >= since\`"`,
+  requires: [],
+  run: feedRun(async (ctx) => {
+    const before = await firstPage(ctx, feed, 2);
+    const pivot = before.items[Math.floor(before.items.length / 2)]!;
+    const forms = SINCE_OFFSETS.map((minutes) => withOffset(pivot.updatedAtUtc, minutes));
+    if (forms.some((form) => form === undefined)) return ctx.skip(`the stamp ${pivot.updatedAtUtc} the ${feed.label} served is not an RFC 3339 date-time to rewrite with an offset`);
+    const zPage = await readPage(ctx, feed, { since: pivot.updatedAtUtc, limit: 100 });
+    const offsetPages: [string, FeedPage][] = [];
+    for (const since of forms as string[]) offsetPages.push([since, await readPage(ctx, feed, { since, limit: 100 })]);
+    const zAgain = await readPage(ctx, feed, { since: pivot.updatedAtUtc, limit: 100 });
+    // The versions both Z reads returned existed throughout; each offset read, in between, must return those it reached.
+    const reach = reachOf([asWalk(zPage), asWalk(zAgain), ...offsetPages.map(([, page]) => asWalk(page))]);
+    const expected = stableVersions(zPage.items, zAgain.items).filter((item) => item.at < reach);
+    const findings: Finding[] = [];
+    for (const [since, page] of offsetPages) {
+      const early = page.items.filter((item) => item.at < pivot.at);
+      if (early.length > 0) {
+        findings.push(finding(`${feed.label}: since=${since} (the instant ${pivot.updatedAtUtc}) returned items changed before it`, `updatedAtUtc ${pivot.updatedAtUtc} or later, as with since=${pivot.updatedAtUtc}`, listItems(early), page.exchange));
+      }
+      const missing = missingFrom(asWalk(page), expected);
+      if (missing.length > 0) {
+        findings.push(finding(`${feed.label}: since=${since} (the instant ${pivot.updatedAtUtc}) left out items that since=${pivot.updatedAtUtc} returned before and after it`, `all ${expected.length} such items`, `missing ${listItems(missing)}`, page.exchange));
+      }
+    }
+    return findings;
+  }),
+});
+
 /** A `since` that is not an RFC 3339 date-time is 400 `api.malformed_request` naming `since` (D9). */
 const invalidSince = (feed: FeedSpec): Check => ({
   id: `feeds.${feed.name}.since.invalid`,
@@ -216,5 +273,6 @@ const invalidSince = (feed: FeedSpec): Check => ({
 
 /** The filter checks of `feed`. */
 export function filterChecks(feed: FeedSpec): Check[] {
-  return [statusFilter(feed), unknownStatus(feed), unknownStatusField(feed), sinceFilter(feed), sinceInclusive(feed), invalidSince(feed)];
+  // The offset rule is checked on the order feed; the trip feed shares its parsing of since (D20).
+  return [statusFilter(feed), unknownStatus(feed), unknownStatusField(feed), sinceFilter(feed), sinceInclusive(feed), ...(feed.name === 'orders' ? [sinceOffset(feed)] : []), invalidSince(feed)];
 }

@@ -127,6 +127,19 @@ describe('feeds checks against broken answers', () => {
     ['a refused status named as another field', naming('status'), ['feeds.orders.status.unknown-field', 'feeds.trips.status.unknown-field']],
     ['a since that is not a date-time ignored', accepting('since'), ['feeds.orders.since.invalid', 'feeds.trips.since.invalid']],
     [
+      'a since whose offset is dropped (its local time read as UTC)',
+      {
+        request(request) {
+          const url = feedRequest(request);
+          const since = url?.searchParams.get('since');
+          if (url === null || since == null || !/[+-]\d{2}:\d{2}$/.test(since)) return request;
+          url.searchParams.set('since', `${since.slice(0, -6)}Z`);
+          return { ...request, url: pathOf(url) };
+        },
+      },
+      ['feeds.orders.since.offset'],
+    ],
+    [
       'a trip feed that takes order statuses (Planned ignored)',
       (answer, request, resend) => {
         const url = feedRequest(request);

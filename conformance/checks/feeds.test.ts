@@ -144,8 +144,12 @@ describe('feeds checks against broken stores', () => {
       bothFeedsQuery((query) => (query.position === null && query.since !== null ? { ...query, since: new Date(Date.parse(query.since) + 1).toISOString() } : query)),
       ['feeds.orders.since.inclusive', 'feeds.trips.since.inclusive'],
     ],
-    // cursor.end too: a since after every item must give an empty, final page.
-    ['feeds that ignore since', bothFeedsQuery((query) => ({ ...query, since: null })), ['feeds.orders.since.filter', 'feeds.trips.since.filter', 'feeds.orders.cursor.end', 'feeds.trips.cursor.end']],
+    // cursor.end too: a since after every item must give an empty, final page; since.offset too: a since in any form must be read.
+    [
+      'feeds that ignore since',
+      bothFeedsQuery((query) => ({ ...query, since: null })),
+      ['feeds.orders.since.filter', 'feeds.trips.since.filter', 'feeds.orders.cursor.end', 'feeds.trips.cursor.end', 'feeds.orders.since.offset'],
+    ],
     ['feeds that ignore the status filter', bothFeedsQuery((query) => ({ ...query, statuses: null })), ['feeds.orders.status.filter', 'feeds.trips.status.filter']],
     ['feeds that keep only the first of repeated statuses', bothFeedsQuery((query) => ({ ...query, statuses: query.statuses?.slice(0, 1) ?? null })), ['feeds.orders.status.filter', 'feeds.trips.status.filter']],
     [

@@ -154,6 +154,20 @@ describe('http checks against broken targets', () => {
     expect(await failedChecks(profile)).toEqual(['http.requestId.echo']);
   });
 
+  it.each<[string, ProxyRewrite]>([
+    ['echoes any client id verbatim', { answer: (answer, request) => (request.headers['x-request-id'] === undefined ? answer : { ...answer, headers: { ...answer.headers, 'x-request-id': request.headers['x-request-id'] } }) }],
+    ['refuses an id that is not 1–128 visible ASCII characters with 400', { answer: (answer, request) => (/^[\x21-\x7e]{1,128}$/.test(request.headers['x-request-id'] ?? 'none') ? answer : problemAnswer(400, { type: 'api.malformed_request' })) }],
+  ])('fail http.requestId.unusable when the target %s', async (_name, rewrite) => {
+    const target = await reference();
+    const profile = await behindProxy(target, rewrite);
+    const { byId } = await runChecks(proxiable, profile);
+    expect([...byId.values()].filter((result) => result.outcome !== 'pass').map((result) => result.id)).toEqual(['http.requestId.unusable']);
+    expect(byId.get('http.requestId.unusable')?.findings.map((found) => found.message)).toEqual([
+      expect.stringMatching(/^whoami sent with an X-Request-Id of 129 characters: GET \S+ → \d+.*: the (unusable id was echoed|request was refused over its request id)$/),
+      expect.stringMatching(/^whoami sent with an X-Request-Id with a space: .*: the (unusable id was echoed|request was refused over its request id)$/),
+    ]);
+  });
+
   it('fail http.problem.instance when problems carry no instance', async () => {
     const target = await reference();
     const profile = await behindProxy(target, { answer: (answer) => (answer.status >= 400 ? withProblem(answer, { instance: null }) : answer) });

@@ -267,6 +267,34 @@ export const requestIdEcho: Check = {
   },
 };
 
+/** A client X-Request-Id that is not 1–128 visible ASCII characters is replaced, never echoed or refused (D29). */
+export const requestIdUnusable: Check = {
+  id: 'http.requestId.unusable',
+  family: 'http',
+  title: 'an X-Request-Id that is not 1–128 visible ASCII characters (129 characters, a space) is replaced by an id of the server, not echoed or refused',
+  level: 'DECISION',
+  rule: '01-integration-api.md › Body of 404, 409, 429 and 500 responses: "Members `type`, `title`, `status`, `detail`, `instance`" (how an answer is traced, and which client ids are taken, is not shown) — spec/DECISIONS.md D29: "A client `X-Request-Id` of 1–128 visible ASCII characters is echoed; any other value is replaced by a server-issued id (never refused)."',
+  requires: [],
+  async run(ctx) {
+    const token = () => Math.floor(ctx.random() * 2 ** 48).toString(36);
+    const long = `waybill-${token()}-`;
+    const unusable: [string, string][] = [
+      ['an X-Request-Id of 129 characters', `${long}${'x'.repeat(129 - long.length)}`],
+      ['an X-Request-Id with a space', `waybill ${token()}`],
+    ];
+    const findings: Finding[] = [];
+    for (const [what, sent] of unusable) {
+      const response = await ctx.http.request({ method: 'GET', path: paths.whoami, headers: { 'X-Request-Id': sent } });
+      const where = `whoami sent with ${what}: ${describeExchange(response.exchange)}`;
+      const id = response.headers['x-request-id'];
+      if (response.status !== 200) findings.push(finding(`${where}: the request was refused over its request id`, '200 with an X-Request-Id of the server', received(response), response.exchange));
+      else if (id === undefined || id.trim() === '') findings.push(finding(`${where}: no request id`, 'an X-Request-Id of the server', 'no X-Request-Id header', response.exchange));
+      else if (id === sent) findings.push(finding(`${where}: the unusable id was echoed`, `an X-Request-Id other than ${show(sent)}`, `X-Request-Id: ${id}`, response.exchange));
+    }
+    return findings;
+  },
+};
+
 /** A problem's instance names its request id (D23). */
 export const problemInstance: Check = {
   id: 'http.problem.instance',
@@ -310,5 +338,6 @@ export const httpChecks: Check[] = [
   methodNotAllowed,
   requestIdPresent,
   requestIdEcho,
+  requestIdUnusable,
   problemInstance,
 ];

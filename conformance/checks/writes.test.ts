@@ -10,8 +10,9 @@ afterEach(async () => {
   while (open.length > 0) await open.pop()!();
 });
 
+/** The reference with its control plane in the profile (writes.payment.recordedOnce reads the history there). */
 async function reference(options: Parameters<typeof startReference>[0] = {}): Promise<ReferenceTarget> {
-  const target = await startReference(options);
+  const target = await startReference({ sandbox: true, ...options });
   open.push(target.close);
   return target;
 }
@@ -110,7 +111,7 @@ describe('writes checks against broken targets', () => {
     expect(byId.get('writes.payment.amount.notPositive')?.findings.map((found) => [found.expected, found.received])).toEqual([['type payments.amount.invalid', 'type api.malformed_request']]);
   });
 
-  it('fail writes.payment.repeat when a repeated paymentId is recorded again', async () => {
+  it('fail writes.payment.repeat and .recordedOnce when a repeated paymentId is recorded again', async () => {
     let serial = 0;
     const target = await reference({
       wrapStore: withOrders((real) => ({
@@ -118,11 +119,61 @@ describe('writes checks against broken targets', () => {
       })),
     });
     const { byId } = await runChecks(writesChecks, target.profile);
-    expect([...byId.values()].filter((result) => result.outcome === 'fail').map((result) => result.id)).toEqual(['writes.payment.repeat']);
+    // Every payment goes into the history under an id of the store's own, so none carries the paymentId sent.
+    expect([...byId.values()].filter((result) => result.outcome === 'fail').map((result) => result.id)).toEqual(['writes.payment.repeat', 'writes.payment.recordedOnce']);
+    expect(byId.get('writes.payment.recordedOnce')?.findings.map((found) => found.received)).toEqual([expect.stringMatching(/^none among \d+ entries$/)]);
     expect(byId.get('writes.payment.repeat')?.findings.map((found) => found.message)).toEqual([
       expect.stringMatching(/^the same payment again on EXT-\d+: the order differs from the first answer/),
       expect.stringMatching(/^the same paymentId with another amount on EXT-\d+: the order differs/),
     ]);
+  });
+
+  it('fail writes.payment.recordedOnce when a repeated paymentId is recorded in the history again', async () => {
+    const paid = new Set<string>();
+    const target = await reference({
+      wrapStore: (store) =>
+        withOrders((real) => ({
+          attachPayment: (tenantId, externalId, payment) => {
+            const result = real.attachPayment(tenantId, externalId, payment);
+            const key = `${tenantId} ${externalId} ${payment.paymentId}`;
+            // The order and its answer stay as they were; only the history gains the repeat.
+            if (result.ok && paid.has(key)) store.history.record((JSON.parse(result.orderJson) as { id: string }).id, new Date().toISOString(), 'payment', payment);
+            paid.add(key);
+            return result;
+          },
+        }))(store),
+    });
+    const { byId } = await runChecks(writesChecks, target.profile);
+    expect([...byId.values()].filter((result) => result.outcome !== 'pass').map((result) => result.id)).toEqual(['writes.payment.recordedOnce']);
+    const found = byId.get('writes.payment.recordedOnce')?.findings ?? [];
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ message: expect.stringMatching(/^the history of EXT-\d+ after paying 12\.5 and then 99\.99 with the paymentId \S+: 2 payment entries$/), expected: expect.stringMatching(/^exactly one payment entry with paymentId /) });
+    expect(found[0]?.received).toContain('"amount":99.99');
+    expect(found[0]?.exchange?.channel).toBe('sandbox');
+  });
+
+  it('fail writes.payment.recordedOnce when a repeat with another amount overwrites the first', async () => {
+    const target = await reference({
+      wrapStore: (store) => {
+        const rewrite = store.db.prepare("UPDATE order_history SET data = json_set(data, '$.amount', ?) WHERE kind = 'payment' AND json_extract(data, '$.paymentId') = ?");
+        return withOrders((real) => ({
+          attachPayment: (tenantId, externalId, payment) => {
+            const result = real.attachPayment(tenantId, externalId, payment);
+            if (result.ok) rewrite.run(payment.amount, payment.paymentId);
+            return result;
+          },
+        }))(store);
+      },
+    });
+    const { byId } = await runChecks(writesChecks, target.profile);
+    expect([...byId.values()].filter((result) => result.outcome !== 'pass').map((result) => result.id)).toEqual(['writes.payment.recordedOnce']);
+    expect(byId.get('writes.payment.recordedOnce')?.findings.map((found) => [found.expected, found.received])).toEqual([['amount 12.5', 'amount 99.99']]);
+  });
+
+  it('skip writes.payment.recordedOnce, never fail it, without a control plane', async () => {
+    const target = await reference({ sandbox: false });
+    const { byId } = await runChecks(writesChecks, target.profile);
+    expect(byId.get('writes.payment.recordedOnce')).toMatchObject({ outcome: 'skip', reason: 'profile has no sandbox' });
   });
 
   it('fail writes.notFound when an unknown external id is answered 410', async () => {

@@ -7,6 +7,7 @@
 import { validateSchema } from '../../spec/load.ts';
 import { describeExchange, finding, show } from '../findings.ts';
 import type { Check, CheckContext, Finding, HttpResponse } from '../types.ts';
+import { onControlPlane } from './support/control-plane.ts';
 import { absentExternalId, expectProblem, type FeedWalk, objectOf, paths, paymentBody, received, walkFeed, writeOperations } from './support/order-requests.ts';
 
 /** Findings unless `response` is 200 with an Order whose externalId is `externalId`. */
@@ -175,6 +176,68 @@ export const paymentRepeat: Check = {
     }
     return findings;
   },
+};
+
+/** The most history pages read for one order. */
+const HISTORY_PAGES = 20;
+
+/**
+ * A repeated paymentId with another amount leaves one payment entry in the order's history,
+ * with the first amount (D10); the history is read through the control plane, of the tenant
+ * whoami names.
+ */
+export const paymentRecordedOnce: Check = {
+  id: 'writes.payment.recordedOnce',
+  family: 'writes',
+  title: "a repeated paymentId with another amount is recorded once in the order's history, with the first amount",
+  level: 'DECISION',
+  rule: '01-integration-api.md › Attach a payment to an order by external id: "Behaviour for a repeated paymentId: not shown." — DESIGN.md D10: "same order → 200, recorded once (first amount wins)" (the history: spec/sandbox.yaml orderHistory, "Status changes …, payments, …, oldest first")',
+  requires: ['sandbox', 'orders:payable:1'],
+  run: onControlPlane(async (plane, ctx) => {
+    const externalId = onlyId(ctx, 'payable');
+    const whoami = await ctx.http.request({ method: 'GET', path: paths.whoami });
+    const tenantId = objectOf(whoami)?.['tenantId'];
+    if (whoami.status !== 200 || typeof tenantId !== 'string' || tenantId === '') {
+      return plane.stop(finding(`whoami with the full key (needed by this check for the tenant's id): ${describeExchange(whoami.exchange)}`, '200 with tenantId', received(whoami), whoami.exchange));
+    }
+    const body = paymentBody();
+    const first = await ctx.http.request({ method: 'POST', path: paths.payment(externalId), body });
+    const orderId = objectOf(first)?.['id'];
+    if (first.status !== 200 || typeof orderId !== 'string' || orderId === '') {
+      return plane.stop(finding(`the first payment on ${externalId} (needed by this check): ${describeExchange(first.exchange)}`, '200 with the order (and its id)', received(first), first.exchange));
+    }
+    const repeat = await ctx.http.request({ method: 'POST', path: paths.payment(externalId), body: { ...body, amount: 99.99 } });
+    // Whether a repeat answers 200 is writes.payment.repeat's rule; a refused repeat records nothing to count.
+    if (repeat.status < 200 || repeat.status > 299) return ctx.skip(`the repeated payment on ${externalId} was refused: ${received(repeat)} (see writes.payment.repeat)`);
+
+    const historyPath = `/tenants/${encodeURIComponent(tenantId)}/orders/${encodeURIComponent(orderId)}/history`;
+    const entries: Record<string, unknown>[] = [];
+    let after: string | undefined;
+    let last = first.exchange;
+    for (let page = 0; page < HISTORY_PAGES; page += 1) {
+      const response = await plane.client.request({ method: 'GET', path: historyPath, query: { limit: 100, after } });
+      last = response.exchange;
+      const items = objectOf(response)?.['items'];
+      const next = objectOf(response)?.['nextCursor'];
+      if (response.status !== 200 || !Array.isArray(items)) {
+        return plane.stop(finding(`reading the history of ${externalId} (order ${orderId}) through the control plane (needed by this check): ${describeExchange(response.exchange)}`, '200 with items and nextCursor', received(response), response.exchange));
+      }
+      for (const item of items) if (item !== null && typeof item === 'object') entries.push(item as Record<string, unknown>);
+      if (typeof next !== 'string' || next === '') break;
+      after = next;
+    }
+    const payments = entries.filter((entry) => {
+      const data = entry['data'];
+      return entry['kind'] === 'payment' && data !== null && typeof data === 'object' && (data as Record<string, unknown>)['paymentId'] === body['paymentId'];
+    });
+    const where = `the history of ${externalId} after paying ${show(body['amount'])} and then ${show(99.99)} with the paymentId ${String(body['paymentId'])}`;
+    if (payments.length !== 1) {
+      plane.findings.push(finding(`${where}: ${payments.length === 0 ? 'no payment entry' : `${payments.length} payment entries`}`, `exactly one payment entry with paymentId ${String(body['paymentId'])}`, payments.length === 0 ? `none among ${entries.length} entries` : show(payments), last));
+      return;
+    }
+    const amount = (payments[0]!['data'] as Record<string, unknown>)['amount'];
+    if (amount !== body['amount']) plane.findings.push(finding(`${where}: the payment does not keep the first amount`, `amount ${show(body['amount'])}`, `amount ${show(amount)}`, last));
+  }),
 };
 
 /** An external id nobody holds: 404 orders.notFound on every write. */
@@ -348,6 +411,7 @@ export const writesChecks: Check[] = [
   paymentRequired,
   paymentIdNotUuid,
   paymentRepeat,
+  paymentRecordedOnce,
   unknownOrder,
   cancelLegal,
   cancelStatus,
