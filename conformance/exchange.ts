@@ -127,7 +127,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           operationId: channel === 'api' ? recorder.matchRoute(method, url) : null,
           startedAt,
           durationMs: Math.round(performance.now() - start),
-          request: { method, url: recorder.redactor.redact(url), ...recordMessage(headers, body, recordLimits.request, recorder.redactor) },
+          request: { method, url: recorder.redactor.redactUrl(url), ...recordMessage(headers, body, recordLimits.request, recorder.redactor) },
           response,
           ...(error === undefined ? {} : { error }),
           replay: curlLine({ method, url, headers, body }, recorder.redactor),
@@ -148,7 +148,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         responseHeaders = Object.fromEntries(response.headers);
         responseBody = Buffer.from(await response.arrayBuffer());
       } catch (error) {
-        const message = `${method} ${recorder.redactor.redact(url)}: ${describeNetworkError(error, options.timeoutMs)}`;
+        const message = `${method} ${recorder.redactor.redactUrl(url)}: ${describeNetworkError(error, options.timeoutMs)}`;
         throw new ExchangeError(message, record(null, message));
       }
       const exchange = record({ status, ...recordMessage(responseHeaders, responseBody, recordLimits.response, recorder.redactor) });

@@ -112,7 +112,7 @@ function recordExchange(base: URL, recorder: Recorder, bytes: Buffer, startedAt:
     operationId: recorder.matchRoute(request.method, url),
     startedAt,
     durationMs: Math.round(performance.now() - start),
-    request: { method: request.method, url: recorder.redactor.redact(url), ...recordMessage(request.headers, request.body, recordLimits.request, recorder.redactor) },
+    request: { method: request.method, url: recorder.redactor.redactUrl(url), ...recordMessage(request.headers, request.body, recordLimits.request, recorder.redactor) },
     response: 'error' in answer ? null : { status: answer.status, ...recordMessage(answer.headers, answer.body, recordLimits.response, recorder.redactor) },
     ...('error' in answer ? { error: answer.error } : {}),
     replay: rawLine(bytes, base, recorder.redactor),

@@ -25,6 +25,8 @@ export interface Redactor {
   redact(text: string): string;
   /** `bytes` with each secret replaced by `<redacted:name>`. */
   redactBytes(bytes: Buffer): Buffer;
+  /** A URL with secrets redacted in its path, query and fragment; its origin stays readable. */
+  redactUrl(url: string): string;
   /** `text` cut into literal pieces and secrets, in order. */
   segments(text: string): Segment[];
   /** The secret of a profile key name, if the profile has it. */
@@ -49,6 +51,28 @@ export function profileSecrets(profile: Profile, extra: readonly Secret[] = []):
   return [...secrets, ...extra];
 }
 
+/** True for the characters a token is made of: a secret next to one of them is part of a longer word, not the secret. */
+function isTokenChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 45 || code === 95;
+}
+
+/**
+ * Where `needle` stands in `haystack` as a whole token: not preceded or followed by a letter,
+ * digit, `-` or `_`. A short secret (an admin token `t`) is then not found inside `http` or
+ * `status`, and long ones are found wherever they are used (headers, JSON, query strings).
+ */
+function tokenOccurrences(haystack: string | Buffer, needle: string | Buffer, codeAt: (index: number) => number): number[] {
+  const found: number[] = [];
+  const search = (from: number) => (typeof haystack === 'string' ? haystack.indexOf(needle as string, from) : haystack.indexOf(needle, from));
+  for (let at = search(0); at !== -1; at = search(at + 1)) {
+    const end = at + needle.length;
+    if ((at === 0 || !isTokenChar(codeAt(at - 1))) && (end >= haystack.length || !isTokenChar(codeAt(end)))) {
+      if (found.length === 0 || at >= found[found.length - 1]! + needle.length) found.push(at);
+    }
+  }
+  return found;
+}
+
 /** A redactor over `secrets`; when two names share a value the first one names it. */
 export function createRedactor(initial: readonly Secret[]): Redactor {
   const secrets = [...initial];
@@ -66,10 +90,17 @@ export function createRedactor(initial: readonly Secret[]): Redactor {
     let pieces: Segment[] = [{ literal: text }];
     for (const secret of ordered) {
       pieces = pieces.flatMap((piece): Segment[] => {
-        if (!('literal' in piece) || !piece.literal.includes(secret.value)) return [piece];
-        return piece.literal.split(secret.value).flatMap((literal, index): Segment[] =>
-          index === 0 ? [{ literal }] : [{ secret }, { literal }],
-        );
+        if (!('literal' in piece)) return [piece];
+        const at = tokenOccurrences(piece.literal, secret.value, (i) => piece.literal.charCodeAt(i));
+        if (at.length === 0) return [piece];
+        const out: Segment[] = [];
+        let from = 0;
+        for (const index of at) {
+          out.push({ literal: piece.literal.slice(from, index) }, { secret });
+          from = index + secret.value.length;
+        }
+        out.push({ literal: piece.literal.slice(from) });
+        return out;
       });
     }
     return pieces.filter((piece) => !('literal' in piece) || piece.literal !== '');
@@ -85,15 +116,26 @@ export function createRedactor(initial: readonly Secret[]): Redactor {
       let out = bytes;
       for (const secret of ordered) {
         const needle = Buffer.from(secret.value);
+        const current = out;
+        const at = tokenOccurrences(current, needle, (i) => current[i] ?? 0);
+        if (at.length === 0) continue;
         const parts: Buffer[] = [];
         let from = 0;
-        for (let at = out.indexOf(needle); at !== -1; at = out.indexOf(needle, from)) {
-          parts.push(out.subarray(from, at), Buffer.from(label(secret)));
-          from = at + needle.length;
+        for (const index of at) {
+          parts.push(current.subarray(from, index), Buffer.from(label(secret)));
+          from = index + needle.length;
         }
-        if (parts.length > 0) out = Buffer.concat([...parts, out.subarray(from)]);
+        out = Buffer.concat([...parts, current.subarray(from)]);
       }
       return out;
+    },
+    redactUrl(url) {
+      try {
+        const parsed = new URL(url);
+        return `${parsed.origin}${segments(`${parsed.pathname}${parsed.search}${parsed.hash}`).map((piece) => ('literal' in piece ? piece.literal : label(piece.secret))).join('')}`;
+      } catch {
+        return this.redact(url);
+      }
     },
     keyValue: (name) => secrets.find((secret) => secret.name === name && secret.envVar.startsWith('WAYBILL_KEY_'))?.value,
     add(secret) {
@@ -110,7 +152,7 @@ export function redactRecord(record: ExchangeRecord, redactor: Redactor): void {
     for (const name of Object.keys(recorded.headers)) recorded.headers[name] = redactor.redact(recorded.headers[name]!);
     if (recorded.body !== null && recorded.bodyEncoding === undefined) recorded.body = redactor.redact(recorded.body);
   };
-  record.request.url = redactor.redact(record.request.url);
+  record.request.url = redactor.redactUrl(record.request.url);
   message(record.request);
   message(record.response);
   record.replay = redactor.redact(record.replay);

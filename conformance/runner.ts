@@ -63,7 +63,7 @@ function publicTarget(target: string, redactor: Redactor): string {
   const url = new URL(target);
   url.username = '';
   url.password = '';
-  return redactor.redact(url.toString().replace(/\/+$/, ''));
+  return redactor.redactUrl(url.toString()).replace(/\/+$/, '');
 }
 
 /** Findings with every secret that a check copied into its text redacted. */
