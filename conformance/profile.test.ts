@@ -16,7 +16,7 @@ function profileFile(name: string, content: unknown): string {
 }
 
 const complete = {
-  target: 'http://127.0.0.1:4000',
+  target: 'http://127.0.0.1:4321',
   auth: { header: 'X-Api-Key', prefix: '' },
   keys: {
     full: 'a',
@@ -30,7 +30,7 @@ const complete = {
   },
   orders: { payable: ['ext-1'], cancellable: ['ext-2'], notCancellable: ['ext-3'], archivable: ['ext-4'], otherTenant: ['ext-5'] },
   feeds: { minOrders: 120, minTrips: 120 },
-  sandbox: { url: 'http://127.0.0.1:4000/sandbox/v1', token: 'admin' },
+  sandbox: { url: 'http://127.0.0.1:4321/sandbox/v1', token: 'admin' },
 };
 
 describe('profile schema', () => {

@@ -29,7 +29,7 @@ describe('console reporter', () => {
     expect(out).toContain('catalog coverage (218 codes): 1 exercised,');
     expect(out).toContain('     Expected: scopes without trips:read');
     expect(out).toContain('     Received: ["orders:read","trips:read"]');
-    expect(out).toContain(`     Replay:   curl -i 'http://127.0.0.1:4000/api/v1/integration/whoami' -H 'x-api-key: '"$WAYBILL_KEY_ORDERS_READ"`);
+    expect(out).toContain(`     Replay:   curl -i 'http://127.0.0.1:4321/api/v1/integration/whoami' -H 'x-api-key: '"$WAYBILL_KEY_ORDERS_READ"`);
     expect(out).toContain('FAIL — 1 check(s) failed (exit 1');
   });
 

@@ -32,13 +32,13 @@ describe('report.html', () => {
   });
 
   it('shows run metadata, summary counts, each finding with its exchange and replay line, and all 218 codes', () => {
-    for (const text of ['http://127.0.0.1:4000', '0.1.0', 'f'.repeat(64), '1234', '2026-11-22T01:40:00.000Z', '1500 ms']) expect(html).toContain(text);
+    for (const text of ['http://127.0.0.1:4321', '0.1.0', 'f'.repeat(64), '1234', '2026-11-22T01:40:00.000Z', '1500 ms']) expect(html).toContain(text);
     const scopes = findAll(page, 'article').find((article) => article.attributes['data-check'] !== undefined && findAll(article, 'span').some((span) => span.text === 'discovery.whoami.scopes'));
     const texts = findAll(scopes as XmlElement, 'pre').map((pre) => pre.text);
     expect(texts).toContain('scopes without trips:read');
-    expect(texts).toContainEqual(expect.stringContaining('GET http://127.0.0.1:4000/api/v1/integration/whoami\nx-api-key: <redacted:ordersRead>'));
+    expect(texts).toContainEqual(expect.stringContaining('GET http://127.0.0.1:4321/api/v1/integration/whoami\nx-api-key: <redacted:ordersRead>'));
     expect(texts).toContainEqual(expect.stringContaining('HTTP 200\ncontent-type: application/json'));
-    expect(texts).toContain(`curl -i 'http://127.0.0.1:4000/api/v1/integration/whoami' -H 'x-api-key: '"$WAYBILL_KEY_ORDERS_READ"`);
+    expect(texts).toContain(`curl -i 'http://127.0.0.1:4321/api/v1/integration/whoami' -H 'x-api-key: '"$WAYBILL_KEY_ORDERS_READ"`);
     expect(findAll(page, 'tr').filter((row) => row.attributes['data-state'] !== undefined)).toHaveLength(218);
   });
 

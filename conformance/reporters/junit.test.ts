@@ -38,7 +38,7 @@ describe('junit.xml', () => {
     expect(scopes?.attributes['type']).toBe('MUST');
     expect(scopes?.text).toContain('Expected: scopes without trips:read');
     expect(scopes?.text).toContain('Received: ["orders:read","trips:read"]');
-    expect(scopes?.text).toContain(`Replay:   curl -i 'http://127.0.0.1:4000/api/v1/integration/whoami' -H 'x-api-key: '"$WAYBILL_KEY_ORDERS_READ"`);
+    expect(scopes?.text).toContain(`Replay:   curl -i 'http://127.0.0.1:4321/api/v1/integration/whoami' -H 'x-api-key: '"$WAYBILL_KEY_ORDERS_READ"`);
     expect(scopes?.text).toContain('hostile <script>alert(1)</script> & "quotes" \uFFFD ]]>');
     expect(cap?.attributes['type']).toBe('DECISION (warning)');
     expect(findAll(root, 'skipped')[0]?.attributes['message']).toBe('profile has no sandbox');

@@ -9,14 +9,14 @@ const exchange: ExchangeRecord = {
   operationId: 'whoami',
   startedAt: '2026-11-22T01:40:00.100Z',
   durationMs: 4,
-  request: { method: 'GET', url: 'http://127.0.0.1:4000/api/v1/integration/whoami', headers: { 'x-api-key': '<redacted:ordersRead>' }, body: null, bodyBytes: 0 },
+  request: { method: 'GET', url: 'http://127.0.0.1:4321/api/v1/integration/whoami', headers: { 'x-api-key': '<redacted:ordersRead>' }, body: null, bodyBytes: 0 },
   response: {
     status: 200,
     headers: { 'content-type': 'application/json', 'x-request-id': 'req_1' },
     body: '{"tenantId":"t","keyId":"k","scopes":["orders:read","trips:read"]}',
     bodyBytes: 66,
   },
-  replay: `curl -i 'http://127.0.0.1:4000/api/v1/integration/whoami' -H 'x-api-key: '"$WAYBILL_KEY_ORDERS_READ"`,
+  replay: `curl -i 'http://127.0.0.1:4321/api/v1/integration/whoami' -H 'x-api-key: '"$WAYBILL_KEY_ORDERS_READ"`,
 };
 
 const base: Pick<CheckResult, 'rule' | 'requires' | 'findings' | 'phase' | 'startedAt' | 'exchangeCount'> = {
@@ -56,7 +56,7 @@ export function sampleReport(): RunReport {
     reportVersion: 1,
     suite: { name: 'waybill-conformance', version: '0.1.0' },
     specHash: 'f'.repeat(64),
-    target: 'http://127.0.0.1:4000',
+    target: 'http://127.0.0.1:4321',
     seed: 1234,
     options: { only: [], skip: [], level: 'all', strict: false, concurrency: 4, timeoutMs: 10000 },
     profile: { keys: ['full', 'ordersRead'], pools: { payable: 3 }, feeds: {}, sandbox: false },
