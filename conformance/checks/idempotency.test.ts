@@ -2,30 +2,22 @@ import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../server/store/index.ts';
-import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxyRewrite, type RunningProxy, startProxy } from '../testing/proxy.ts';
-import { type ReferenceTarget, runChecks, startReference } from '../testing/reference.ts';
+import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxyRewrite } from '../testing/proxy.ts';
+import { type ReferenceTarget, runAgainstBroken, runChecks, startReference } from '../testing/reference.ts';
 import type { CheckResult } from '../types.ts';
 import { idempotencyChecks } from './idempotency.ts';
 
 const ids = idempotencyChecks.map((check) => check.id);
 
 let reference: ReferenceTarget | undefined;
-let proxy: RunningProxy | undefined;
 afterEach(async () => {
-  await proxy?.close();
   await reference?.close();
-  [proxy, reference] = [undefined, undefined];
+  reference = undefined;
 });
 
 /** Runs the family against the reference (with `wrapStore`), or against a proxy in front of it that applies `rewrite`. */
-async function run(options: { wrapStore?: (store: Store) => Store; rewrite?: AnswerRewrite | ProxyRewrite } = {}) {
-  reference = await startReference(options.wrapStore ? { wrapStore: options.wrapStore } : {});
-  let profile = reference.profile;
-  if (options.rewrite !== undefined) {
-    proxy = await startProxy(reference.server.url, options.rewrite);
-    profile = { ...profile, target: proxy.url };
-  }
-  return runChecks(idempotencyChecks, profile);
+function run(options: { wrapStore?: (store: Store) => Store; rewrite?: AnswerRewrite | ProxyRewrite } = {}) {
+  return runAgainstBroken(idempotencyChecks, options);
 }
 
 /** The ids of the checks that ended `outcome`. */

@@ -1,27 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../server/store/index.ts';
-import { answerJson, type AnswerRewrite, type RunningProxy, startProxy } from '../testing/proxy.ts';
-import { type ReferenceTarget, runChecks, startReference } from '../testing/reference.ts';
+import { answerJson, type AnswerRewrite } from '../testing/proxy.ts';
+import { type ReferenceTarget, runAgainstBroken, runChecks, startReference } from '../testing/reference.ts';
 import type { Check, CheckResult } from '../types.ts';
 import { ratelimitChecks } from './ratelimit.ts';
 
 let reference: ReferenceTarget | undefined;
-let proxy: RunningProxy | undefined;
 afterEach(async () => {
-  await proxy?.close();
   await reference?.close();
-  [proxy, reference] = [undefined, undefined];
+  reference = undefined;
 });
 
 /** Runs the family against the reference (with `wrapStore`), or against a proxy in front of it that applies `rewrite`. */
-async function run(options: { wrapStore?: (store: Store) => Store; rewrite?: AnswerRewrite } = {}) {
-  reference = await startReference(options.wrapStore ? { wrapStore: options.wrapStore } : {});
-  let profile = reference.profile;
-  if (options.rewrite !== undefined) {
-    proxy = await startProxy(reference.server.url, options.rewrite);
-    profile = { ...profile, target: proxy.url };
-  }
-  return runChecks(ratelimitChecks, profile);
+function run(options: { wrapStore?: (store: Store) => Store; rewrite?: AnswerRewrite } = {}) {
+  return runAgainstBroken(ratelimitChecks, options);
 }
 
 /** The ids of the checks that ended `outcome`. */

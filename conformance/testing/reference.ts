@@ -10,6 +10,7 @@ import type { Store } from '../../server/store/index.ts';
 import { integrationContract } from '../contract.ts';
 import { provisionProfile } from '../profile.ts';
 import { runSuite } from '../runner.ts';
+import { type AnswerRewrite, type ProxyRewrite, startProxy } from './proxy.ts';
 import type { Check, CheckResult, Profile, RunReport } from '../types.ts';
 
 // tinyDataset cycles statuses by index: i % 9.
@@ -116,4 +117,19 @@ export async function runChecks(checks: readonly Check[], profile: Profile, opti
     timeoutMs: 5000,
   });
   return { report, byId: new Map(report.results.map((result) => [result.id, result])) };
+}
+
+/**
+ * Runs `checks` against a deliberately broken reference: its store wrapped by `wrapStore`,
+ * or a proxy in front of it applying `rewrite`. Both are closed before it returns.
+ */
+export async function runAgainstBroken(checks: readonly Check[], breakage: { wrapStore?: (store: Store) => Store; rewrite?: AnswerRewrite | ProxyRewrite }) {
+  const reference = await startReference(breakage.wrapStore ? { wrapStore: breakage.wrapStore } : {});
+  const proxy = breakage.rewrite === undefined ? undefined : await startProxy(reference.server.url, breakage.rewrite);
+  try {
+    return await runChecks(checks, proxy === undefined ? reference.profile : { ...reference.profile, target: proxy.url });
+  } finally {
+    await proxy?.close();
+    await reference.close();
+  }
 }
