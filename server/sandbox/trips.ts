@@ -10,6 +10,14 @@ export function makeTripHandlers(store: Store): Record<string, Handler> {
   const target = (res: Parameters<Handler>[1]) => ({ tenantId: paramsOf(res)['tenantId']!, tripId: paramsOf(res)['tripId']! });
   const answerTrip = (res: Parameters<Handler>[1], status: number, tenantId: string, tripId: string) =>
     sendJson(res, status, tripLife.detail(tenantId, tripId) ?? refuse('planning.trip_not_found', `No trip ${tripId} in the tenant.`));
+  /** A handler that applies `move` to the trip the path names, then answers the trip. */
+  const onTrip =
+    (move: (trip: { tenantId: string; tripId: string }, res: Parameters<Handler>[1]) => void): Handler =>
+    (_req, res) => {
+      const trip = target(res);
+      move(trip, res);
+      answerTrip(res, 200, trip.tenantId, trip.tripId);
+    };
 
   return {
     buildTrip(_req, res) {
@@ -17,29 +25,12 @@ export function makeTripHandlers(store: Store): Record<string, Handler> {
       const tripId = tripLife.build(tenantId, bodyOf<{ orderIds: string[]; driverId?: string | null; vehicleId?: string | null }>(res));
       answerTrip(res, 201, tenantId, tripId);
     },
-    getTrip(_req, res) {
-      const { tenantId, tripId } = target(res);
-      answerTrip(res, 200, tenantId, tripId);
-    },
-    startTrip(_req, res) {
-      const { tenantId, tripId } = target(res);
-      tripLife.start(tenantId, tripId);
-      answerTrip(res, 200, tenantId, tripId);
-    },
-    recordStopOutcome(_req, res) {
-      const { tenantId, tripId } = target(res);
-      tripLife.recordOutcome(tenantId, tripId, Number(paramsOf(res)['stopIndex']), bodyOf<StopOutcomeInput>(res));
-      answerTrip(res, 200, tenantId, tripId);
-    },
-    completeTrip(_req, res) {
-      const { tenantId, tripId } = target(res);
-      tripLife.complete(tenantId, tripId);
-      answerTrip(res, 200, tenantId, tripId);
-    },
-    cancelTrip(_req, res) {
-      const { tenantId, tripId } = target(res);
-      tripLife.cancel(tenantId, tripId, bodyOf<{ reasonCode: string }>(res).reasonCode);
-      answerTrip(res, 200, tenantId, tripId);
-    },
+    getTrip: onTrip(() => undefined),
+    startTrip: onTrip(({ tenantId, tripId }) => tripLife.start(tenantId, tripId)),
+    recordStopOutcome: onTrip(({ tenantId, tripId }, res) =>
+      tripLife.recordOutcome(tenantId, tripId, Number(paramsOf(res)['stopIndex']), bodyOf<StopOutcomeInput>(res)),
+    ),
+    completeTrip: onTrip(({ tenantId, tripId }) => tripLife.complete(tenantId, tripId)),
+    cancelTrip: onTrip(({ tenantId, tripId }, res) => tripLife.cancel(tenantId, tripId, bodyOf<{ reasonCode: string }>(res).reasonCode)),
   };
 }

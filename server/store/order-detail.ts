@@ -1,20 +1,11 @@
 /** The control plane's view of an order: the API's Order plus its lines, related order, trip and archive time. */
+import type { OrderLine } from '../../fixtures/dataset.ts';
 import type { Order } from '../../spec/load.ts';
 import type { Db } from './db.ts';
 import { ORDER_JSON } from './feed-sql.ts';
 
-/** One line of an order; `line` is its index, which stop outcomes address. */
-export interface OrderLineView {
-  id: string;
-  line: number;
-  warehouseId: string;
-  productId: string;
-  quantity: number;
-  role: 'Delivery' | 'PickUp';
-  weightKg: number;
-  volumeM3: number;
-  price: number;
-}
+/** One line of an order (the fixtures' shape); `line` is its index, which stop outcomes address. */
+export type OrderLineView = OrderLine & { line: number };
 
 /** An order as the control plane shows it. */
 export type OrderDetail = Order & {
