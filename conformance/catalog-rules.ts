@@ -9,14 +9,7 @@ export function mediaTypeOf(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-/**
- * The HTTP statuses `entry` may be answered with: its catalog status, plus any status its meaning
- * adds ("Also answered 415 when …", as for api.malformed_request).
- */
-export function statusesOf(entry: CatalogEntry): number[] {
-  const extra = [...entry.meaning.matchAll(/[Aa]lso answered (\d{3})\b/g)].map((match) => Number(match[1]));
-  return [entry.status, ...extra];
-}
+export { statusesOf } from '../spec/load.ts';
 
 /** The catalog entry of a problem `type`, or undefined when it is not a catalog code. */
 export function catalogEntryOf(type: unknown): CatalogEntry | undefined {

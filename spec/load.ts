@@ -80,6 +80,16 @@ export function catalogEntry(code: string): CatalogEntry {
   return entry;
 }
 
+/**
+ * The HTTP statuses `entry` may be answered with: its catalog status, plus any status its
+ * meaning adds ("Also answered 415 when the request has no Content-Type at all", as for
+ * api.malformed_request). Read from the catalog text, so no code is special-cased anywhere.
+ */
+export function statusesOf(entry: CatalogEntry): number[] {
+  const extra = [...entry.meaning.matchAll(/[Aa]lso answered (\d{3})\b/g)].map((match) => Number(match[1]));
+  return [entry.status, ...extra];
+}
+
 /** True when `value` is a current ISO 4217 currency code (upper case), per the currency-codes package. */
 export function isIsoCurrency(value: string): boolean {
   return /^[A-Z]{3}$/.test(value) && currencyCodes.code(value) !== undefined;

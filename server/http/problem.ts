@@ -4,7 +4,7 @@
  * Both are thrown (or passed to `next`) and written by the one error handler.
  */
 import { STATUS_CODES } from 'node:http';
-import { type CatalogCode, catalogEntry, type FieldError } from '../../spec/load.ts';
+import { type CatalogCode, catalogEntry, type FieldError, statusesOf } from '../../spec/load.ts';
 
 /** A problem on its way to the client: status, body members and extra headers. */
 export class ProblemError extends Error {
@@ -21,9 +21,6 @@ export class ProblemError extends Error {
   }
 }
 
-// The catalog's meaning of api.malformed_request: "Also answered 415 when the request has
-// no Content-Type at all." No other code is answered with a status but its own.
-const OTHER_STATUSES: Partial<Record<CatalogCode, number[]>> = { 'api.malformed_request': [415] };
 
 /** The HTTP reason phrase of `status`, used as the problem title. */
 function reason(status: number): string {
@@ -43,7 +40,7 @@ export function problem(
 ): ProblemError {
   const entry = catalogEntry(code);
   const status = options.status ?? entry.status;
-  if (status !== entry.status && !OTHER_STATUSES[code]?.includes(status)) {
+  if (!statusesOf(entry).includes(status)) {
     throw new Error(`${code} is a ${entry.status} code, not ${status}`);
   }
   const title = status === 400 && errors !== undefined && errors.length > 0 ? 'Validation failed' : reason(status);
