@@ -3,18 +3,22 @@ import { UsageError } from '../bin/errors.ts';
 import { exitCodeOf, failsRun } from './exit-code.ts';
 import { type RunOptions, runSuite } from './runner.ts';
 import { closedTargetUrl, type FakeTarget, startFakeTarget, testProfile } from './testing/fake-target.ts';
-import type { Check, CheckContext, Contract, Level } from './types.ts';
+import type { Check, CheckContext, Contract, Level, RequirementInfo } from './types.ts';
 
-const contract: Contract = { specHash: 'test-hash', routes: [], coverage: () => [] };
+/** A register of one requirement per level, and one no exchange can test. */
+const register = new Map<string, RequirementInfo>(
+  (['MUST', 'SHOULD', 'DECISION'] as const).map((level) => [`r.${level.toLowerCase()}`, { id: `r.${level.toLowerCase()}`, level, source: `test.md › ${level}`, quote: `a ${level} rule`, testable: true }]),
+);
+register.set('r.untestable', { id: 'r.untestable', level: 'MUST', source: 'test.md › untestable', quote: 'a rule no answer shows', testable: false, reason: 'test' });
+const contract: Contract = { specHash: 'test-hash', routes: [], requirements: register, coverage: () => [] };
 
-/** A fake check; `run` defaults to passing. */
-function check(id: string, extra: Partial<Check> = {}): Check {
+/** A fake check verifying the test requirement of `level` (default MUST); `run` defaults to passing. */
+function check(id: string, { level = 'MUST', ...extra }: Partial<Check> & { level?: Level } = {}): Check {
   return {
     id,
     family: id.split('.')[0] ?? id,
     title: `check ${id}`,
-    level: 'MUST',
-    rule: 'test rule',
+    verifies: [`r.${level.toLowerCase()}`],
     requires: [],
     run: async () => [],
     ...extra,
@@ -83,13 +87,13 @@ describe('runSuite outcomes', () => {
     expect(four?.reason).toContain('orders.payable');
   });
 
-  it('reports an unknown requirement or a non-array return as error (a bug in the check)', async () => {
+  it('reports an unknown precondition or a non-array return as error (a bug in the check)', async () => {
     const report = await run([
       check('a.unknown', { requires: ['key:nobody' as 'key:full'] }),
       check('a.weird', { run: async () => 'yes' as unknown as [] }),
     ]);
     expect(report.results.map((result) => result.outcome)).toEqual(['error', 'error']);
-    expect(report.results[0]?.error?.message).toContain("unknown requirement 'key:nobody'");
+    expect(report.results[0]?.error?.message).toContain("unknown precondition 'key:nobody'");
   });
 
   it('turns a request without an answer into a fail carrying the exchange', async () => {
@@ -296,5 +300,29 @@ describe('report', () => {
     const text = JSON.stringify(report);
     expect(text).not.toContain(testProfile().keys.full);
     expect(report.results[0]?.findings[0]?.received).toBe('<redacted:full>');
+  });
+});
+
+describe('requirements', () => {
+  it('derives each result level from what the check verifies, and refuses a check that verifies nothing', async () => {
+    const report = await run([check('a.must'), check('a.decision', { level: 'DECISION', run: async () => [finding] })]);
+    expect(report.results.map((result) => [result.id, result.level, result.verifies])).toEqual([
+      ['a.must', 'MUST', ['r.must']],
+      ['a.decision', 'DECISION', ['r.decision']],
+    ]);
+    expect(report.results[0]?.rule).toBe('test.md › MUST: "a MUST rule"');
+    await expect(run([check('a.none', { verifies: [] })])).rejects.toThrow(/verifies no requirement/);
+  });
+
+  it('reports every requirement of the register with the checks that verified it, seed statements first', async () => {
+    const report = await run([check('a.must'), check('b.must', { run: async () => [finding] }), check('a.should', { level: 'SHOULD', run: async (ctx) => ctx.skip('no pool') })]);
+    const byId = Object.fromEntries(report.requirements.entries.map((entry) => [entry.id, entry]));
+    expect(report.requirements.entries.map((entry) => entry.id)).toEqual(['r.must', 'r.should', 'r.untestable', 'r.decision']);
+    expect(byId['r.must']).toMatchObject({ outcome: 'fail', checks: [{ id: 'a.must', outcome: 'pass' }, { id: 'b.must', outcome: 'fail' }] });
+    expect(byId['r.should']).toMatchObject({ outcome: 'skip' });
+    expect(byId['r.decision']).toMatchObject({ outcome: 'untested', checks: [] });
+    expect(byId['r.untestable']).toMatchObject({ outcome: 'not-testable', reason: 'test' });
+    expect(report.requirements.counts.seed).toEqual({ total: 3, testable: 2, covered: 1, passed: 0, failed: 1 });
+    expect(report.requirements.counts.decision).toEqual({ total: 1, testable: 1, covered: 0, passed: 0, failed: 0 });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Runs a list of checks against a target and returns the report. Knows nothing about the API:
- * checks bring the rules, the `Contract` brings the routes, spec hash and catalog coverage.
+ * checks bring the rules, the `Contract` brings the routes, spec hash, requirements register
+ * (from which each check takes its level) and catalog coverage.
  * Order: independent checks in a pool of `concurrency`, then `exclusive` checks one at a time,
  * then `after: 'all'` checks, which see the exchanges of the whole run.
  */
@@ -12,10 +13,11 @@ import { exitCodeOf, failsRun } from './exit-code.ts';
 import { createPoolAllocator } from './pools.ts';
 import { profileSummary } from './profile.ts';
 import { createRedactor, profileSecrets, type Redactor, type Secret } from './redaction.ts';
-import { planRequirements } from './requirements.ts';
+import { planPreconditions } from './preconditions.ts';
 import { createRouteMatcher } from './routes.ts';
 import { selectChecks } from './select.ts';
-import type { Check, CheckResult, Contract, CoverageState, Finding, Level, LevelFilter, Outcome, OutcomeCounts, PoolName, Profile, RunReport, RunStart } from './types.ts';
+import type { Check, CheckResult, Contract, CoverageState, Finding, Level, LevelFilter, Outcome, OutcomeCounts, PoolName, Profile, ResolvedCheck, RunReport, RunStart } from './types.ts';
+import { requirementResults, resolveChecks } from './verifies.ts';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 /** The suite's version: the package's. */
@@ -54,7 +56,7 @@ export interface RunOptions {
 
 /** A check the runner will run, with the pool ids it was given. */
 interface Planned {
-  check: Check;
+  check: ResolvedCheck;
   pools: Map<PoolName, string[]>;
 }
 
@@ -103,7 +105,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const level = options.level ?? 'all';
   const target = options.target.replace(/\/+$/, '');
-  const selected = selectChecks(options.checks, { only: options.only ?? [], skip: options.skip ?? [], level });
+  const selected = selectChecks(resolveChecks(options.checks, options.contract.requirements), { only: options.only ?? [], skip: options.skip ?? [], level });
   const redactor = createRedactor(profileSecrets(options.profile, options.secrets));
   const log = createExchangeLog();
   const env: RunEnvironment = {
@@ -121,13 +123,14 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   options.onStart?.({ target: publicTarget(options.reportedTarget ?? target, redactor), suiteVersion, specHash: options.contract.specHash, seed, checkCount: selected.length, startedAt: startedAt.toISOString() });
 
   const results = new Map<string, CheckResult>();
-  const finish = (check: Check, phase: CheckResult['phase'], started: Date, durationMs: number, outcome: Outcome, extra: Partial<CheckResult> = {}) => {
+  const finish = (check: ResolvedCheck, phase: CheckResult['phase'], started: Date, durationMs: number, outcome: Outcome, extra: Partial<CheckResult> = {}) => {
     const result: CheckResult = {
       id: check.id,
       family: check.family,
       title: check.title,
       level: check.level,
       rule: check.rule,
+      verifies: [...check.verifies],
       requires: [...check.requires],
       outcome,
       failsRun: failsRun(check.level, outcome, strict),
@@ -148,7 +151,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   for (const check of selected) {
     let plan;
     try {
-      plan = planRequirements(check.requires, options.profile, allocator);
+      plan = planPreconditions(check.requires, options.profile, allocator);
     } catch (error) {
       finish(check, phaseOf(check), new Date(), 0, 'error', { error: { message: (error as Error).message } });
       continue;
@@ -218,6 +221,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     exitCode: exitCodeOf(ordered),
     results: ordered,
     coverage: { codes, counts: coverageCounts },
+    requirements: requirementResults(options.contract.requirements, ordered),
     exchangeCount: log.all().length,
   };
 }

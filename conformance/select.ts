@@ -1,6 +1,6 @@
 /** Which checks a run keeps: `--only`, `--skip` (ids, families or id prefixes) and `--level`. */
 import { UsageError } from '../bin/errors.ts';
-import type { Check, Level, LevelFilter } from './types.ts';
+import type { Level, LevelFilter, ResolvedCheck } from './types.ts';
 
 const levelsOf: Record<LevelFilter, readonly Level[]> = {
   must: ['MUST'],
@@ -9,7 +9,7 @@ const levelsOf: Record<LevelFilter, readonly Level[]> = {
 };
 
 /** True when `token` names the check: its id, its family, or a dotted prefix of its id (`feeds.` or `feeds.cursor`). */
-export function matchesSelector(check: Pick<Check, 'id' | 'family'>, token: string): boolean {
+export function matchesSelector(check: Pick<ResolvedCheck, 'id' | 'family'>, token: string): boolean {
   if (check.id === token || check.family === token) return true;
   return check.id.startsWith(token.endsWith('.') ? token : `${token}.`);
 }
@@ -22,7 +22,7 @@ export interface Selection {
 }
 
 /** The checks a run keeps, in registry order; a token of `--only`/`--skip` that names no check is a usage error. */
-export function selectChecks(checks: readonly Check[], selection: Selection): Check[] {
+export function selectChecks(checks: readonly ResolvedCheck[], selection: Selection): ResolvedCheck[] {
   for (const [flag, tokens] of [['--only', selection.only ?? []], ['--skip', selection.skip ?? []]] as const) {
     const unknown = tokens.filter((token) => !checks.some((check) => matchesSelector(check, token)));
     if (unknown.length > 0) throw new UsageError(`${flag} ${unknown.join(',')}: matches no check (ids, families or prefixes such as 'discovery.')`);

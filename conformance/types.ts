@@ -3,7 +3,11 @@
  * plain data; nothing here knows the API under test. Reporters read only `RunReport`.
  */
 
-/** How binding a check's rule is (DESIGN.md, "Outcomes and levels"). */
+/**
+ * How binding a rule is: MUST (the seeds state it), SHOULD (it follows from what they state),
+ * DECISION (spec/DECISIONS.md fills a gap; a failure is a warning unless `--strict`). A check's
+ * level is never written by hand: it is the level of the requirements it verifies.
+ */
 export type Level = 'MUST' | 'SHOULD' | 'DECISION';
 
 /** `fail`: the target broke the contract. `error`: the suite itself broke. */
@@ -26,7 +30,7 @@ export type KeyName =
 /** The pools of order external ids a profile can supply. */
 export type PoolName = 'payable' | 'cancellable' | 'notCancellable' | 'archivable' | 'otherTenant';
 
-/** What a target supplies to the suite (DESIGN.md, "Conformance profile"). */
+/** What a target supplies to the suite (`conformance/profile.schema.json`). */
 export interface Profile {
   target?: string;
   auth?: { header: string; prefix?: string };
@@ -43,7 +47,7 @@ export interface Profile {
  * `key:<name>` a profile key; `orders:<pool>:<n>` n external ids of a pool, handed to this check
  * alone; `sandbox` the control plane; `feeds:<field>` a feed size the profile promises.
  */
-export type Requirement =
+export type Precondition =
   | `key:${KeyName}`
   | `orders:${PoolName}:${number}`
   | 'sandbox'
@@ -203,16 +207,25 @@ export interface Check {
   id: string;
   family: string;
   title: string;
-  level: Level;
-  /** The seed sentence or table row it tests, quoted, with its source. */
-  rule: string;
-  requires: readonly Requirement[];
+  /**
+   * The ids of the requirements it verifies (`spec/requirements.yaml`): seed statements only, or
+   * decisions only, never both. Its level and rule text are derived from them.
+   */
+  verifies: readonly string[];
+  requires: readonly Precondition[];
   /** Shares state with other checks (a key's rate limit, a tenant's status): run alone, after the others. */
   exclusive?: boolean;
   /** Runs once every other check has finished, so `ctx.exchanges()` holds the whole run. */
   after?: 'all';
   /** Returns findings (empty or nothing = pass); throws only when the suite itself broke. */
   run(ctx: CheckContext): Promise<Finding[] | void>;
+}
+
+/** A check with the level and rule text its requirements give it. */
+export interface ResolvedCheck extends Check {
+  level: Level;
+  /** The quoted sentences or table rows it verifies, each with where it stands. */
+  rule: string;
 }
 
 /** The result of one check in the report. */
@@ -222,7 +235,8 @@ export interface CheckResult {
   title: string;
   level: Level;
   rule: string;
-  requires: Requirement[];
+  verifies: string[];
+  requires: Precondition[];
   outcome: Outcome;
   /** True when this result makes the run fail (exit 1): a MUST or SHOULD fail, or a DECISION fail under `--strict`. */
   failsRun: boolean;
@@ -251,6 +265,44 @@ export interface CoverageEntry {
   seen: number;
   /** Answers that carried the code with another status or an invalid body. */
   mismatched: number;
+}
+
+/** A statement of the register as the runner sees it: no knowledge of which API it belongs to. */
+export interface RequirementInfo {
+  id: string;
+  level: Level;
+  /** Where it stands: `01-integration-api.md › Section` or `spec/DECISIONS.md D4 — Title`. */
+  source: string;
+  /** The exact sentence or table row. */
+  quote: string;
+  /** False when no HTTP exchange can show it (`reason` says why). */
+  testable: boolean;
+  reason?: string;
+  /** Only a sandbox control plane reaches it. */
+  via?: 'control-plane';
+}
+
+/**
+ * Where a requirement stands after a run: `fail` (a check verifying it failed), `error` (one
+ * broke), `pass` (at least one ran and passed, none failed), `skip` (every check verifying it
+ * was skipped), `untested` (no check of this run verifies it), `not-testable`.
+ */
+export type RequirementOutcome = Outcome | 'untested' | 'not-testable';
+
+/** One requirement in the report, with the checks that verified it. */
+export interface RequirementResult extends RequirementInfo {
+  checks: { id: string; outcome: Outcome }[];
+  outcome: RequirementOutcome;
+}
+
+/** Coverage of one kind of requirement: seed statements (MUST and SHOULD) or decisions. */
+export interface RequirementCounts {
+  total: number;
+  testable: number;
+  /** Testable ones that a check ran against (pass, fail or error). */
+  covered: number;
+  passed: number;
+  failed: number;
 }
 
 /** Counts of results by outcome. */
@@ -307,6 +359,11 @@ export interface RunReport {
     codes: CoverageEntry[];
     counts: Record<CoverageState, number>;
   };
+  /** Every requirement of the register, seed statements first, with the checks that verified it. */
+  requirements: {
+    entries: RequirementResult[];
+    counts: { seed: RequirementCounts; decision: RequirementCounts };
+  };
   exchangeCount: number;
 }
 
@@ -320,10 +377,12 @@ export interface Route {
 
 /**
  * What the runner needs from the contract without knowing it: the spec's hash, its routes,
- * and the catalog coverage of a run's exchanges.
+ * its requirements register, and the catalog coverage of a run's exchanges.
  */
 export interface Contract {
   specHash: string;
   routes: readonly Route[];
+  /** The register, in its own order; checks' `verifies` name its ids. */
+  requirements: ReadonlyMap<string, RequirementInfo>;
   coverage(exchanges: readonly ExchangeRecord[], profile: Profile): CoverageEntry[];
 }

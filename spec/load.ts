@@ -44,6 +44,23 @@ export interface CatalogEntry {
   reach: Reach;
 }
 
+/** How binding a requirement is: the seeds state it, it follows from them, or a decision fills a gap. */
+export type RequirementLevel = 'MUST' | 'SHOULD' | 'DECISION';
+
+/** One entry of `requirements.yaml` (its header explains each field). */
+export interface RegisterEntry {
+  id: string;
+  level: RequirementLevel;
+  document: '01-integration-api.md' | '02-error-catalog.md' | 'DECISIONS.md';
+  section: string;
+  quote: string;
+  operations: string[];
+  via?: 'control-plane';
+  testable?: false;
+  reason?: string;
+  because?: string;
+}
+
 /** A JSON value as YAML or JSON parsing yields it. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -67,6 +84,34 @@ export const sandboxOpenapi = parseYaml(readSpecFile('sandbox.yaml')) as JsonObj
 export const specHash = createHash('sha256').update(openapiText).digest('hex');
 
 const errorsDocument = parseYaml(readSpecFile('errors.yaml')) as { codes: CatalogEntry[] };
+
+/**
+ * The requirements register (`requirements.yaml`), by id, in register order: every testable
+ * statement of the seeds and every decision. Validated against `requirements.schema.json`
+ * when loaded, so a malformed entry stops every command rather than skewing a verdict.
+ */
+export const requirements: ReadonlyMap<string, RegisterEntry> = loadRegister();
+
+function loadRegister(): Map<string, RegisterEntry> {
+  const register = parseYaml(readSpecFile('requirements.yaml')) as { requirements: RegisterEntry[] };
+  const schema = JSON.parse(readSpecFile('requirements.schema.json')) as object;
+  const validate = new Ajv2020({ allErrors: true }).compile(schema);
+  if (!validate(register)) {
+    const where = (validate.errors ?? []).slice(0, 5).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
+    throw new Error(`spec/requirements.yaml does not match spec/requirements.schema.json: ${where.join('; ')}`);
+  }
+  const byId = new Map<string, RegisterEntry>();
+  for (const entry of register.requirements) {
+    if (byId.has(entry.id)) throw new Error(`spec/requirements.yaml lists '${entry.id}' twice`);
+    byId.set(entry.id, entry);
+  }
+  return byId;
+}
+
+/** Where a requirement stands, as reports cite it: `01-integration-api.md › Section` or `spec/DECISIONS.md D4 — Title`. */
+export function citationOf(entry: RegisterEntry): string {
+  return entry.document === 'DECISIONS.md' ? `spec/DECISIONS.md ${entry.section}` : `${entry.document} › ${entry.section}`;
+}
 
 /** The error catalog, by code. */
 export const catalog: ReadonlyMap<CatalogCode, CatalogEntry> = new Map(

@@ -8,8 +8,6 @@ import { describeExchange, finding, show } from '../findings.ts';
 import type { Check, CheckContext, Finding, HttpRequest, HttpResponse, KeyName } from '../types.ts';
 import { absentExternalId, everyOperation, expectProblem, type FeedItem, invalidKey, objectOf, paths, paymentBody, received, walkFeed, writeOperations } from './support/order-requests.ts';
 
-const invalidCredentialsRule = '01-integration-api.md › Authentication: "Missing or invalid credentials: 401."';
-
 /** Findings for every operation not answered 401 when called with `key`. */
 async function expectUnauthorized(ctx: CheckContext, key: string | null, described: string): Promise<Finding[]> {
   const findings: Finding[] = [];
@@ -40,8 +38,7 @@ export const missingKey: Check = {
   id: 'auth.key.missing',
   family: 'auth',
   title: 'every operation answers 401 to a request without an API key',
-  level: 'MUST',
-  rule: invalidCredentialsRule,
+  verifies: ['int.auth.unauthenticated'],
   requires: [],
   run: (ctx) => expectUnauthorized(ctx, null, 'without an API key'),
 };
@@ -51,8 +48,7 @@ export const invalidKeyCheck: Check = {
   id: 'auth.key.invalid',
   family: 'auth',
   title: 'every operation answers 401 to a key the target never issued',
-  level: 'MUST',
-  rule: invalidCredentialsRule,
+  verifies: ['int.auth.unauthenticated'],
   requires: [],
   run: (ctx) => expectUnauthorized(ctx, invalidKey(ctx), 'with a key the target never issued'),
 };
@@ -62,8 +58,7 @@ export const revokedKey: Check = {
   id: 'auth.key.revoked',
   family: 'auth',
   title: 'every operation answers 401 to a revoked key',
-  level: 'SHOULD',
-  rule: '01-integration-api.md › Authentication: "A key can be revoked" and "Missing or invalid credentials: 401." (a revoked key is an invalid credential; DESIGN.md D22: "a revoked key → 401")',
+  verifies: ['int.auth.revoked'],
   requires: ['key:revoked'],
   run: (ctx) => expectUnauthorized(ctx, 'revoked', 'with the revoked key'),
 };
@@ -73,8 +68,7 @@ export const unauthorizedProblem: Check = {
   id: 'auth.problem.unauthorized',
   family: 'auth',
   title: 'a 401 is an about:blank problem titled Unauthorized and carries WWW-Authenticate',
-  level: 'DECISION',
-  rule: '01-integration-api.md › Errors: "Bodies of 401 and 403 responses: not shown." — DESIGN.md D3: "problem+json with `type: "about:blank"` (RFC 9457 §4.2.1; the catalog has no code); 401 carries `WWW-Authenticate`"',
+  verifies: ['D3'],
   requires: [],
   async run(ctx) {
     const probes: [HttpRequest, string][] = [
@@ -105,8 +99,7 @@ export const forbiddenProblem: Check = {
   id: 'auth.problem.forbidden',
   family: 'auth',
   title: 'a 403 is an about:blank problem titled Forbidden',
-  level: 'DECISION',
-  rule: '01-integration-api.md › Errors: "Bodies of 401 and 403 responses: not shown." — DESIGN.md D3: "problem+json with `type: "about:blank"` (RFC 9457 §4.2.1; the catalog has no code)"',
+  verifies: ['D3'],
   requires: ['key:noScopes'],
   async run(ctx) {
     const findings: Finding[] = [];
@@ -135,8 +128,7 @@ export const feedScopes: Check = {
   id: 'auth.scope.feeds',
   family: 'auth',
   title: 'each feed answers 403 to a key without its read scope and 200 to a key with it',
-  level: 'MUST',
-  rule: '01-integration-api.md › Authentication: "Scopes shown: `orders:read` (order feed), `trips:read` (trip feed)." and "A call to an endpoint outside the key\'s scopes is answered 403."',
+  verifies: ['int.auth.scope', 'int.orders-feed.scope', 'int.trips-feed.scope'],
   requires: [],
   async run(ctx) {
     const keys = readKeys.filter(({ key }) => ctx.profile.keys[key] !== undefined);
@@ -162,8 +154,7 @@ export const writeScopes: Check = {
   id: 'auth.scope.writes',
   family: 'auth',
   title: 'payment, cancel and archive answer 403 to a key without orders:write',
-  level: 'DECISION',
-  rule: '01-integration-api.md › Authentication: "Scopes needed by the payment, cancel and archive endpoints: not shown." — DESIGN.md D2: "`orders:write`; scope catalog: `orders:read`, `orders:write`, `trips:read`"',
+  verifies: ['D2'],
   requires: ['orders:payable:1'],
   async run(ctx) {
     const keys = readKeys.map(({ key }) => key).filter((key) => ctx.profile.keys[key] !== undefined);
@@ -186,8 +177,7 @@ export const whoamiNoScope: Check = {
   id: 'auth.scope.whoami',
   family: 'auth',
   title: 'whoami answers 200 to a key with no scopes',
-  level: 'MUST',
-  rule: '01-integration-api.md › Verify an API key: "`GET /api/v1/integration/whoami`. Requires no scope of its own."',
+  verifies: ['int.whoami.no-scope'],
   requires: ['key:noScopes'],
   async run(ctx) {
     const response = await ctx.http.request({ method: 'GET', path: paths.whoami, key: 'noScopes' });
@@ -216,8 +206,7 @@ export const apiKeyHeader: Check = {
   id: 'auth.transport.apiKey',
   family: 'auth',
   title: 'the key is accepted in the X-Api-Key header',
-  level: 'DECISION',
-  rule: '01-integration-api.md › Authentication: "How the API key is transmitted (header or scheme name): not shown." — DESIGN.md D1: "`X-Api-Key: <key>`; `Authorization: Bearer <key>` also accepted"',
+  verifies: ['D1'],
   requires: ['key:full'],
   run: (ctx) => keyTransportFindings(ctx, { header: 'X-Api-Key', prefix: '' }, 'in X-Api-Key'),
 };
@@ -227,8 +216,7 @@ export const bearerKey: Check = {
   id: 'auth.transport.bearer',
   family: 'auth',
   title: 'the key is accepted as Authorization: Bearer',
-  level: 'DECISION',
-  rule: '01-integration-api.md › Authentication: "How the API key is transmitted (header or scheme name): not shown." — DESIGN.md D1: "`X-Api-Key: <key>`; `Authorization: Bearer <key>` also accepted"',
+  verifies: ['D1'],
   requires: ['key:full'],
   run: (ctx) => keyTransportFindings(ctx, { header: 'Authorization', prefix: 'Bearer ' }, 'as Authorization: Bearer'),
 };
@@ -238,8 +226,7 @@ export const otherTenantWrites: Check = {
   id: 'auth.tenant.writes',
   family: 'auth',
   title: "payment, cancel and archive answer 404 orders.notFound for another tenant's order",
-  level: 'MUST',
-  rule: '01-integration-api.md › Authentication: "The key resolves to exactly one tenant; every call with it reads and writes that tenant only." and Attach a payment: "No order with that external id gives 404." (02-error-catalog.md: "orders.notFound | 404 | No order with that id in the tenant.")',
+  verifies: ['int.auth.one-tenant', 'int.service.tenant-only', 'cat.orders.not-found'],
   requires: ['key:full', 'orders:otherTenant:1'],
   async run(ctx) {
     const [externalId] = ctx.orders('otherTenant') as [string];
@@ -264,8 +251,7 @@ export const otherTenantFeed: Check = {
   id: 'auth.tenant.feed',
   family: 'auth',
   title: "the order feed of one tenant holds none of another tenant's orders",
-  level: 'MUST',
-  rule: '01-integration-api.md › Authentication: "The key resolves to exactly one tenant; every call with it reads and writes that tenant only."',
+  verifies: ['int.auth.one-tenant', 'int.service.tenant-only'],
   requires: ['key:full', 'key:otherTenant'],
   async run(ctx) {
     const other = await walkFeed(ctx, { path: paths.orderFeed, key: 'otherTenant' });
@@ -293,8 +279,7 @@ export const suspendedWrites: Check = {
   id: 'auth.suspended.writes',
   family: 'auth',
   title: "a suspended tenant's payment, cancel and archive answer 409 tenants.tenant.suspended",
-  level: 'DECISION',
-  rule: '02-error-catalog.md › Tenancy and tenants: "| tenants.tenant.suspended | 409 | Tenant is suspended and read-only; mutating requests are refused until reactivated. |" — DESIGN.md D22: "a suspended tenant\'s writes → 409 `tenants.tenant.suspended`"',
+  verifies: ['cat.tenants.suspended'],
   requires: ['key:suspendedTenant'],
   async run(ctx) {
     const response = await ctx.http.request({ method: 'GET', path: paths.orderFeed, key: 'suspendedTenant', query: { limit: 100 } });
@@ -316,8 +301,7 @@ export const suspendedReads: Check = {
   id: 'auth.suspended.reads',
   family: 'auth',
   title: 'a suspended tenant still reads: whoami and both feeds answer 200',
-  level: 'SHOULD',
-  rule: '02-error-catalog.md › Tenancy and tenants: "| tenants.tenant.suspended | 409 | Tenant is suspended and read-only; mutating requests are refused until reactivated. |" (read-only: reads keep working; DESIGN.md D22: "reads keep working")',
+  verifies: ['cat.tenants.suspended-reads'],
   requires: ['key:suspendedTenant'],
   async run(ctx) {
     const findings: Finding[] = [];

@@ -15,8 +15,7 @@ function probe(requests: HttpRequest[]): Check {
     id: 'probe.requests',
     family: 'probe',
     title: 'makes requests',
-    level: 'MUST',
-    rule: 'test',
+    verifies: ['int.service.json'],
     requires: [],
     async run(ctx) {
       for (const request of requests) await ctx.http.request(request);

@@ -36,8 +36,7 @@ export const whoamiShape: Check = {
   id: 'discovery.whoami.shape',
   family: 'discovery',
   title: 'whoami answers 200 with the key identity',
-  level: 'MUST',
-  rule: '01-integration-api.md › Verify an API key: "Response 200: Key identity (tenantId, keyId, scopes)."',
+  verifies: ['int.whoami.response', 'int.identity.tenantId', 'int.identity.keyId', 'int.versioning.prefix'],
   requires: ['key:full'],
   async run(ctx) {
     const response = await ctx.http.request({ method: 'GET', path: whoamiPath, key: 'full' });
@@ -57,8 +56,7 @@ export const whoamiScopes: Check = {
   id: 'discovery.whoami.scopes',
   family: 'discovery',
   title: "whoami reports the scopes each profile key's name implies",
-  level: 'MUST',
-  rule: '01-integration-api.md › Key identity: "scopes | array of string | Scopes granted to the key, for example `orders:read`, `trips:read`." (scope catalog: D2)',
+  verifies: ['int.identity.scopes'],
   requires: ['key:full'],
   async run(ctx) {
     const findings: Finding[] = [];
@@ -85,8 +83,7 @@ export const responsesSchema: Check = {
   id: 'discovery.responses.schema',
   family: 'discovery',
   title: 'every answer of the run matches its declared response (status, media type, body schema, headers)',
-  level: 'MUST',
-  rule: '01-integration-api.md › What the service does: "Responses are JSON; failures are RFC 9457 problem details (see Errors)." — each operation\'s responses as spec/openapi.yaml declares them',
+  verifies: ['int.service.json'],
   requires: [],
   after: 'all',
   async run(ctx) {

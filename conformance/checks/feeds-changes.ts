@@ -41,8 +41,7 @@ const archivedHidden: Check = {
   id: 'feeds.orders.archived.hidden',
   family: 'feeds',
   title: 'an order archived through the API is no longer in the order feed',
-  level: 'MUST',
-  rule: '01-integration-api.md › Pull orders that changed: "3. Archived orders are never returned."; Archive an order by external id: "An archived order is no longer returned by the order feed."',
+  verifies: ['int.orders-feed.no-archived', 'int.archive.gone-from-feed'],
   requires: ['orders:archivable:1'],
   run: feedRun(async (ctx) => {
     const [externalId] = ctx.orders('archivable') as [string];
@@ -130,8 +129,7 @@ const followCancels: Check = {
   id: 'feeds.orders.follow.changes',
   family: 'feeds',
   title: 'a follower of the order feed gets orders cancelled behind and ahead of it once more, after its position, and skips nothing',
-  level: 'SHOULD',
-  rule: '01-integration-api.md › Pull orders that changed: "Orders come back ordered by last change, oldest change first, so a consumer follows the feed forward."; Order: "| updatedAtUtc | string, date-time | no | Time of last change (UTC). The feed orders by this value and `since` compares against it. |"',
+  verifies: ['int.orders-feed.follows-changes'],
   requires: ['orders:cancellable:2'],
   run: feedRun((ctx) =>
     followAcrossChanges(ctx, 'cancellable', (context, externalId) => context.http.request({ method: 'POST', path: `${orderPath(externalId)}/cancel`, body: { reason: 'waybill conformance: feeds.orders.follow.changes' } }), 'cancelling'),
@@ -143,8 +141,7 @@ const followPayments: Check = {
   id: 'feeds.orders.follow.payment',
   family: 'feeds',
   title: 'a follower of the order feed gets orders paid behind and ahead of it once more, after its position, and skips nothing',
-  level: 'DECISION',
-  rule: '01-integration-api.md › Order: "| updatedAtUtc | string, date-time | no | Time of last change (UTC). The feed orders by this value and `since` compares against it. |" and Attach a payment: "Behaviour for a repeated paymentId: not shown." — DESIGN.md D10: "recording one bumps `updatedAtUtc`" (the seed does not say whether a payment changes the order)',
+  verifies: ['D10'],
   requires: ['orders:payable:2'],
   run: feedRun((ctx) =>
     followAcrossChanges(ctx, 'payable', (context, externalId) => context.http.request({ method: 'POST', path: `${orderPath(externalId)}/payment`, body: { paymentId: randomUUID(), amount: 12.5, currency: 'EUR' } }), 'paying'),

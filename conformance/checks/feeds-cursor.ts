@@ -9,13 +9,6 @@ import { feedRun, type FeedSpec, parameterProblem, readPage, requestFeed } from 
 /** A value no server issues as a cursor. */
 const GARBAGE = '***not-a-cursor***';
 
-/** The seed's sentence on malformed cursors of the feed. */
-function cursorRule(feed: FeedSpec): string {
-  return feed.name === 'orders'
-    ? '01-integration-api.md › Pull orders that changed: "| cursor | string | The nextCursor of the previous page. A malformed cursor is answered 400. |"'
-    : '01-integration-api.md › Pull trips that changed: "An unknown status or a malformed cursor is answered 400."';
-}
-
 /** A cursor the target issued (the first page's, one item a page); skips when the feed issues none. */
 async function issuedCursor(ctx: CheckContext, feed: FeedSpec): Promise<string> {
   const page = await readPage(ctx, feed, { limit: 1 });
@@ -46,8 +39,7 @@ const malformedCursor = (feed: FeedSpec): Check => ({
   id: `feeds.${feed.name}.cursor.malformed`,
   family: 'feeds',
   title: `the ${feed.label} answers 400 to a malformed cursor`,
-  level: 'MUST',
-  rule: cursorRule(feed),
+  verifies: feed.name === 'orders' ? ['int.orders-feed.cursor'] : ['int.trips-feed.refusals'],
   requires: [],
   run: feedRun(async (ctx) => {
     const cursor = await issuedCursor(ctx, feed);
@@ -65,8 +57,7 @@ const unissuedCursor = (feed: FeedSpec): Check => ({
   id: `feeds.${feed.name}.cursor.unissued`,
   family: 'feeds',
   title: `the ${feed.label} refuses any cursor it did not issue (garbage, junk appended, cut short, edited) with 400 naming cursor`,
-  level: 'DECISION',
-  rule: `${cursorRule(feed)} — DESIGN.md D5: "anything the server did not issue is 400 \`api.malformed_request\`, field \`cursor\`" (the seed does not say what makes a cursor malformed)`,
+  verifies: ['D5'],
   requires: [],
   run: feedRun(async (ctx) => {
     const cursor = await issuedCursor(ctx, feed);

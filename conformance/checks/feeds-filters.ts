@@ -25,20 +25,6 @@ import {
 /** A status value no feed knows. */
 const UNKNOWN_STATUS = 'NotAStatus';
 
-/** The seed's sentence on the feed's status filter. */
-function statusRule(feed: FeedSpec): string {
-  return feed.name === 'orders'
-    ? '01-integration-api.md › Pull orders that changed: "| status | array of string | Repeat the parameter to keep only those statuses; values are the order statuses. An unknown status is answered 400. |"'
-    : '01-integration-api.md › Pull trips that changed: "a repeatable `status`, with the same semantics as for orders. An unknown status or a malformed cursor is answered 400."';
-}
-
-/** The seed's sentence on `since`. */
-function sinceRule(feed: FeedSpec): string {
-  return feed.name === 'orders'
-    ? '01-integration-api.md › Pull orders that changed: "| since | string, date-time | Start the feed from this point in time; compared against updatedAtUtc."'
-    : '01-integration-api.md › Pull trips that changed: "Query parameters: `since` (date-time), … with the same semantics as for orders."';
-}
-
 /** A page read as a one-page walk. */
 function asWalk(page: FeedPage): Walk {
   return { pages: [page], items: page.items, ended: page.nextCursor === null };
@@ -63,8 +49,7 @@ const statusFilter = (feed: FeedSpec): Check => ({
   id: `feeds.${feed.name}.status.filter`,
   family: 'feeds',
   title: `the ${feed.label}'s status filter, single or repeated, keeps exactly the items of those statuses`,
-  level: 'MUST',
-  rule: statusRule(feed),
+  verifies: feed.name === 'orders' ? ['int.orders-feed.status'] : ['int.trips-feed.params'],
   requires: [],
   run: feedRun(async (ctx) => {
     const before = await firstPage(ctx, feed, 1);
@@ -102,8 +87,7 @@ const unknownStatus = (feed: FeedSpec): Check => ({
   id: `feeds.${feed.name}.status.unknown`,
   family: 'feeds',
   title: `the ${feed.label} answers 400 to an unknown status filter`,
-  level: 'MUST',
-  rule: statusRule(feed),
+  verifies: feed.name === 'orders' ? ['int.orders-feed.status'] : ['int.trips-feed.refusals'],
   requires: [],
   run: feedRun(async (ctx) => {
     const findings: Finding[] = [];
@@ -120,11 +104,7 @@ const unknownStatusField = (feed: FeedSpec): Check => ({
   id: `feeds.${feed.name}.status.unknown-field`,
   family: 'feeds',
   title: `the ${feed.label} refuses an unknown status as api.malformed_request naming status${feed.name === 'trips' ? ' (Planned included)' : ''}`,
-  level: 'DECISION',
-  rule:
-    feed.name === 'orders'
-      ? `${statusRule(feed)} — DESIGN.md D9: "400 \`api.malformed_request\`, \`errors[0].field\` = the parameter" (the seed names no code)`
-      : `${statusRule(feed)} and "Allowed status values for the trip feed as declared on the parameter: not shown." — DESIGN.md D9: "400 \`api.malformed_request\`, \`errors[0].field\` = the parameter"; D16: "Confirmed, InProgress, Completed, Cancelled"`,
+  verifies: feed.name === 'orders' ? ['D9'] : ['D9', 'D16'],
   requires: [],
   run: feedRun(async (ctx) => {
     const findings: Finding[] = [];
@@ -143,8 +123,7 @@ const sinceFilter = (feed: FeedSpec): Check => ({
   id: `feeds.${feed.name}.since.filter`,
   family: 'feeds',
   title: `the ${feed.label} from since holds the items changed since then and none changed before`,
-  level: 'MUST',
-  rule: sinceRule(feed),
+  verifies: feed.name === 'orders' ? ['int.orders-feed.since'] : ['int.trips-feed.params'],
   requires: [],
   run: feedRun(async (ctx) => {
     const before = await firstPage(ctx, feed, 2);
@@ -169,8 +148,7 @@ const sinceInclusive = (feed: FeedSpec): Check => ({
   id: `feeds.${feed.name}.since.inclusive`,
   family: 'feeds',
   title: `the ${feed.label} from since includes the items stamped exactly since`,
-  level: 'DECISION',
-  rule: `01-integration-api.md › Pull orders that changed: "Whether an order whose updatedAtUtc equals \`since\` is included: not shown." — DESIGN.md D4: "inclusive: \`updatedAtUtc >= since\`"${feed.name === 'trips' ? ' ("The trip feed follows the same rule.")' : ''}`,
+  verifies: ['D4'],
   requires: [],
   run: feedRun(async (ctx) => {
     const before = await firstPage(ctx, feed, 1);
@@ -222,8 +200,7 @@ const sinceOffset = (feed: FeedSpec): Check => ({
   id: `feeds.${feed.name}.since.offset`,
   family: 'feeds',
   title: `the ${feed.label} reads a since written with an offset (+02:00, -05:30) as the same instant as its Z form`,
-  level: 'DECISION',
-  rule: `${sinceRule(feed)} (a date-time with an offset other than Z is not spoken of) — spec/DECISIONS.md D20: "\`since\` accepts any RFC 3339 date-time, with any offset or fraction, and is compared as an instant." and D4: "the feed returns items with \`updatedAtUtc >= since\`"`,
+  verifies: feed.name === 'orders' ? ['int.orders-feed.since'] : ['int.trips-feed.params'],
   requires: [],
   run: feedRun(async (ctx) => {
     const before = await firstPage(ctx, feed, 2);
@@ -257,8 +234,7 @@ const invalidSince = (feed: FeedSpec): Check => ({
   id: `feeds.${feed.name}.since.invalid`,
   family: 'feeds',
   title: `the ${feed.label} refuses a since that is not a date-time with 400 naming since`,
-  level: 'DECISION',
-  rule: `${sinceRule(feed)} — DESIGN.md D9 (unknown \`status\` filter / bad \`since\`): "400 \`api.malformed_request\`, \`errors[0].field\` = the parameter" (the seed says nothing of a since that is not a date-time)`,
+  verifies: ['D9'],
   requires: [],
   run: feedRun(async (ctx) => {
     const findings: Finding[] = [];

@@ -23,20 +23,6 @@ import {
   walkFeed,
 } from './feeds-walk.ts';
 
-/** The seed's sentence on the feed's page size. */
-function limitRule(feed: FeedSpec): string {
-  return feed.name === 'orders'
-    ? '01-integration-api.md › Pull orders that changed: "| limit | integer, int32 | Page size; default 50, capped at 100. |"; Limits: "Feed page size | default 50, maximum 100 (values above are capped)"'
-    : '01-integration-api.md › Pull trips that changed: "Query parameters: `since` (date-time), `cursor` (string), `limit` (int32, default 50, capped at 100) and a repeatable `status`, with the same semantics as for orders."';
-}
-
-/** The seed's sentence on the feed's order. */
-function orderRule(feed: FeedSpec): string {
-  return feed.name === 'orders'
-    ? '01-integration-api.md › Pull orders that changed: "Orders come back ordered by last change, oldest change first, so a consumer follows the feed forward."'
-    : '01-integration-api.md › Pull trips that changed: "Response 200: Trip page, oldest change first, same cursor rules as for orders."';
-}
-
 /** Consecutive pairs of a list. */
 function pairs<T>(items: readonly T[]): [T, T][] {
   return items.slice(1).map((item, index) => [items[index] as T, item]);
@@ -54,8 +40,7 @@ const oldestFirst = (feed: FeedSpec): Check => ({
   id: `feeds.${feed.name}.order`,
   family: 'feeds',
   title: `the ${feed.label} comes oldest change first, across pages`,
-  level: 'MUST',
-  rule: orderRule(feed),
+  verifies: feed.name === 'orders' ? ['int.orders-feed.oldest-first'] : ['int.trips-feed.oldest-first'],
   requires: [],
   run: feedRun(async (ctx) => {
     const walk = await headWalk(ctx, feed);
@@ -73,8 +58,7 @@ const tiesById = (feed: FeedSpec): Check => ({
   id: `feeds.${feed.name}.order.ties`,
   family: 'feeds',
   title: `items of the ${feed.label} that share updatedAtUtc come in id order, each once`,
-  level: 'DECISION',
-  rule: `${orderRule(feed)} — DESIGN.md D7: "total order \`(updatedAtUtc, id)\`" (the seed does not order ties)`,
+  verifies: ['D7'],
   requires: [],
   run: feedRun(async (ctx) => {
     const walk = await headWalk(ctx, feed);
@@ -94,8 +78,7 @@ const defaultLimit = (feed: FeedSpec): Check => ({
   id: `feeds.${feed.name}.limit.default`,
   family: 'feeds',
   title: `the ${feed.label} serves 50 items a page when limit is absent`,
-  level: 'MUST',
-  rule: limitRule(feed),
+  verifies: feed.name === 'orders' ? ['int.orders-feed.limit', 'int.limits.page-size'] : ['int.trips-feed.params', 'int.limits.page-size'],
   requires: [`feeds:${feed.minimum}`],
   run: feedRun(async (ctx) => {
     const page = await readPage(ctx, feed, {});
@@ -110,8 +93,7 @@ const cappedLimit = (feed: FeedSpec): Check => ({
   id: `feeds.${feed.name}.limit.cap`,
   family: 'feeds',
   title: `the ${feed.label} caps limit at 100 (limit=101 and limit=100000 give pages of 100)`,
-  level: 'MUST',
-  rule: limitRule(feed),
+  verifies: feed.name === 'orders' ? ['int.orders-feed.limit', 'int.limits.page-size'] : ['int.trips-feed.params', 'int.limits.page-size'],
   requires: [`feeds:${feed.minimum}`],
   run: feedRun(async (ctx) => {
     const findings: Finding[] = [];
@@ -134,8 +116,7 @@ const invalidLimit = (feed: FeedSpec): Check => ({
   id: `feeds.${feed.name}.limit.invalid`,
   family: 'feeds',
   title: `the ${feed.label} refuses limit 0, -1, abc and 1.5 with 400 naming limit`,
-  level: 'DECISION',
-  rule: `${limitRule(feed)} — DESIGN.md D8: "\`limit < 1\` or not an integer is 400 \`api.malformed_request\`, field \`limit\`" (the seed says nothing of values below 1 or not numbers)`,
+  verifies: ['D8'],
   requires: [],
   run: feedRun(async (ctx) => {
     const findings: Finding[] = [];
@@ -162,11 +143,7 @@ const sameItemsAnyLimit = (feed: FeedSpec): Check => ({
   id: `feeds.${feed.name}.walk.same-items`,
   family: 'feeds',
   title: `walking the ${feed.label} 1 item a page returns the items a page of 100 returns, each once`,
-  level: 'MUST',
-  rule:
-    feed.name === 'orders'
-      ? '01-integration-api.md › Pull orders that changed: "A consumer continues by sending nextCursor as cursor; a null nextCursor means the feed is caught up." and "| limit | integer, int32 | Page size; default 50, capped at 100. |" (a page size changes how many items come at once, not which)'
-      : '01-integration-api.md › Pull trips that changed: "Response 200: Trip page, oldest change first, same cursor rules as for orders." and "`limit` (int32, default 50, capped at 100)" (a page size changes how many items come at once, not which)',
+  verifies: feed.name === 'orders' ? ['int.orders-feed.caught-up', 'int.order-page.nextCursor', 'int.orders-feed.cursor'] : ['int.trips-feed.oldest-first', 'int.trip-page.nextCursor', 'int.trips-feed.params'],
   requires: [],
   run: feedRun(async (ctx) => {
     const before = await walkFeed(ctx, feed, { limit: 100, maxPages: 1 });
@@ -238,8 +215,7 @@ const exactEnd = (feed: FeedSpec): Check => ({
   id: `feeds.${feed.name}.cursor.end`,
   family: 'feeds',
   title: `the ${feed.label}'s nextCursor is null exactly on the page holding the last item`,
-  level: 'DECISION',
-  rule: `01-integration-api.md › ${feed.section}: ${feed.name === 'orders' ? '"A consumer continues by sending nextCursor as cursor; a null nextCursor means the feed is caught up."' : '"Response 200: Trip page, oldest change first, same cursor rules as for orders."'} — DESIGN.md D6: "\`nextCursor\` is null exactly when the page holds the last matching item (fetch limit+1)" (the seed does not say whether a last page can carry a cursor)`,
+  verifies: ['D6'],
   requires: [],
   // The end is the tail, where every write of other checks lands: look at it while nothing else runs.
   exclusive: true,

@@ -42,8 +42,7 @@ export const wrongMediaType: Check = {
   id: 'http.mediaType.wrong',
   family: 'http',
   title: 'a body of another media type is refused 415 api.unsupported_media_type',
-  level: 'MUST',
-  rule: '01-integration-api.md › Endpoints: "Requests with a body use `Content-Type: application/json`; a wrong media type is refused with 415" (02-error-catalog.md: "| api.unsupported_media_type | 415 | Content-Type not accepted by the endpoint; send application/json. |")',
+  verifies: ['int.body.media-type', 'cat.api.unsupported-media-type'],
   requires: [],
   async run(ctx) {
     const findings: Finding[] = [];
@@ -60,8 +59,7 @@ export const missingMediaType: Check = {
   id: 'http.mediaType.missing',
   family: 'http',
   title: 'a body without any Content-Type is refused 415 api.malformed_request',
-  level: 'DECISION',
-  rule: '02-error-catalog.md › Generic (api.*): "| api.malformed_request | 400 | … Also answered 415 when the request has no Content-Type at all. |" — DESIGN.md D17: "no `Content-Type` at all → 415 `api.malformed_request`"',
+  verifies: ['cat.api.no-content-type'],
   requires: [],
   async run(ctx) {
     const response = await ctx.http.request(rawPayment(ctx, JSON.stringify(paymentBody()), null));
@@ -74,8 +72,7 @@ export const malformedJson: Check = {
   id: 'http.body.malformed',
   family: 'http',
   title: 'malformed JSON is refused 400 api.malformed_request',
-  level: 'MUST',
-  rule: '01-integration-api.md › Endpoints: "a missing body or malformed JSON with 400" (02-error-catalog.md: "| api.malformed_request | 400 | Request unreadable: malformed JSON, … |")',
+  verifies: ['int.body.unreadable', 'cat.api.malformed-request'],
   requires: [],
   async run(ctx) {
     const findings: Finding[] = [];
@@ -93,8 +90,7 @@ export const missingBody: Check = {
   id: 'http.body.missing',
   family: 'http',
   title: 'a payment with Content-Type application/json but no body is refused 400 api.malformed_request',
-  level: 'MUST',
-  rule: '01-integration-api.md › Endpoints: "a missing body or malformed JSON with 400" (02-error-catalog.md: "| api.malformed_request | 400 | Request unreadable: malformed JSON, wrongly typed field, missing body, … |")',
+  verifies: ['int.body.unreadable', 'cat.api.malformed-request'],
   requires: [],
   async run(ctx) {
     const response = await ctx.http.request(rawPayment(ctx, '', 'application/json'));
@@ -107,8 +103,7 @@ export const bodyLimit: Check = {
   id: 'http.body.limit',
   family: 'http',
   title: 'a body of exactly 1 MiB is read; one byte more is refused 413 api.payload_too_large',
-  level: 'DECISION',
-  rule: '01-integration-api.md › Limits: "Numeric values of the maximum request body size, … : not shown." — DESIGN.md D18: "over 1 MiB → 413 `api.payload_too_large`"',
+  verifies: ['D18'],
   requires: [],
   async run(ctx) {
     const findings: Finding[] = [];
@@ -127,8 +122,7 @@ export const bodyTooLarge: Check = {
   id: 'http.body.tooLarge',
   family: 'http',
   title: 'a 2 MiB body is refused 413 api.payload_too_large',
-  level: 'SHOULD',
-  rule: '02-error-catalog.md › Generic (api.*): "| api.payload_too_large | 413 | Body exceeds the server\'s size limit. |" (a limit exists; its value is not shown, DESIGN.md D18 sets 1 MiB, and a payment body is under 1 KiB)',
+  verifies: ['cat.api.payload-too-large'],
   requires: [],
   async run(ctx) {
     const response = await ctx.http.request(rawPayment(ctx, paddedPayment(2 * MiB), 'application/json'));
@@ -141,8 +135,7 @@ export const bodyIncomplete: Check = {
   id: 'http.body.incomplete',
   family: 'http',
   title: 'a body that ends before its Content-Length is answered 408 api.request_body_incomplete',
-  level: 'DECISION',
-  rule: '02-error-catalog.md › Generic (api.*): "| api.request_body_incomplete | 408 | Body ended before its declared length (for example a dropped connection); send again. |" — DESIGN.md D18: "body shorter than its `Content-Length` → 408 `api.request_body_incomplete`"',
+  verifies: ['D18'],
   requires: [],
   async run(ctx) {
     const base = new URL(ctx.target);
@@ -160,8 +153,7 @@ export const unknownRoute: Check = {
   id: 'http.route.unknown',
   family: 'http',
   title: 'a path with no operation is answered 404 as an about:blank problem',
-  level: 'DECISION',
-  rule: '01-integration-api.md › Errors: "Every failed response is a problem-details body (RFC 9457) served as `application/problem+json`." (the code of an unknown path is not shown) — DESIGN.md D21: "unknown path / method → 404 / 405 (with `Allow`), problem+json `about:blank`"',
+  verifies: ['D21'],
   requires: [],
   async run(ctx) {
     const probes: HttpRequest[] = [
@@ -184,8 +176,7 @@ export const methodNotAllowed: Check = {
   id: 'http.method.notAllowed',
   family: 'http',
   title: "a method a path does not support is answered 405 with Allow naming the path's methods",
-  level: 'DECISION',
-  rule: '01-integration-api.md › Errors: "Every failed response is a problem-details body (RFC 9457) served as `application/problem+json`." (the answer to an unsupported method is not shown) — DESIGN.md D21: "unknown path / method → 404 / 405 (with `Allow`), problem+json `about:blank`"',
+  verifies: ['D21'],
   requires: [],
   async run(ctx) {
     const externalId = absentExternalId(ctx);
@@ -228,8 +219,7 @@ export const requestIdPresent: Check = {
   id: 'http.requestId.present',
   family: 'http',
   title: 'every answer (success or failure) carries its own X-Request-Id',
-  level: 'DECISION',
-  rule: '01-integration-api.md › Body of 404, 409, 429 and 500 responses: "Members `type`, `title`, `status`, `detail`, `instance`" (how an answer is traced is not shown) — DESIGN.md D23: "every answer carries `X-Request-Id` (echoed when sent)"',
+  verifies: ['D23'],
   requires: [],
   async run(ctx) {
     const findings: Finding[] = [];
@@ -252,8 +242,7 @@ export const requestIdEcho: Check = {
   id: 'http.requestId.echo',
   family: 'http',
   title: "the client's X-Request-Id is echoed on success and failure",
-  level: 'DECISION',
-  rule: '01-integration-api.md › Body of 404, 409, 429 and 500 responses: "Members `type`, `title`, `status`, `detail`, `instance`" (how an answer is traced is not shown) — DESIGN.md D23: "every answer carries `X-Request-Id` (echoed when sent)"',
+  verifies: ['D23'],
   requires: [],
   async run(ctx) {
     const findings: Finding[] = [];
@@ -272,8 +261,7 @@ export const requestIdUnusable: Check = {
   id: 'http.requestId.unusable',
   family: 'http',
   title: 'an X-Request-Id that is not 1–128 visible ASCII characters (129 characters, a space) is replaced by an id of the server, not echoed or refused',
-  level: 'DECISION',
-  rule: '01-integration-api.md › Body of 404, 409, 429 and 500 responses: "Members `type`, `title`, `status`, `detail`, `instance`" (how an answer is traced, and which client ids are taken, is not shown) — spec/DECISIONS.md D29: "A client `X-Request-Id` of 1–128 visible ASCII characters is echoed; any other value is replaced by a server-issued id (never refused)."',
+  verifies: ['D23'],
   requires: [],
   async run(ctx) {
     const token = () => Math.floor(ctx.random() * 2 ** 48).toString(36);
@@ -300,8 +288,7 @@ export const problemInstance: Check = {
   id: 'http.problem.instance',
   family: 'http',
   title: "a problem's instance contains the answer's request id",
-  level: 'DECISION',
-  rule: '01-integration-api.md › Body of 404, 409, 429 and 500 responses: "Members `type`, `title`, `status`, `detail`, `instance`; every one is a nullable string" (what `instance` holds is not shown) — DESIGN.md D23: "problem `instance` = the path with the request id"',
+  verifies: ['D23'],
   requires: [],
   async run(ctx) {
     const findings: Finding[] = [];

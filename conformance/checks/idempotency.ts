@@ -152,8 +152,7 @@ export const inFlight: Check = {
   id: 'idempotency.inflight',
   family: 'idempotency',
   title: 'a request with the Idempotency-Key of a request still in flight gets 429 idempotency.inFlight with Retry-After',
-  level: 'MUST',
-  rule: '01-integration-api.md › Endpoints: "On the mutating endpoints, a 429 is also answered while an earlier request with the same `Idempotency-Key` header is still in flight; the client retries after the delay in `Retry-After`." (code: 02-error-catalog.md "| idempotency.inFlight | 429 |"; Retry-After in whole seconds ≥ 1: D13)',
+  verifies: ['int.idempotency.in-flight', 'cat.idempotency.in-flight'],
   requires: ['key:full', 'orders:payable:1'],
   async run(ctx) {
     const [externalId = ''] = ctx.orders('payable');
@@ -185,8 +184,7 @@ export const replay: Check = {
   id: 'idempotency.replay',
   family: 'idempotency',
   title: 'a completed request sent again with the same Idempotency-Key is replayed with Idempotent-Replayed: true',
-  level: 'DECISION',
-  rule: `${gap} — DESIGN.md D13: "a completed request is replayed (same status and body, \`Idempotent-Replayed: true\`) for 24 h"`,
+  verifies: ['D13'],
   requires: ['key:full', 'orders:payable:1'],
   async run(ctx) {
     const [externalId = ''] = ctx.orders('payable');
@@ -205,8 +203,7 @@ export const replayRefusal: Check = {
   id: 'idempotency.replay.refusal',
   family: 'idempotency',
   title: 'a refused request sent again with the same Idempotency-Key gets the stored refusal, replayed',
-  level: 'DECISION',
-  rule: `${gap} — spec/DECISIONS.md D26: "Answers 4xx other than 429 are stored and replayed like successes … a repeat with the same key, method, path and body within 24 hours gets the same status and body with \`Idempotent-Replayed: true\`."`,
+  verifies: ['D26'],
   requires: ['key:full', 'orders:payable:1'],
   async run(ctx) {
     const [externalId = ''] = ctx.orders('payable');
@@ -226,8 +223,7 @@ export const reuse: Check = {
   id: 'idempotency.reuse',
   family: 'idempotency',
   title: 'an Idempotency-Key reused with another body or path gets 400 naming Idempotency-Key',
-  level: 'DECISION',
-  rule: `${gap} — DESIGN.md D13: "same key with a different method, path or body is 400 \`api.malformed_request\` field \`Idempotency-Key\`"`,
+  verifies: ['D13'],
   requires: ['key:full', 'orders:payable:2'],
   async run(ctx) {
     const [externalId = '', otherId = ''] = ctx.orders('payable');
@@ -247,8 +243,7 @@ export const keyFormat: Check = {
   id: 'idempotency.key.format',
   family: 'idempotency',
   title: 'an Idempotency-Key of 256 characters or with a space gets 400 naming Idempotency-Key; 255 visible characters are accepted',
-  level: 'DECISION',
-  rule: `${gap} — DESIGN.md D13: "1–255 visible ASCII chars else 400 field \`Idempotency-Key\`"`,
+  verifies: ['D13'],
   requires: ['key:full', 'orders:payable:1'],
   async run(ctx) {
     const [externalId = ''] = ctx.orders('payable');

@@ -76,8 +76,7 @@ export const problemsCatalog: Check = {
   id: 'problems.catalog',
   family: 'problems',
   title: "every failure is application/problem+json with a catalog type, the type's status and a matching body",
-  level: 'MUST',
-  rule: '01-integration-api.md › Errors: "Every failed response is a problem-details body (RFC 9457) served as `application/problem+json`. The `type` member is a stable machine-readable code from the catalog"; 02-error-catalog.md › Errors: "The HTTP status is fixed by the code" (about:blank: D3, D21)',
+  verifies: ['int.errors.problem-json', 'int.errors.catalog-type', 'cat.type-is-code', 'cat.status-fixed', 'int.errors.status-by-kind', 'int.endpoints.error-bodies'],
   requires: [],
   after: 'all',
   async run(ctx) {

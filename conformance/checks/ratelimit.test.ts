@@ -54,8 +54,7 @@ describe('ratelimit checks against the reference', () => {
       id: 'probe.spender',
       family: 'probe',
       title: 'uses the rateLimited key twice',
-      level: 'MUST',
-      rule: 'test',
+      verifies: ['int.service.json'],
       requires: ['key:rateLimited'],
       async run(ctx) {
         for (let i = 0; i < 2; i += 1) await ctx.http.request({ method: 'GET', path: '/api/v1/integration/whoami', key: 'rateLimited' });

@@ -41,8 +41,7 @@ export const exceeded: Check = {
   id: 'ratelimit.exceeded',
   family: 'ratelimit',
   title: 'a key past its per-minute quota gets 429 api.rate_limited with Retry-After; another key is not limited',
-  level: 'MUST',
-  rule: `${limitsRow} (code: D14, D25 api.rate_limited; Retry-After in whole seconds ≥ 1: D14)`,
+  verifies: ['int.limits.rate-limit', 'int.errors.rate-limit-429', 'cat.api.rate-limited'],
   requires: ['key:rateLimited', 'key:full'],
   exclusive: true,
   async run(ctx) {
@@ -116,8 +115,7 @@ export const headers: Check = {
   id: 'ratelimit.headers',
   family: 'ratelimit',
   title: 'answers carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset, and Remaining goes down with each request',
-  level: 'DECISION',
-  rule: `${limitsRow} and "Default and maximum per-key rate-limit values: not shown." — DESIGN.md D14: "\`RateLimit-Limit\` / \`RateLimit-Remaining\` / \`RateLimit-Reset\` on every answer"`,
+  verifies: ['D14'],
   requires: ['key:full'],
   async run(ctx) {
     const findings: Finding[] = [];

@@ -11,8 +11,7 @@ export const tagRules: Check = {
   id: 'sandbox.tags',
   family: 'sandbox',
   title: 'an empty or 65-character tag name, a colour that is not #RRGGBB and a repeated name are refused; an unknown tag is 404 tags.notFound',
-  level: 'MUST',
-  rule: '01-integration-api.md › Tag: "a tag name is 1 to 64 characters and unique per tenant; a tag colour matches `#RRGGBB`." (02-error-catalog.md › Mini-statuses and tags: "| tags.duplicate | 409 | A tag with the same name exists. |", "| tags.notFound | 404 | No tag with that id in the tenant. |", "| tags.name.invalid | 400 | Tag name must be 1 to 64 characters. |", "| tags.color.invalid | 400 | Tag colour must match #RRGGBB. |") — the tag endpoints: spec/DECISIONS.md D34',
+  verifies: ['int.tag.rules', 'int.limits.tag-name'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tags = `${await plane.tenant()}/tags`;
@@ -31,8 +30,7 @@ export const miniStatusRules: Check = {
   id: 'sandbox.ministatuses',
   family: 'sandbox',
   title: 'mini-status names of 65 characters, repeated names and unknown entries are refused; an order label over 128 characters or outside its status group is refused',
-  level: 'MUST',
-  rule: '01-integration-api.md › Order: "Mini-status (from the error catalog): a name of 1 to 64 characters, unique per status group within a tenant among active entries; on an order it must be an active entry of the tenant\'s directory for the order\'s current status group and at most 128 characters." (02-error-catalog.md: ministatuses.name.invalid, ministatuses.duplicate, ministatuses.notFound, orders.miniStatus.invalid, orders.miniStatus.unknown) — the directory endpoints and groups: spec/DECISIONS.md D35: "A status group is an order status"',
+  verifies: ['int.order.mini-status-rules', 'int.limits.mini-status-name', 'int.limits.order-mini-status'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();

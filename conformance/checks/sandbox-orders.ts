@@ -13,8 +13,7 @@ export const intakeRules: Check = {
   id: 'sandbox.intake',
   family: 'sandbox',
   title: 'order intake refuses each broken rule with its orders.* code and field; a live external id again is 409 orders.duplicate, restoring a live order 409 orders.notArchived',
-  level: 'DECISION',
-  rule: '02-error-catalog.md › Orders: "| orders.externalId.required | 400 | ExternalId is required. |", "| orders.lines.required | 400 | An order requires at least one line. |", "| orders.line.warehouseRequired | 400 | Each line requires a WarehouseId. |", "| orders.line.productRequired | 400 | Each line requires a ProductId. |", "| orders.line.requestedQty.invalid | 400 | Requested quantity must be positive. |", "| orders.line.measure.invalid | 400 | A line\'s weight or volume is negative. |", "| orders.price.invalid | 400 | Order price cannot be negative. |", "| orders.line.roleNotAllowed | 400 | Only a Rebox order may carry a line with the PickUp role. |", "| orders.return.relatedRequired | 400 | A Return order requires RelatedToOrderId. |", "| orders.duplicate | 409 | Concurrent intake for the same (Source, ExternalId). |", "| orders.notArchived | 409 | The order is not archived, so it cannot be restored. |" — spec/DECISIONS.md D36: "Each rule answers its catalog code naming the field (`lines[0].quantity`). … An external id that a live order of the tenant already has is 409 `orders.duplicate` … an order that is not archived is 409 `orders.notArchived`"',
+  verifies: ['D36'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();
@@ -44,8 +43,7 @@ export const importLimit: Check = {
   id: 'sandbox.import.limit',
   family: 'sandbox',
   title: 'an import of 1001 rows is refused 400 import.rows.too_many, field rows',
-  level: 'MUST',
-  rule: '01-integration-api.md › Limits: "| Rows per import request | at most 1000 | JSON import requests |" (02-error-catalog.md › Artifacts, audit, import: "| import.rows.too_many | 400 | At most 1000 rows per import request. |") — the import endpoint: spec/DECISIONS.md D37',
+  verifies: ['int.limits.import-rows'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const rows = Array.from({ length: 1001 }, (_, i) => intake(`WAYBILL-IMPORT-${i}`));
@@ -77,8 +75,7 @@ export const importRows: Check = {
   id: 'sandbox.import.rows',
   family: 'sandbox',
   title: 'an import whose rows are not objects is refused 400 import.file.invalid; a broken row is reported import.row.invalid inside a 200 while the good rows are created',
-  level: 'DECISION',
-  rule: '02-error-catalog.md › Artifacts, audit, import: "| import.file.invalid | 400 | Import file must be a JSON array of row objects for the target entity. |", "| import.row.invalid | 200 | Reported per row inside a 200 import response body; never an HTTP status. |" — spec/DECISIONS.md D37: "`rows` missing or not an array of objects is `import.file.invalid` (field `rows`, or `rows[i]` for a row that is not an object) … each refused row is reported as `{ row, externalId, orderId: null, type: "import.row.invalid", detail, errors }` whose `errors` name the row\'s fields with their own codes"',
+  verifies: ['D37'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const imports = `${await plane.tenant()}/order-imports`;
@@ -95,8 +92,7 @@ export const historyPaging: Check = {
   id: 'sandbox.history',
   family: 'sandbox',
   title: "an order history with page is refused 400 audit.page.retired; an after cursor not issued for that order is refused 400 audit.cursor.invalid",
-  level: 'DECISION',
-  rule: '02-error-catalog.md › Artifacts, audit, import: "| audit.page.retired | 400 | The `page` parameter of the audit log list was removed (cursor paging); it is refused, not ignored. |", "| audit.cursor.invalid | 400 | The `after` cursor of the audit list was not issued by the server. |" — spec/DECISIONS.md D40: "The cursor is signed (D5) and bound to the tenant and the order: any other value, a cursor of another order included, is 400 `audit.cursor.invalid` naming `after`. A `page` parameter with any value is 400 `audit.page.retired` naming `page`."',
+  verifies: ['D40'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();

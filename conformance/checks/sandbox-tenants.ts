@@ -13,8 +13,7 @@ export const tenantRules: Check = {
   id: 'sandbox.tenants',
   family: 'sandbox',
   title: 'a tenant without country, or with one that is not an ISO alpha-2 code, and an unknown state filter are refused with their tenants.* codes',
-  level: 'DECISION',
-  rule: '02-error-catalog.md › Tenancy and tenants: "| tenants.country.required | 400 | Country required when provisioning a tenant. |", "| tenants.country.invalid | 400 | Country must be an ISO 3166-1 alpha-2 code. |", "| tenants.lifecycle.state.invalid | 400 | Tenant lifecycle state filter must be Active, Suspended or Archived. |" — spec/DECISIONS.md D32: "`country` is required: missing or empty is `tenants.country.required`. Any other value must be an upper-case ISO 3166-1 alpha-2 code … else `tenants.country.invalid` (`nl`, `NLD` and `XX` are refused)"; D31 (the states); spec/sandbox.yaml: "every 400 names the field in `errors`"',
+  verifies: ['D32'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     await plane.expect({ what: 'a tenant without country', code: 'tenants.country.required', field: 'country', request: { method: 'POST', path: '/tenants', body: { name: 'waybill conformance' } } });
@@ -31,8 +30,7 @@ export const tenantSkills: Check = {
   id: 'sandbox.tenants.skills',
   family: 'sandbox',
   title: 'a blank or 65-character skill, a skill repeated in another case, and 101 skills are refused with their tenants.skills.* codes',
-  level: 'MUST',
-  rule: '01-integration-api.md › Limits: "| Capability skills per tenant | at most 100; each 1 to 64 characters, trimmed, non-blank; unique case-insensitively | tenant skill configuration |" (02-error-catalog.md › Tenancy and tenants: tenants.skills.value.invalid, tenants.skills.duplicate, tenants.skills.too_many) — spec/DECISIONS.md D32: "The field of a value or duplicate error is `skills[i]`, the later of two duplicates; of too many, `skills`."',
+  verifies: ['int.limits.skills'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const skills = `${await plane.tenant()}/skills`;
@@ -49,8 +47,7 @@ export const apiKeyRules: Check = {
   id: 'sandbox.apikeys',
   family: 'sandbox',
   title: 'a key without name, with a scope outside the catalog or a rate limit out of range is refused; revoking an unknown key is 404 and a revoked one 409',
-  level: 'MUST',
-  rule: '01-integration-api.md › Authentication: "A key has a name (required), a scope from an allowed catalog, and a rate limit in requests per minute (positive, below a maximum). A key can be revoked; revoking an already revoked key is a conflict." (02-error-catalog.md › API keys: apikeys.name_required, apikeys.invalid_scope, apikeys.invalid_rate_limit, apikeys.rate_limit_above_max, apikeys.not_found, apikeys.already_revoked) — the maximum and the endpoints: spec/DECISIONS.md D33: "a rate limit that is not a whole number of at least 1 is `apikeys.invalid_rate_limit`, and one above 6000 is `apikeys.rate_limit_above_max`"',
+  verifies: ['int.auth.key-rules', 'cat.apikeys'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane, ctx) => {
     const tenant = await plane.tenant();
@@ -76,8 +73,7 @@ export const archivedTenant: Check = {
   id: 'sandbox.tenant.archived',
   family: 'sandbox',
   title: "an archived tenant's payment, cancel and archive answer 409 tenants.tenant.archived, and its key still reads (whoami)",
-  level: 'DECISION',
-  rule: '02-error-catalog.md › Tenancy and tenants: "| tenants.tenant.archived | 409 | Tenant is archived (terminal); all writes are blocked. |" — DESIGN.md D22: "For an archived tenant they answer 409 `tenants.tenant.archived`. Reads (both feeds and `whoami`) keep working in both states."',
+  verifies: ['cat.tenants.archived'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane, ctx) => {
     const tenant = await plane.tenant();

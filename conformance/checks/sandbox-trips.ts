@@ -11,8 +11,7 @@ export const tripBuild: Check = {
   id: 'sandbox.trips.build',
   family: 'sandbox',
   title: 'a trip of no orders, of an order that cannot be planned or of an order already on a trip is refused; an unknown trip is 404 planning.trip_not_found',
-  level: 'DECISION',
-  rule: '02-error-catalog.md › Planning: "| planning.trip_no_lines | 400 | A trip must contain at least one order line. |", "| planning.order_not_plannable | 400 | The line cannot be planned (missing order, archived, terminal status or unsupported order type). |", "| planning.order_line_already_assigned | 409 | The order line is already on a trip. |", "| planning.trip_not_found | 404 | Trip not found. |" — spec/DECISIONS.md D41: "An empty list is `planning.trip_no_lines` (field `orderIds`). … an unknown, archived or otherwise placed order is 400 `planning.order_not_plannable` naming `orderIds[i]`, and an order already Planned or InProgress on a trip is 409 `planning.order_line_already_assigned`. An unknown trip id is 404 `planning.trip_not_found` on every trip operation"',
+  verifies: ['D41'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();
@@ -31,8 +30,7 @@ export const tripLifecycle: Check = {
   id: 'sandbox.trips.lifecycle',
   family: 'sandbox',
   title: 'start of a started trip, complete of a Confirmed trip or one with an open stop, cancel without a reason and cancel of a cancelled trip are refused with their codes',
-  level: 'MUST',
-  rule: '01-integration-api.md › Trip statuses: "| Confirmed | start the trip (not in the integration interface) | trip is Confirmed | InProgress |", "| InProgress | complete the trip (not in the integration interface) | no open stops and no owed return leg | Completed |", "| Confirmed or InProgress | cancel the trip (not in the integration interface) | a reason code is supplied | Cancelled |" (02-error-catalog.md: planning.trip_not_confirmed, planning.trip_not_in_progress, planning.trip_has_open_stops, trips.mutation.cancelReasonRequired, trips.mutation.tripNotCancelable) — the trip endpoints: spec/DECISIONS.md D41, D43',
+  verifies: ['int.trip.start', 'int.trip.complete', 'int.trip.cancel'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();
@@ -52,8 +50,7 @@ export const stopOutcomes: Check = {
   id: 'sandbox.outcomes',
   family: 'sandbox',
   title: "a stop outcome that breaks a line rule, lacks a reason, names no stop, is on an inactive trip or on a finished stop is refused with its trips.* code",
-  level: 'DECISION',
-  rule: '02-error-catalog.md › Trips and stops (driver side): "| trips.outcomes.lineMismatch | 400 | Outcomes must cover exactly the stop\'s order lines, one per line. |", "| trips.outcomes.invariantViolation | 400 | Delivered line: delivered plus returned plus lost equals requested, rejected not above returned; collected line: collected plus notCollected equals requested; no negative quantity. |", "| trips.outcomes.wrongVocabulary | 400 | A line mixes delivery quantities (delivered, returned, rejected, lost) with collection quantities (collected, notCollected). |", "| trips.outcomes.reasonRequired | 400 | A reason code is required for each non-zero returned, rejected, lost or not-collected quantity. |", "| trips.stop.reasonRequired | 400 | A reason code is required for this terminal stop status. |", "| trips.stop.notFound | 404 | No stop at that index on the trip. |", "| trips.stop.tripNotActive | 409 | Trip must be Confirmed or InProgress to change a stop status. |", "| trips.stop.illegalTransition | 409 | Illegal stop-status transition. |" — the outcome request and its fields: spec/DECISIONS.md D42',
+  verifies: ['D42'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();

@@ -43,8 +43,7 @@ export const paymentSuccess: Check = {
   id: 'writes.payment.success',
   family: 'writes',
   title: 'a valid payment answers 200 with the order it was recorded on',
-  level: 'MUST',
-  rule: '01-integration-api.md › Attach a payment to an order by external id: "Response 200: Order (the order after the payment is recorded)."',
+  verifies: ['int.payment.response'],
   requires: ['orders:payable:1'],
   async run(ctx) {
     const externalId = onlyId(ctx, 'payable');
@@ -58,8 +57,7 @@ export const amountNotPositive: Check = {
   id: 'writes.payment.amount.notPositive',
   family: 'writes',
   title: 'an amount of 0 or −1 is refused 400 payments.amount.invalid, field amount',
-  level: 'MUST',
-  rule: '01-integration-api.md › Attach a payment to an order by external id: "amount not positive gives 400 with code `payments.amount.invalid`" (02-error-catalog.md: "Validation failures also carry `errors`, a list that maps each field to its reason.")',
+  verifies: ['int.payment.amount-invalid', 'cat.validation-errors'],
   requires: ['orders:payable:1'],
   run: (ctx) =>
     expectRefusedPayments(ctx, onlyId(ctx, 'payable'), [['amount 0', paymentBody({ amount: 0 })], ['amount -1', paymentBody({ amount: -1 })]], { type: 'payments.amount.invalid', field: 'amount' }),
@@ -70,8 +68,7 @@ export const amountNotNumber: Check = {
   id: 'writes.payment.amount.notNumber',
   family: 'writes',
   title: 'an amount that is not a number ("12", null, true) is refused 400 payments.amount.invalid, field amount',
-  level: 'DECISION',
-  rule: '01-integration-api.md › Payment request body: "| amount | number, double | yes | Amount paid; must be positive. |" (the code of a wrongly typed amount is not shown) — DESIGN.md D28: "a missing or textual `amount` is `payments.amount.invalid`"',
+  verifies: ['D28'],
   requires: ['orders:payable:1'],
   run: (ctx) =>
     expectRefusedPayments(
@@ -87,8 +84,7 @@ export const currencyInvalid: Check = {
   id: 'writes.payment.currency.invalid',
   family: 'writes',
   title: 'a currency that is not three uppercase letters (eur, EU, EURO) is refused 400 payments.currency.invalid, field currency',
-  level: 'MUST',
-  rule: '01-integration-api.md › Attach a payment to an order by external id: "currency not a three-letter uppercase code gives 400 with code `payments.currency.invalid`"',
+  verifies: ['int.payment.currency-invalid', 'cat.validation-errors'],
   requires: ['orders:payable:1'],
   run: (ctx) =>
     expectRefusedPayments(
@@ -104,8 +100,7 @@ export const currencyNotIso: Check = {
   id: 'writes.payment.currency.notIso',
   family: 'writes',
   title: 'a currency that is not an ISO 4217 code (ABC) is refused 400 payments.currency.invalid, field currency',
-  level: 'MUST',
-  rule: '01-integration-api.md › Payment request body: "| currency | string | yes | Currency code; must be a three-letter uppercase ISO code. |" (02-error-catalog.md: "| payments.currency.invalid | 400 | Payment currency must be a three-letter uppercase ISO code. |")',
+  verifies: ['int.payment.currency'],
   requires: ['orders:payable:1'],
   run: (ctx) => expectRefusedPayments(ctx, onlyId(ctx, 'payable'), [['currency "ABC" (not ISO 4217)', paymentBody({ currency: 'ABC' })]], { type: 'payments.currency.invalid', field: 'currency' }),
 };
@@ -115,8 +110,7 @@ export const paymentRequired: Check = {
   id: 'writes.payment.required',
   family: 'writes',
   title: 'a payment without paymentId, amount or currency is refused 400 naming the missing field',
-  level: 'MUST',
-  rule: '01-integration-api.md › Attach a payment to an order by external id: "Body: Payment request (paymentId, amount, currency, all required)." and Status codes: "| 400 | Validation failed (… invalid body field, malformed request). |" (02-error-catalog.md, api.malformed_request: "the offending field is named in errors[0].field where one exists")',
+  verifies: ['int.payment.body', 'cat.validation-errors'],
   requires: ['orders:payable:1'],
   async run(ctx) {
     const externalId = onlyId(ctx, 'payable');
@@ -133,8 +127,7 @@ export const paymentIdNotUuid: Check = {
   id: 'writes.payment.paymentId.format',
   family: 'writes',
   title: 'a paymentId that is not a UUID is refused 400, field paymentId',
-  level: 'SHOULD',
-  rule: '01-integration-api.md › Payment request body: "| paymentId | string, uuid | yes | Id of the payment in the system that collected it. |" and Status codes: "| 400 | Validation failed (… invalid body field, malformed request). |"',
+  verifies: ['int.payment.paymentId-format'],
   requires: ['orders:payable:1'],
   run: (ctx) => expectRefusedPayments(ctx, onlyId(ctx, 'payable'), [['paymentId "not-a-uuid"', paymentBody({ paymentId: 'not-a-uuid' })]], { field: 'paymentId' }),
 };
@@ -154,8 +147,7 @@ export const paymentRepeat: Check = {
   id: 'writes.payment.repeat',
   family: 'writes',
   title: 'a repeated paymentId answers 200 with the same order as the first time, recorded once',
-  level: 'DECISION',
-  rule: '01-integration-api.md › Attach a payment to an order by external id: "Behaviour for a repeated paymentId: not shown." — DESIGN.md D10: "same order → 200, recorded once (first amount wins); … recording one bumps `updatedAtUtc`" (spec/DECISIONS.md D10: "`updatedAtUtc` does not move" on a repeat)',
+  verifies: ['D10'],
   requires: ['orders:payable:1'],
   async run(ctx) {
     const externalId = onlyId(ctx, 'payable');
@@ -190,8 +182,7 @@ export const paymentRecordedOnce: Check = {
   id: 'writes.payment.recordedOnce',
   family: 'writes',
   title: "a repeated paymentId with another amount is recorded once in the order's history, with the first amount",
-  level: 'DECISION',
-  rule: '01-integration-api.md › Attach a payment to an order by external id: "Behaviour for a repeated paymentId: not shown." — DESIGN.md D10: "same order → 200, recorded once (first amount wins)" (the history: spec/sandbox.yaml orderHistory, "Status changes …, payments, …, oldest first")',
+  verifies: ['D10'],
   requires: ['sandbox', 'orders:payable:1'],
   run: onControlPlane(async (plane, ctx) => {
     const externalId = onlyId(ctx, 'payable');
@@ -245,8 +236,7 @@ export const unknownOrder: Check = {
   id: 'writes.notFound',
   family: 'writes',
   title: 'payment, cancel and archive answer 404 orders.notFound for an external id no order carries',
-  level: 'MUST',
-  rule: '01-integration-api.md › Attach a payment to an order by external id: "No order with that external id gives 404." and Archive an order by external id: "404 when no order carries that external id." (02-error-catalog.md: "| orders.notFound | 404 | No order with that id in the tenant. |")',
+  verifies: ['int.payment.not-found', 'int.archive.not-found', 'cat.orders.not-found'],
   requires: ['key:full'],
   async run(ctx) {
     const externalId = absentExternalId(ctx);
@@ -264,8 +254,7 @@ export const cancelLegal: Check = {
   id: 'writes.cancel.legal',
   family: 'writes',
   title: 'cancelling a cancellable order answers 200 with the order',
-  level: 'MUST',
-  rule: '01-integration-api.md › Cancel an order by external id: "Body: Cancel request (`reason`, optional string)." and "Response 200: Order." (which statuses may be cancelled: the profile\'s cancellable pool, DESIGN.md D11)',
+  verifies: ['int.cancel.response', 'int.cancel.reason'],
   requires: ['orders:cancellable:1'],
   async run(ctx) {
     const externalId = onlyId(ctx, 'cancellable');
@@ -279,8 +268,7 @@ export const cancelStatus: Check = {
   id: 'writes.cancel.status',
   family: 'writes',
   title: 'a cancelled order is Cancelled, and cancelling it again is 409 orders.status.illegal',
-  level: 'DECISION',
-  rule: '01-integration-api.md › Cancel an order by external id: "Status the order takes after cancelling: not shown." — DESIGN.md D11: "legal from New, InPlanning, Planned (the order leaves its trip) → `Cancelled`; from any other status 409 `orders.status.illegal`"',
+  verifies: ['D11'],
   requires: ['orders:cancellable:1'],
   async run(ctx) {
     const externalId = onlyId(ctx, 'cancellable');
@@ -300,8 +288,7 @@ export const cancelNoBody: Check = {
   id: 'writes.cancel.noBody',
   family: 'writes',
   title: 'a cancel without a body (and without Content-Type) answers 200',
-  level: 'DECISION',
-  rule: '01-integration-api.md › Cancel request body: "| reason | string | no | Why the order was cancelled; recorded in the order\'s history. |" (whether the body itself may be absent is not shown) — DESIGN.md D11: "body optional (`{}` when absent)"',
+  verifies: ['D11'],
   requires: ['orders:cancellable:1'],
   async run(ctx) {
     const externalId = onlyId(ctx, 'cancellable');
@@ -315,8 +302,7 @@ export const cancelIllegal: Check = {
   id: 'writes.cancel.illegal',
   family: 'writes',
   title: 'cancelling an order whose status does not allow it is 409 orders.status.illegal',
-  level: 'MUST',
-  rule: '01-integration-api.md › Order statuses: "an order move that is not legal from the current status is refused with a 409 (error code `orders.status.illegal`)." (which statuses: the profile\'s notCancellable pool, DESIGN.md D11)',
+  verifies: ['int.status.illegal-move'],
   requires: ['orders:notCancellable:1'],
   async run(ctx) {
     const externalId = onlyId(ctx, 'notCancellable');
@@ -330,8 +316,7 @@ export const archiveNoContent: Check = {
   id: 'writes.archive.noContent',
   family: 'writes',
   title: 'archiving an order answers 204 with no body',
-  level: 'MUST',
-  rule: '01-integration-api.md › Archive an order by external id: "Response 204 with no content."',
+  verifies: ['int.archive.no-content'],
   requires: ['orders:archivable:1'],
   async run(ctx) {
     const externalId = onlyId(ctx, 'archivable');
@@ -346,8 +331,7 @@ export const archiveGone: Check = {
   id: 'writes.archive.gone',
   family: 'writes',
   title: 'after archiving, payment, cancel and archive on that external id answer 404 orders.notFound',
-  level: 'DECISION',
-  rule: '01-integration-api.md › Archive an order by external id: "An archived order is no longer returned by the order feed." (what the writes answer afterwards is not shown) — DESIGN.md D12: "afterwards every external-id call answers 404 `orders.notFound`; a second archive is 404"',
+  verifies: ['D12'],
   requires: ['orders:archivable:1'],
   async run(ctx) {
     const externalId = onlyId(ctx, 'archivable');
@@ -374,8 +358,7 @@ export const archiveFeed: Check = {
   id: 'writes.archive.feed',
   family: 'writes',
   title: 'an archived order is no longer served by the order feed',
-  level: 'MUST',
-  rule: '01-integration-api.md › Archive an order by external id: "An archived order is no longer returned by the order feed." and Pull orders that changed: "Archived orders are never returned."',
+  verifies: ['int.archive.gone-from-feed', 'int.orders-feed.no-archived'],
   requires: ['orders:archivable:1'],
   async run(ctx) {
     const externalId = onlyId(ctx, 'archivable');

@@ -35,8 +35,7 @@ describe('report.json', () => {
       id: 'x.calls',
       family: 'x',
       title: 'calls',
-      level: 'SHOULD',
-      rule: 'r',
+      verifies: ['int.auth.revoked'],
       requires: [],
       async run(ctx) {
         const response = await ctx.http.request({ method: 'POST', path: '/api/v1/integration/orders/externalid/e/cancel', body: { reason: 'r' } });

@@ -1,5 +1,7 @@
-/** Test support: a fixed RunReport with every outcome, a hostile finding and all 218 codes, for reporter tests. */
+/** Test support: a fixed RunReport with every outcome, a hostile finding, all 218 codes and the whole register, for reporter tests. */
+import { integrationRequirements } from '../contract.ts';
 import { catalogCoverage } from '../coverage.ts';
+import { requirementResults } from '../verifies.ts';
 import type { CheckResult, ExchangeRecord, RunReport } from '../types.ts';
 
 const exchange: ExchangeRecord = {
@@ -19,8 +21,9 @@ const exchange: ExchangeRecord = {
   replay: `curl -i 'http://127.0.0.1:4321/api/v1/integration/whoami' -H 'x-api-key: '"$WAYBILL_KEY_ORDERS_READ"`,
 };
 
-const base: Pick<CheckResult, 'rule' | 'requires' | 'findings' | 'phase' | 'startedAt' | 'exchangeCount'> = {
+const base: Pick<CheckResult, 'rule' | 'verifies' | 'requires' | 'findings' | 'phase' | 'startedAt' | 'exchangeCount'> = {
   rule: '01-integration-api.md › Verify an API key: "Response 200: Key identity (tenantId, keyId, scopes)."',
+  verifies: ['int.whoami.response'],
   requires: [],
   findings: [],
   phase: 'concurrent',
@@ -36,6 +39,7 @@ const results: CheckResult[] = [
     family: 'discovery',
     title: "whoami reports the scopes each profile key's name implies",
     level: 'MUST',
+    verifies: ['int.identity.scopes'],
     outcome: 'fail',
     failsRun: true,
     durationMs: 30,
@@ -44,9 +48,9 @@ const results: CheckResult[] = [
       { message: 'hostile <script>alert(1)</script> & "quotes" \u0001 ]]>', expected: '<b>bold</b>', received: "it's <img src=x onerror=alert(2)>" },
     ],
   },
-  { ...base, id: 'feeds.limit.cap', family: 'feeds', title: 'limit above 100 is capped', level: 'DECISION', outcome: 'fail', failsRun: false, durationMs: 8, findings: [{ message: 'limit 500 refused', expected: '200', received: '400' }] },
-  { ...base, id: 'feeds.tail', family: 'feeds', title: 'a changed order reappears at the tail', level: 'SHOULD', outcome: 'skip', failsRun: false, durationMs: 0, reason: 'profile has no sandbox', exchangeCount: 0 },
-  { ...base, id: 'problems.catalog', family: 'problems', title: 'every failure is a catalog problem', level: 'MUST', outcome: 'error', failsRun: false, durationMs: 2, phase: 'after-all', error: { message: 'boom', stack: 'Error: boom\n    at run (problems.ts:1:1)' } },
+  { ...base, id: 'feeds.limit.cap', family: 'feeds', title: 'limit above 100 is capped', level: 'DECISION', verifies: ['D8'], outcome: 'fail', failsRun: false, durationMs: 8, findings: [{ message: 'limit 500 refused', expected: '200', received: '400' }] },
+  { ...base, id: 'feeds.tail', family: 'feeds', title: 'a changed order reappears at the tail', level: 'SHOULD', verifies: ['int.orders-feed.follows-changes'], outcome: 'skip', failsRun: false, durationMs: 0, reason: 'profile has no sandbox', exchangeCount: 0 },
+  { ...base, id: 'problems.catalog', family: 'problems', title: 'every failure is a catalog problem', level: 'MUST', verifies: ['int.errors.problem-json'], outcome: 'error', failsRun: false, durationMs: 2, phase: 'after-all', error: { message: 'boom', stack: 'Error: boom\n    at run (problems.ts:1:1)' } },
 ];
 
 /** The sample report. */
@@ -84,6 +88,7 @@ export function sampleReport(): RunReport {
         'not-reachable': codes.filter((entry) => entry.state === 'not-reachable').length,
       },
     },
+    requirements: requirementResults(integrationRequirements, results),
     exchangeCount: 7,
   };
 }

@@ -1,10 +1,10 @@
 /**
- * Turns a check's `requires` into either the resources it gets (pool ids) or the reason it is
+ * Turns a check's preconditions (`requires`) into either the resources it gets (pool ids) or the reason it is
  * skipped, naming the profile field that is missing. Runs before any check starts, so a
  * shortage is always a `skip`, never a `fail`.
  */
 import type { PoolAllocator } from './pools.ts';
-import type { KeyName, PoolName, Profile, Requirement } from './types.ts';
+import type { KeyName, PoolName, Profile, Precondition } from './types.ts';
 
 const keyNames: readonly KeyName[] = ['full', 'ordersRead', 'tripsRead', 'noScopes', 'otherTenant', 'revoked', 'rateLimited', 'suspendedTenant'];
 const poolNames: readonly PoolName[] = ['payable', 'cancellable', 'notCancellable', 'archivable', 'otherTenant'];
@@ -19,9 +19,9 @@ type Parsed =
   | { kind: 'sandbox' }
   | { kind: 'feeds'; field: (typeof feedFields)[number] };
 
-/** Parses one requirement; throws on a string the suite does not know (a bug in the check). */
-export function parseRequirement(requirement: string): Parsed {
-  const [kind, name, count, ...rest] = requirement.split(':');
+/** Parses one precondition; throws on a string the suite does not know (a bug in the check). */
+export function parsePrecondition(precondition: string): Parsed {
+  const [kind, name, count, ...rest] = precondition.split(':');
   if (rest.length === 0) {
     if (kind === 'key' && count === undefined && keyNames.includes(name as KeyName)) return { kind, key: name as KeyName };
     if (kind === 'orders' && poolNames.includes(name as PoolName) && count !== undefined && /^[1-9]\d*$/.test(count)) {
@@ -32,10 +32,10 @@ export function parseRequirement(requirement: string): Parsed {
       return { kind, field: name as (typeof feedFields)[number] };
     }
   }
-  throw new Error(`unknown requirement '${requirement}'`);
+  throw new Error(`unknown precondition '${precondition}'`);
 }
 
-/** Why `requirement` is not met by `profile` (naming the field), or null when it is (pools aside). */
+/** Why `precondition` is not met by `profile` (naming the field), or null when it is (pools aside). */
 function missing(requirement: Parsed, profile: Profile): string | null {
   switch (requirement.kind) {
     case 'key':
@@ -49,9 +49,9 @@ function missing(requirement: Parsed, profile: Profile): string | null {
   }
 }
 
-/** Meets every requirement of a check at once, taking its pool ids, or names the first one unmet. */
-export function planRequirements(requires: readonly Requirement[], profile: Profile, allocator: PoolAllocator): Plan {
-  const parsed = requires.map(parseRequirement);
+/** Meets every precondition of a check at once, taking its pool ids, or names the first one unmet. */
+export function planPreconditions(requires: readonly Precondition[], profile: Profile, allocator: PoolAllocator): Plan {
+  const parsed = requires.map(parsePrecondition);
   for (const requirement of parsed) {
     const reason = missing(requirement, profile);
     if (reason !== null) return { skip: reason };
