@@ -25,6 +25,8 @@ export interface RunEnvironment {
   timeoutMs: number;
   seed: number;
   userAgent: string;
+  /** Values computed once per run (`ctx.shared`), by key. */
+  shared: Map<string, Promise<unknown>>;
 }
 
 /** FNV-1a hash of `text`, for seeding a check's PRNG from its id. */
@@ -90,6 +92,14 @@ export function createCheckContext(env: RunEnvironment, checkId: string, pools: 
     addSecret(value, name) {
       env.redactor.add({ value, name, envVar: `WAYBILL_SECRET_${name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()}` });
       for (const record of env.log.all()) redactRecord(record, env.redactor);
+    },
+    shared<T>(key: string, compute: () => Promise<T>): Promise<T> {
+      let value = env.shared.get(key);
+      if (value === undefined) {
+        value = compute();
+        env.shared.set(key, value);
+      }
+      return value as Promise<T>;
     },
     skip(reason): never {
       throw new SkipSignal(reason);

@@ -7,7 +7,7 @@ import type { PoolAllocator } from './pools.ts';
 import type { KeyName, PoolName, Profile, Precondition } from './types.ts';
 
 const keyNames: readonly KeyName[] = ['full', 'ordersRead', 'tripsRead', 'noScopes', 'otherTenant', 'revoked', 'rateLimited', 'suspendedTenant'];
-const poolNames: readonly PoolName[] = ['payable', 'cancellable', 'notCancellable', 'archivable', 'otherTenant'];
+const poolNames: readonly PoolName[] = ['payable', 'cancellable', 'notCancellable', 'archivable', 'onTrip', 'otherTenant'];
 const feedFields = ['minOrders', 'minTrips'] as const;
 
 /** What a check gets, or why it cannot run. */
@@ -17,6 +17,7 @@ type Parsed =
   | { kind: 'key'; key: KeyName }
   | { kind: 'pool'; pool: PoolName; count: number }
   | { kind: 'sandbox' }
+  | { kind: 'trips' }
   | { kind: 'feeds'; field: (typeof feedFields)[number] };
 
 /** Parses one precondition; throws on a string the suite does not know (a bug in the check). */
@@ -28,6 +29,7 @@ export function parsePrecondition(precondition: string): Parsed {
       return { kind: 'pool', pool: name as PoolName, count: Number(count) };
     }
     if (kind === 'sandbox' && name === undefined) return { kind };
+    if (kind === 'trips' && name === 'otherTenant' && count === undefined) return { kind };
     if (kind === 'feeds' && count === undefined && feedFields.includes(name as (typeof feedFields)[number])) {
       return { kind, field: name as (typeof feedFields)[number] };
     }
@@ -42,6 +44,8 @@ function missing(requirement: Parsed, profile: Profile): string | null {
       return profile.keys[requirement.key] === undefined ? `profile has no keys.${requirement.key}` : null;
     case 'sandbox':
       return profile.sandbox === undefined ? 'profile has no sandbox' : null;
+    case 'trips':
+      return (profile.trips?.otherTenant ?? []).length === 0 ? 'profile has no trips.otherTenant' : null;
     case 'feeds':
       return profile.feeds?.[requirement.field] === undefined ? `profile has no feeds.${requirement.field}` : null;
     case 'pool':

@@ -118,6 +118,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     timeoutMs,
     seed,
     userAgent: `waybill-conformance/${suiteVersion}`,
+    shared: new Map(),
   };
   const startedAt = new Date();
   options.onStart?.({ target: publicTarget(options.reportedTarget ?? target, redactor), suiteVersion, specHash: options.contract.specHash, seed, checkCount: selected.length, startedAt: startedAt.toISOString() });

@@ -27,8 +27,28 @@ export type KeyName =
   | 'rateLimited'
   | 'suspendedTenant';
 
-/** The pools of order external ids a profile can supply. */
-export type PoolName = 'payable' | 'cancellable' | 'notCancellable' | 'archivable' | 'otherTenant';
+/**
+ * The pools of order external ids a profile can supply. `onTrip`: orders on a trip (Planned or
+ * InProgress). A check reads each id's state before it relies on it (`support/pool-state.ts`).
+ */
+export type PoolName = 'payable' | 'cancellable' | 'notCancellable' | 'archivable' | 'onTrip' | 'otherTenant';
+
+/**
+ * The trip members the seeds describe without naming (01-integration-api.md › Trip), in their
+ * order; `status` is the one the seeds name.
+ */
+export type TripMember = 'id' | 'shortCode' | 'status' | 'warehouse' | 'driver' | 'vehicle' | 'stopCount' | 'plannedAt' | 'updatedAt';
+
+/**
+ * The target's own choices where a decision only names things; each defaults to waybill's.
+ * Seed-level checks read the target with them; only DECISION checks compare them with waybill's.
+ */
+export interface TargetChoices {
+  /** D15: the name of each trip member (`status` is fixed by the seeds). */
+  tripFields?: Partial<Record<Exclude<TripMember, 'status'>, string>>;
+  /** D2: the scope payment, cancel and archive need. */
+  writeScope?: string;
+}
 
 /** What a target supplies to the suite (`conformance/profile.schema.json`). */
 export interface Profile {
@@ -38,18 +58,24 @@ export interface Profile {
     rateLimited?: { key: string; perMinute: number };
   };
   orders?: Partial<Record<PoolName, string[]>>;
+  /** Trip ids: `otherTenant` holds trips of the otherTenant key's tenant. */
+  trips?: { otherTenant?: string[] };
   feeds?: { minOrders?: number; minTrips?: number };
+  /** The target's own names where a decision only names things (trip fields, write scope). */
+  choices?: TargetChoices;
   sandbox?: { url: string; token: string };
 }
 
 /**
  * A precondition a check declares; the runner skips the check when the profile cannot meet it.
  * `key:<name>` a profile key; `orders:<pool>:<n>` n external ids of a pool, handed to this check
- * alone; `sandbox` the control plane; `feeds:<field>` a feed size the profile promises.
+ * alone; `trips:otherTenant` the other tenant's trip ids (read only, shared); `sandbox` the
+ * control plane; `feeds:<field>` a feed size the profile promises.
  */
 export type Precondition =
   | `key:${KeyName}`
   | `orders:${PoolName}:${number}`
+  | 'trips:otherTenant'
   | 'sandbox'
   | `feeds:${'minOrders' | 'minTrips'}`;
 
@@ -193,6 +219,11 @@ export interface CheckContext {
    * plane): it is redacted as `<redacted:name>` from every record, those already made included.
    */
   addSecret(value: string, name: string): void;
+  /**
+   * A value computed once per run and shared by every check that asks for it under `key` (a
+   * snapshot of a feed, say); the exchanges it makes are recorded under the first check to ask.
+   */
+  shared<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /** Ends the check as `skip` with `reason`, for a precondition only visible at run time. */
   skip(reason: string): never;
   /** A PRNG in [0, 1) seeded from the run's seed and the check id. */

@@ -21,6 +21,7 @@ export function contextFor(target: string, options: { profile?: Profile; timeout
     timeoutMs: options.timeoutMs ?? 2000,
     seed: 1,
     userAgent: 'waybill-test',
+    shared: new Map(),
   };
   return { ctx: createCheckContext(env, options.checkId ?? 'test.check', new Map()), log };
 }

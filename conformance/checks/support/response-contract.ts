@@ -3,10 +3,10 @@
  * status, the media type, the body's schema and the headers.
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { ajv, type Json, operations, standaloneSchema } from '../../../spec/load.ts';
+import { ajv, type Json, operations, standaloneSchema, validateSchema } from '../../../spec/load.ts';
 import { mediaTypeOf } from '../../catalog-rules.ts';
 import { describeExchange, finding, show } from '../../findings.ts';
-import type { ExchangeRecord, Finding } from '../../types.ts';
+import type { ExchangeRecord, Finding, Profile } from '../../types.ts';
 
 const compiled = new Map<string, ValidateFunction>();
 
@@ -87,4 +87,14 @@ export function responseViolations(exchange: ExchangeRecord): Finding[] {
     findings.push(finding(`${where}: the body does not match ${schemaName(schema)}`, `a body valid against ${schemaName(schema)}`, schemaErrors(validate), exchange));
   }
   return findings;
+}
+
+/**
+ * The ways `value` departs from what the seeds fix for the component `schema` (`Order`,
+ * `KeyIdentity`, …): members, types, nullability, required members and the enums the seeds fix,
+ * read with the target's own names (`profile.choices`); waybill's decided shape (D15, D20, …)
+ * is not asked for. Empty when it conforms.
+ */
+export function seedContractErrors(schema: string, value: unknown, _profile: Profile): string[] {
+  return validateSchema(schema, value).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
 }

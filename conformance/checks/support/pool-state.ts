@@ -1,0 +1,67 @@
+/**
+ * Profile pools are verified, not trusted: before a check relies on an order being in some
+ * state, it reads that state from the order feed and keeps only the ids that qualify. The feed
+ * is read once per run and key (`ctx.shared`); a check reads it before its first write, and no
+ * other check writes its pool ids, so what it reads of its own ids is current.
+ */
+import type { CheckContext, KeyName, PoolName } from '../../types.ts';
+
+/** What the order feed says of one order. */
+export interface OrderState {
+  id: string;
+  externalId: string;
+  status: string;
+  type: string;
+}
+
+const ORDER_FEED = '/api/v1/integration/orders';
+/** The most pages read for a snapshot: 100 items each, far above any profile's feed. */
+const MAX_PAGES = 100;
+
+/**
+ * The live orders of `key`'s tenant by external id, as its order feed reports them (archived
+ * orders are absent, as the seeds require). Throws when the feed cannot be read: a check that
+ * needs it then ends in `error` only if the feed itself is broken, which the feed checks report.
+ */
+export function orderStates(ctx: CheckContext, key: KeyName = 'full'): Promise<ReadonlyMap<string, OrderState>> {
+  return ctx.shared(`pool-state:orders:${key}`, async () => {
+    const states = new Map<string, OrderState>();
+    let cursor: string | null = null;
+    for (let page = 0; page < MAX_PAGES; page += 1) {
+      const response = await ctx.http.request({ method: 'GET', path: ORDER_FEED, key, query: { limit: 100, ...(cursor === null ? {} : { cursor }) } });
+      const body = response.json as { items?: unknown; nextCursor?: unknown } | undefined;
+      if (response.status !== 200 || !Array.isArray(body?.items)) {
+        throw new Error(`reading the order feed to verify pool states: ${response.status} ${response.text.slice(0, 200)}`);
+      }
+      for (const raw of body.items) {
+        const item = raw as Partial<Record<keyof OrderState, unknown>>;
+        if (typeof item.externalId === 'string' && typeof item.id === 'string') {
+          states.set(item.externalId, { id: item.id, externalId: item.externalId, status: String(item.status), type: String(item.type) });
+        }
+      }
+      cursor = typeof body.nextCursor === 'string' && body.items.length > 0 ? body.nextCursor : null;
+      if (cursor === null) break;
+    }
+    return states;
+  });
+}
+
+/**
+ * The ids of `pool` given to this check whose current state `qualifies`, read from the feed of
+ * `key` (the other tenant's key for its pool). When none qualifies the check ends as `skip`,
+ * saying what it needed and what the ids held.
+ */
+export async function qualifyingOrders(
+  ctx: CheckContext,
+  pool: PoolName,
+  wanted: { describe: string; qualifies: (state: OrderState) => boolean; key?: KeyName },
+): Promise<OrderState[]> {
+  const ids = ctx.orders(pool);
+  const states = await orderStates(ctx, wanted.key ?? 'full');
+  const qualifying = ids.map((id) => states.get(id)).filter((state): state is OrderState => state !== undefined && wanted.qualifies(state));
+  if (qualifying.length === 0) {
+    const held = ids.map((id) => `${id}: ${states.get(id)?.status ?? 'not in the feed'}`).join(', ');
+    ctx.skip(`needs ${wanted.describe} from profile orders.${pool}; none of its ids given to this check qualifies (${held})`);
+  }
+  return qualifying;
+}
