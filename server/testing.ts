@@ -21,15 +21,17 @@ import { sandboxOperations } from './sandbox/routes.ts';
 const STATUSES = ['New', 'InPlanning', 'Planned', 'InProgress', 'FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed'] as const;
 const TRIP_STATUSES = ['Confirmed', 'InProgress', 'Completed', 'Cancelled'] as const;
 
-const uuid = (prefix: number, n: number) => `${prefix.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+const idOf = (prefix: number, n: number) => `${prefix.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
 /**
  * A small dataset: `orders` orders whose stamps come in groups of three equal values (so
  * the feed's tie-break on id matters), statuses cycling through a fixed list, every
  * order's external id `EXT-<n>` (or `<externalIdPrefix>-<n>`); and `trips` trips likewise.
+ * `idSpace` keeps the order and trip ids of one dataset apart from another's (two tenants).
  */
-export function tinyDataset(options: { orders: number; trips?: number; start?: number; externalIdPrefix?: string }): Dataset {
+export function tinyDataset(options: { orders: number; trips?: number; start?: number; externalIdPrefix?: string; idSpace?: number }): Dataset {
   const start = options.start ?? Date.parse('2026-10-01T00:00:00.000Z');
+  const uuid = (prefix: number, n: number) => idOf(prefix + 16 * (options.idSpace ?? 0), n);
   const stamp = (i: number) => new Date(start + Math.floor(i / 3) * 1000).toISOString();
   const address = { line1: '1 Main St', city: 'Utrecht', postcode: '3511', country: 'NL', lat: 52.09, lng: 5.12 };
   const orders: FixtureOrder[] = Array.from({ length: options.orders }, (_, i) => ({
@@ -288,7 +290,7 @@ export function orderIntake(externalId: string, overrides: Record<string, unknow
   return {
     externalId,
     type: 'Delivery',
-    lines: [{ warehouseId: uuid(3, 0), productId: uuid(4, 0), quantity: 2, weightKg: 1.5, volumeM3: 0.02, price: 20 }],
+    lines: [{ warehouseId: idOf(3, 0), productId: idOf(4, 0), quantity: 2, weightKg: 1.5, volumeM3: 0.02, price: 20 }],
     ...overrides,
   };
 }

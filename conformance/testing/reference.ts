@@ -47,7 +47,8 @@ export async function startReference(options: { wrapStore?: (store: Store) => St
   const store = memoryStore();
   const orders = 450;
   const a = seedTenant(store, tinyDataset({ orders, trips: 150 }));
-  const b = seedTenant(store, tinyDataset({ orders: 40, trips: 5, start: Date.parse('2026-10-02T00:00:00.000Z'), externalIdPrefix: 'OTHER' }));
+  const otherDataset = tinyDataset({ orders: 40, trips: 5, start: Date.parse('2026-10-02T00:00:00.000Z'), externalIdPrefix: 'OTHER', idSpace: 1 });
+  const b = seedTenant(store, otherDataset);
   const c = seedTenant(store, tinyDataset({ orders: 20 }));
   store.tenants.setState(c.tenantId, 'Suspended');
   const revoked = store.keys.create({ tenantId: a.tenantId, name: 'revoked', scopes: ['orders:read', 'orders:write', 'trips:read'] });
@@ -77,8 +78,10 @@ export async function startReference(options: { wrapStore?: (store: Store) => St
       notCancellable: pool(orders, ['InProgress', 'FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed'], 30, taken),
       archivable: pool(orders, ['New', 'InPlanning', 'FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed'], 30, taken),
       payable: pool(orders, STATUS_AT, 30, taken),
+      onTrip: pool(orders, ['Planned', 'InProgress'], 20, taken),
       otherTenant: Array.from({ length: 20 }, (_, i) => `OTHER-${i}`),
     },
+    trips: { otherTenant: otherDataset.trips.map((trip) => trip.id) },
     feeds: { minOrders: 120, minTrips: 120 },
     ...(options.sandbox ? { sandbox: { url: `${server.url}/sandbox/v1`, token: options.app?.adminToken ?? REFERENCE_ADMIN_TOKEN } } : {}),
   };
