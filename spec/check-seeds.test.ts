@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareCatalog, parseSeedCatalog, type CatalogCode } from './check-seeds.ts';
+import { compareCatalog, compareQuotes, parseSeedCatalog, type CatalogCode } from './check-seeds.ts';
 
 const sample = `# Catalog
 
@@ -86,5 +86,20 @@ describe('compareCatalog', () => {
     expect(compareCatalog(seed, swapped, 4)).toEqual([
       'order: entry 1 is idempotency.inFlight, the seed has api.rate_limited',
     ]);
+  });
+});
+
+describe('compareQuotes', () => {
+  const seed = new Map([['01-api.md', '# API\n\n## Limits\n\nA page holds at most\n100 items.\n\n## Errors\n\nEvery failure is a problem.\n']]);
+  const entry = { id: 'int.limit', document: '01-api.md', section: 'Limits', quote: 'A page holds at most 100 items.' };
+
+  it('accepts a quote that stands word for word in its section, across a line break', () => {
+    expect(compareQuotes(seed, [entry])).toEqual([]);
+  });
+
+  it('names a quote that is not in its section, changed by a word, or under a section the seed lacks', () => {
+    expect(compareQuotes(seed, [{ ...entry, section: 'Errors' }])).toEqual(['int.limit: not found word for word in 01-api.md › Errors: "A page holds at most 100 items."']);
+    expect(compareQuotes(seed, [{ ...entry, quote: 'A page holds at most 50 items.' }])).toHaveLength(1);
+    expect(compareQuotes(seed, [{ ...entry, section: 'Paging' }])).toEqual(['int.limit: 01-api.md has no section "Paging"']);
   });
 });

@@ -1,8 +1,9 @@
-// Compares spec/errors.yaml with the seed error catalog (shared/seeds/02-error-catalog.md).
+// Compares spec/errors.yaml with the seed error catalog (shared/seeds/02-error-catalog.md), and
+// every seed statement of spec/requirements.yaml with the seed section it quotes.
 // Usage: tsx spec/check-seeds.ts [seeds dir or catalog file]   (or WAYBILL_SEEDS_DIR)
 // Exit 0 = they match, 1 = they differ, 2 = the seed file is absent.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
 
@@ -98,6 +99,49 @@ export function compareCatalog(seed: SeedCatalog, entries: CatalogCode[], yamlTo
   return problems;
 }
 
+/** A register entry as far as quoting goes. */
+export interface QuotedRequirement {
+  id: string;
+  document: string;
+  section: string;
+  quote: string;
+}
+
+/** Runs of whitespace as one space, so a quote may wrap where the seed does not. */
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** The text under each heading of `markdown` (any level), by heading text. */
+export function sectionsOf(markdown: string): Map<string, string> {
+  const sections = new Map<string, string>();
+  let heading = '';
+  for (const line of markdown.split(/\r?\n/)) {
+    const match = /^#{1,6}\s+(.+?)\s*$/.exec(line);
+    if (match?.[1]) {
+      heading = match[1];
+      if (!sections.has(heading)) sections.set(heading, '');
+      continue;
+    }
+    sections.set(heading, `${sections.get(heading) ?? ''}\n${line}`);
+  }
+  return sections;
+}
+
+/** Every seed statement of the register whose quote is not, word for word, in the section it names. */
+export function compareQuotes(seeds: ReadonlyMap<string, string>, entries: readonly QuotedRequirement[]): string[] {
+  const problems: string[] = [];
+  const sectionsByDocument = new Map([...seeds].map(([name, markdown]) => [name, sectionsOf(markdown)]));
+  for (const entry of entries) {
+    const sections = sectionsByDocument.get(entry.document);
+    if (sections === undefined) continue;
+    const section = sections.get(entry.section);
+    if (section === undefined) problems.push(`${entry.id}: ${entry.document} has no section "${entry.section}"`);
+    else if (!collapse(section).includes(collapse(entry.quote))) problems.push(`${entry.id}: not found word for word in ${entry.document} › ${entry.section}: "${entry.quote}"`);
+  }
+  return problems;
+}
+
 // A directory gets the catalog file name appended, so both the seeds dir and the file itself work.
 function seedCatalogPath(): string {
   const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -125,6 +169,17 @@ function main(): number {
     return 1;
   }
   console.log(`errors.yaml matches the seed: ${seed.codes.length} codes`);
+  const seedsDir = dirname(seedPath);
+  const register = parse(readFileSync(new URL('./requirements.yaml', import.meta.url), 'utf8')) as { requirements: QuotedRequirement[] };
+  const statements = register.requirements.filter((entry) => entry.document !== 'DECISIONS.md');
+  const documents = new Map([...new Set(statements.map((entry) => entry.document))].map((name) => [name, readFileSync(resolve(seedsDir, name), 'utf8')]));
+  const misquoted = compareQuotes(documents, statements);
+  if (misquoted.length) {
+    console.error(`spec/requirements.yaml misquotes the seeds (${seedsDir}):`);
+    for (const problem of misquoted) console.error(`  - ${problem}`);
+    return 1;
+  }
+  console.log(`requirements.yaml quotes the seeds word for word: ${statements.length} statements`);
   return 0;
 }
 
