@@ -62,4 +62,28 @@ describe('report.json', () => {
     const { coverage: _coverage, ...withoutCoverage } = report;
     expect(problems(withoutCoverage)).toContain('coverage');
   });
+
+  it('the schema holds results[].verifies and the requirements section to the type', () => {
+    const report = sampleReport();
+    const [first, ...rest] = report.results;
+    const { verifies: _verifies, ...withoutVerifies } = first!;
+    expect(problems({ ...report, results: [withoutVerifies, ...rest] })).toContain('verifies');
+    expect(problems({ ...report, results: [{ ...first, verifies: [] }, ...rest] })).not.toBe('');
+    expect(problems({ ...report, results: [{ ...first, verifies: ['DESIGN.md'] }, ...rest] })).not.toBe('');
+    const { requirements: _requirements, ...withoutRequirements } = report;
+    expect(problems(withoutRequirements)).toContain('requirements');
+    const entries = report.requirements.entries;
+    const untestable = entries.find((entry) => !entry.testable)!;
+    const testable = entries.find((entry) => entry.testable)!;
+    const decision = entries.find((entry) => entry.level === 'DECISION')!;
+    const withEntry = (entry: object) => ({ ...report, requirements: { ...report.requirements, entries: [entry] } });
+    expect(problems(withEntry(untestable))).toBe('');
+    expect(problems(withEntry({ ...untestable, extra: 1 }))).not.toBe('');
+    expect(problems(withEntry({ ...untestable, reason: undefined }))).not.toBe('');
+    expect(problems(withEntry({ ...untestable, outcome: 'pass' }))).not.toBe('');
+    expect(problems(withEntry({ ...testable, outcome: 'maybe' }))).not.toBe('');
+    expect(problems(withEntry({ ...testable, outcome: 'not-testable' }))).not.toBe('');
+    expect(problems(withEntry({ ...decision, source: 'DESIGN.md, Conformance profile' }))).not.toBe('');
+    expect(problems({ ...report, requirements: { ...report.requirements, counts: { seed: report.requirements.counts.seed } } })).toContain('decision');
+  });
 });
