@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sampleReport } from '../testing/sample-report.ts';
-import { consoleReporter, useColour } from './console.ts';
+import { consoleReporter, requirementsLine, useColour } from './console.ts';
 
 /** Runs the console reporter over the sample report; returns what it printed. */
 async function print(isTTY: boolean, env: NodeJS.ProcessEnv): Promise<string> {
@@ -27,10 +27,17 @@ describe('console reporter', () => {
     expect(out).toContain('  ! problems.catalog (2 ms) — boom');
     expect(out).toMatch(/family\s+pass\s+fail\s+skip\s+error\n\s+discovery\s+1\s+1\s+0\s+0\n\s+feeds\s+0\s+1\s+1\s+0\n\s+problems\s+0\s+0\s+0\s+1\n\s+total\s+1\s+2\s+1\s+1/);
     expect(out).toContain('catalog coverage (218 codes): 1 exercised,');
+    expect(out).toContain('\n  requirements: seed 3/112 covered, 1 passed, 1 failed · decisions 1/42 covered, 0 passed, 1 failed\n');
     expect(out).toContain('     Expected: scopes without trips:read');
     expect(out).toContain('     Received: ["orders:read","trips:read"]');
     expect(out).toContain(`     Replay:   curl -i 'http://127.0.0.1:4321/api/v1/integration/whoami' -H 'x-api-key: '"$WAYBILL_KEY_ORDERS_READ"`);
     expect(out).toContain('FAIL — 1 check(s) failed (exit 1');
+  });
+
+  it('puts requirement coverage on one line, seed statements first', () => {
+    const counts = { seed: { total: 119, testable: 98, covered: 96, passed: 95, failed: 1 }, decision: { total: 46, testable: 42, covered: 40, passed: 40, failed: 0 } };
+    expect(requirementsLine(counts)).toBe('  requirements: seed 96/98 covered, 95 passed, 1 failed · decisions 40/42 covered, 40 passed, 0 failed');
+    expect(requirementsLine(counts)).not.toContain('\n');
   });
 
   it('colours a TTY unless NO_COLOR is set', async () => {

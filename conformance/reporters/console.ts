@@ -1,9 +1,9 @@
 /**
  * The console: a line per check as it finishes (`✓ ✗ – !`, id, duration), then a table of
- * families × outcomes, the catalog coverage, and each failure with Expected / Received and
- * its replay line. Colour only on a TTY and never when NO_COLOR is set.
+ * families × outcomes, the catalog coverage, one line of requirement coverage, and each failure
+ * with Expected / Received and its replay line. Colour only on a TTY and never when NO_COLOR is set.
  */
-import type { CheckResult, Outcome, RunReport, RunStart } from '../types.ts';
+import type { CheckResult, Outcome, RequirementCounts, RunReport, RunStart } from '../types.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
 
 const symbols: Record<Outcome, string> = { pass: '✓', fail: '✗', skip: '–', error: '!' };
@@ -13,6 +13,16 @@ const outcomeColour: Record<Outcome, Colour> = { pass: 'green', fail: 'red', ski
 const outcomes: readonly Outcome[] = ['pass', 'fail', 'skip', 'error'];
 /** Findings printed per check; the files hold them all. */
 const findingsShown = 10;
+
+/** `3/112 covered, 1 passed, 1 failed`: testable requirements a check ran against, and how they ended. */
+function coverageOf(counts: RequirementCounts): string {
+  return `${counts.covered}/${counts.testable} covered, ${counts.passed} passed, ${counts.failed} failed`;
+}
+
+/** The one line of requirement coverage: seed statements, then decisions. */
+export function requirementsLine(counts: RunReport['requirements']['counts']): string {
+  return `  requirements: seed ${coverageOf(counts.seed)} · decisions ${coverageOf(counts.decision)}`;
+}
 
 /** Whether to colour: a TTY, and NO_COLOR absent or empty (no-color.org). */
 export function useColour(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
@@ -77,6 +87,7 @@ export function consoleReporter(options: ReporterOptions): Reporter {
       const { counts } = report.coverage;
       write();
       write(`  catalog coverage (${report.coverage.codes.length} codes): ${counts.exercised} exercised, ${counts['expected-not-seen']} expected but not seen, ${counts['not-reachable']} not reachable`);
+      write(requirementsLine(report.requirements.counts));
       for (const result of report.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error')) details(result);
       write();
       const verdict =

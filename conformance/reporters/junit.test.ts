@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { sampleReport } from '../testing/sample-report.ts';
-import { findAll, parseXml } from '../testing/xml-tree.ts';
+import { hostileQuote, sampleReport } from '../testing/sample-report.ts';
+import { findAll, parseXml, type XmlElement } from '../testing/xml-tree.ts';
 import { junitXml } from './junit.ts';
 
+/** The `name → value` pairs of an element's own `<properties>`. */
+function propertiesOf(owner: XmlElement): Record<string, string> {
+  const properties = owner.children.find((child) => child.name === 'properties');
+  return Object.fromEntries((properties?.children ?? []).map((property) => [property.attributes['name'], property.attributes['value']]));
+}
+
 describe('junit.xml', () => {
-  const xml = junitXml(sampleReport());
+  const report = sampleReport();
+  const xml = junitXml(report);
   const root = parseXml(xml);
 
   it('is well-formed XML with the totals of the run', () => {
@@ -30,7 +37,7 @@ describe('junit.xml', () => {
       ['feeds', 'feeds.tail: a changed order reappears at the tail'],
       ['problems', 'problems.catalog: every failure is a catalog problem'],
     ]);
-    expect(cases.map((testcase) => testcase.children.map((child) => child.name))).toEqual([[], ['failure'], ['failure'], ['skipped'], ['error']]);
+    expect(cases.map((testcase) => testcase.children.map((child) => child.name))).toEqual([['properties'], ['properties', 'failure'], ['properties', 'failure'], ['properties', 'skipped'], ['properties', 'error']]);
   });
 
   it('writes expected, received and replay into a failure, and marks a DECISION failure that does not count', () => {
@@ -43,6 +50,34 @@ describe('junit.xml', () => {
     expect(cap?.attributes['type']).toBe('DECISION (warning)');
     expect(findAll(root, 'skipped')[0]?.attributes['message']).toBe('profile has no sandbox');
     expect(findAll(root, 'error')[0]?.text).toContain('Error: boom');
+  });
+
+  it('gives each testcase its level and the requirement ids it verifies', () => {
+    expect(findAll(root, 'testcase').map(propertiesOf)).toEqual(report.results.map((result) => ({ level: result.level, requirements: result.verifies.join(', ') })));
+    expect(propertiesOf(findAll(root, 'testcase')[2]!)).toEqual({ level: 'DECISION', requirements: 'D8' });
+    expect(findAll(root, 'failure')[0]?.text).toContain('Verifies: int.identity.scopes');
+  });
+
+  it('gives each testsuite the requirement coverage of the run', () => {
+    const { seed, decision } = report.requirements.counts;
+    for (const suite of findAll(root, 'testsuite')) {
+      expect(propertiesOf(suite)).toMatchObject({
+        'requirements.seed.testable': String(seed.testable),
+        'requirements.seed.covered': String(seed.covered),
+        'requirements.seed.passed': String(seed.passed),
+        'requirements.seed.failed': String(seed.failed),
+        'requirements.decision.testable': String(decision.testable),
+        'requirements.decision.covered': String(decision.covered),
+        'requirements.decision.passed': String(decision.passed),
+        'requirements.decision.failed': String(decision.failed),
+      });
+    }
+    expect(propertiesOf(findAll(root, 'testsuite')[0]!)).toMatchObject({ 'requirements.seed.covered': '3', 'requirements.seed.passed': '1', 'requirements.seed.failed': '1' });
+  });
+
+  it('keeps a hostile requirement quote inert in the rule text', () => {
+    expect(xml).not.toContain('<script>alert(3)');
+    expect(findAll(root, 'failure')[0]?.text).toContain(hostileQuote.trim());
   });
 
   it('matches the golden file', async () => {

@@ -2,10 +2,13 @@
  * `junit.xml`: one `<testsuite>` per family, one `<testcase classname="family" name="id: title">`
  * per check; fail → `<failure>`, error → `<error>`, skip → `<skipped>`. A DECISION failure that
  * does not count (no `--strict`) is still a `<failure>`, typed `DECISION (warning)`.
+ * Each testcase carries `level` and `requirements` (the ids it verifies, comma-separated: one
+ * property per name, since Jenkins keeps properties in a map); each testsuite carries the run's
+ * requirement coverage (`requirements.seed.covered`, …) next to target, seed and exit code.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CheckResult, RunReport } from '../types.ts';
+import type { CheckResult, RequirementCounts, RunReport } from '../types.ts';
 import { type Child, element, type Markup, xmlDocument } from './markup.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
 
@@ -30,35 +33,45 @@ function failureText(result: CheckResult): string {
     .join('\n\n');
 }
 
+/** `<properties>` of `values`, one `<property>` a line at `depth`. */
+function propertiesOf(values: Record<string, string | number>, depth: number): Markup {
+  return element('properties', {}, onLines(Object.entries(values).map(([name, value]) => element('property', { name, value })), depth));
+}
+
+/** The properties of a testcase: its level and the requirements it verifies. */
+function testcaseProperties(result: CheckResult): Markup {
+  return propertiesOf({ level: result.level, requirements: result.verifies.join(', ') }, 4);
+}
+
+/** `requirements.<kind>.<count>` for the seed statements and the decisions. */
+function requirementProperties(counts: RunReport['requirements']['counts']): Record<string, number> {
+  const names: readonly (keyof RequirementCounts)[] = ['total', 'testable', 'covered', 'passed', 'failed'];
+  return Object.fromEntries((['seed', 'decision'] as const).flatMap((kind) => names.map((name) => [`requirements.${kind}.${name}`, counts[kind][name]])));
+}
+
 function testcase(result: CheckResult): Markup {
   const outcome =
     result.outcome === 'fail'
       ? element(
           'failure',
           { message: `${result.findings.length} finding(s): ${result.findings[0]?.message ?? ''}`, type: result.failsRun ? result.level : `${result.level} (warning)` },
-          `Rule: ${result.rule}\n\n${failureText(result)}`,
+          `Rule: ${result.rule}\nVerifies: ${result.verifies.join(', ')}\n\n${failureText(result)}`,
         )
       : result.outcome === 'error'
         ? element('error', { message: result.error?.message ?? 'error', type: 'SuiteError' }, result.error?.stack ?? result.error?.message ?? '')
         : result.outcome === 'skip'
           ? element('skipped', { message: result.reason ?? 'skipped' })
           : null;
-  return element('testcase', { classname: result.family, name: `${result.id}: ${result.title}`, time: seconds(result.durationMs) }, outcome);
+  return element('testcase', { classname: result.family, name: `${result.id}: ${result.title}`, time: seconds(result.durationMs) }, onLines([testcaseProperties(result), ...(outcome ? [outcome] : [])], 3));
 }
 
 /** The JUnit XML of a report. */
 export function junitXml(report: RunReport): string {
   const families = [...new Set(report.results.map((result) => result.family))];
   const count = (results: readonly CheckResult[], outcome: CheckResult['outcome']) => results.filter((result) => result.outcome === outcome).length;
-  const properties = element(
-    'properties',
-    {},
-    onLines(
-      Object.entries({ target: report.target, suiteVersion: report.suite.version, specHash: report.specHash, seed: report.seed, exitCode: report.exitCode }).map(([name, value]) =>
-        element('property', { name, value }),
-      ),
-      3,
-    ),
+  const properties = propertiesOf(
+    { target: report.target, suiteVersion: report.suite.version, specHash: report.specHash, seed: report.seed, exitCode: report.exitCode, ...requirementProperties(report.requirements.counts) },
+    3,
   );
   const suites = families.map((family) => {
     const results = report.results.filter((result) => result.family === family);

@@ -1,8 +1,11 @@
-/** Test support: a fixed RunReport with every outcome, a hostile finding, all 218 codes and the whole register, for reporter tests. */
+/**
+ * Test support: a fixed RunReport with every outcome, a hostile finding, all 218 codes and the
+ * whole register (one quote and one reason made hostile), for reporter tests.
+ */
 import { integrationRequirements } from '../contract.ts';
 import { catalogCoverage } from '../coverage.ts';
-import { requirementResults } from '../verifies.ts';
-import type { CheckResult, ExchangeRecord, RunReport } from '../types.ts';
+import { citation, requirementResults } from '../verifies.ts';
+import type { CheckResult, ExchangeRecord, RequirementInfo, RunReport } from '../types.ts';
 
 const exchange: ExchangeRecord = {
   id: 3,
@@ -21,8 +24,23 @@ const exchange: ExchangeRecord = {
   replay: `curl -i 'http://127.0.0.1:4321/api/v1/integration/whoami' -H 'x-api-key: '"$WAYBILL_KEY_ORDERS_READ"`,
 };
 
-const base: Pick<CheckResult, 'rule' | 'verifies' | 'requires' | 'findings' | 'phase' | 'startedAt' | 'exchangeCount'> = {
-  rule: '01-integration-api.md › Verify an API key: "Response 200: Key identity (tenantId, keyId, scopes)."',
+/** Markup smuggled into the register's text: every reporter must keep it inert. */
+export const hostileQuote = ' <script>alert(3)</script> & "quotes" ]]>';
+export const hostileReason = " <img src=x onerror=alert(4)> it's";
+
+/** The register with a hostile quote (on a requirement a failed check verifies) and a hostile reason (on one no exchange can test). */
+function hostileRegister(): ReadonlyMap<string, RequirementInfo> {
+  const register = new Map(integrationRequirements);
+  const scopes = register.get('int.identity.scopes')!;
+  register.set(scopes.id, { ...scopes, quote: scopes.quote + hostileQuote });
+  const untestable = [...register.values()].find((requirement) => !requirement.testable)!;
+  register.set(untestable.id, { ...untestable, reason: untestable.reason + hostileReason });
+  return register;
+}
+
+const register = hostileRegister();
+
+const base: Pick<CheckResult, 'verifies' | 'requires' | 'findings' | 'phase' | 'startedAt' | 'exchangeCount'> = {
   verifies: ['int.whoami.response'],
   requires: [],
   findings: [],
@@ -31,7 +49,7 @@ const base: Pick<CheckResult, 'rule' | 'verifies' | 'requires' | 'findings' | 'p
   exchangeCount: 1,
 };
 
-const results: CheckResult[] = [
+const listed: Omit<CheckResult, 'rule'>[] = [
   { ...base, requires: ['key:full'], id: 'discovery.whoami.shape', family: 'discovery', title: 'whoami answers 200 with the key identity', level: 'MUST', outcome: 'pass', failsRun: false, durationMs: 12 },
   {
     ...base,
@@ -52,6 +70,9 @@ const results: CheckResult[] = [
   { ...base, id: 'feeds.tail', family: 'feeds', title: 'a changed order reappears at the tail', level: 'SHOULD', verifies: ['int.orders-feed.follows-changes'], outcome: 'skip', failsRun: false, durationMs: 0, reason: 'profile has no sandbox', exchangeCount: 0 },
   { ...base, id: 'problems.catalog', family: 'problems', title: 'every failure is a catalog problem', level: 'MUST', verifies: ['int.errors.problem-json'], outcome: 'error', failsRun: false, durationMs: 2, phase: 'after-all', error: { message: 'boom', stack: 'Error: boom\n    at run (problems.ts:1:1)' } },
 ];
+
+/** Each result with the rule its requirements give it, as `resolveCheck` derives it. */
+const results: CheckResult[] = listed.map((result) => ({ ...result, rule: result.verifies.map((id) => citation(register.get(id)!)).join(' · ') }));
 
 /** The sample report. */
 export function sampleReport(): RunReport {
@@ -88,7 +109,7 @@ export function sampleReport(): RunReport {
         'not-reachable': codes.filter((entry) => entry.state === 'not-reachable').length,
       },
     },
-    requirements: requirementResults(integrationRequirements, results),
+    requirements: requirementResults(register, results),
     exchangeCount: 7,
   };
 }
