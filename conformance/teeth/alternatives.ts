@@ -1,0 +1,162 @@
+/**
+ * Seed-valid alternatives to the reference: each obeys every sentence of the seeds but decides
+ * the gaps it names otherwise than spec/DECISIONS.md. Without `--strict` each passes; with it,
+ * each fails exactly the DECISION checks it lists (teeth/alternatives.test.ts).
+ */
+import { ORDER_JSON } from '../../server/store/feed-sql.ts';
+import type { Profile } from '../types.ts';
+import type { AlternativeVariant } from './harness.ts';
+import { dropHeader, editJson, editProblems, editTrips, is, overrideOrders, restatus, resendChanged, setHeader, typeOf, withQuery } from './rewrites.ts';
+import { answerJson } from '../testing/proxy.ts';
+
+type JsonObject = Record<string, unknown>;
+
+/** Trip members as a target might name them (the seeds name only `status`). */
+const otherTripNames = { id: 'tripId', shortId: 'code', warehouseId: 'depotId', driverId: 'courierId', vehicleId: 'truckId', stopCount: 'stops', plannedAtUtc: 'plannedAt', updatedAtUtc: 'changedAt' } as const;
+
+/** Every RFC 3339 timestamp with milliseconds in a JSON value, written without them. */
+function withoutMilliseconds(value: unknown): unknown {
+  if (typeof value === 'string') return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(value) ? `${value.slice(0, 19)}Z` : value;
+  if (Array.isArray(value)) return value.map(withoutMilliseconds);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutMilliseconds(item)]));
+  return value;
+}
+
+export const alternativeVariants: Record<string, AlternativeVariant> = {
+  'since exclusive': {
+    decides: ['D4'],
+    failsStrict: [],
+    wrapStore: (store) => ({
+      ...store,
+      orders: { ...store.orders, feedPage: (tenantId, query) => store.orders.feedPage(tenantId, query.since ? { ...query, since: new Date(Date.parse(query.since) + 1).toISOString() } : query) },
+      trips: { ...store.trips, feedPage: (tenantId, query) => store.trips.feedPage(tenantId, query.since ? { ...query, since: new Date(Date.parse(query.since) + 1).toISOString() } : query) },
+    }),
+  },
+  'Retry-After as an HTTP-date': {
+    decides: ['D14', 'D13'],
+    failsStrict: [],
+    proxy: () => setHeader('retry-after', (answer) => new Date(Date.now() + 1000 * Math.max(1, Number(answer.headers['retry-after']) || 1)).toUTCString(), (_, answer) => answer.status === 429),
+  },
+  'timestamps without milliseconds': {
+    decides: ['D20'],
+    failsStrict: [],
+    proxy: () => editJson((request, answer) => is.integration(request) && answer.status === 200, (body) => withoutMilliseconds(body)),
+  },
+  'a repeated paymentId refused 409': {
+    decides: ['D10'],
+    failsStrict: [],
+    wrapStore: (store) => {
+      const recorded = store.db.prepare<[string, string, string], number>(
+        'SELECT 1 FROM order_payments p JOIN orders o ON o.id = p.order_id WHERE o.tenant_id = ? AND o.external_id = ? AND o.archived_at IS NULL AND p.payment_id = ?',
+      ).pluck();
+      return overrideOrders(store, (orders) => ({
+        attachPayment: (tenantId, externalId, payment) => (recorded.get(tenantId, externalId, payment.paymentId) === 1 ? { ok: false, reason: 'illegal', status: 'paid' } : orders.attachPayment(tenantId, externalId, payment)),
+      }));
+    },
+  },
+  'cancel ends Closed': {
+    decides: ['D11'],
+    failsStrict: [],
+    wrapStore: (store) => {
+      const close = store.db.prepare("UPDATE orders SET status = 'Closed' WHERE tenant_id = ? AND external_id = ? AND archived_at IS NULL");
+      return overrideOrders(store, (orders) => ({
+        cancel: (tenantId, externalId, reason) => {
+          const result = orders.cancel(tenantId, externalId, reason);
+          if (!result.ok) return result;
+          close.run(tenantId, externalId);
+          return { ok: true, orderJson: result.orderJson.replace('"status":"Cancelled"', '"status":"Closed"') };
+        },
+      }));
+    },
+  },
+  'archive allowed on a trip': {
+    decides: ['D12'],
+    failsStrict: [],
+    wrapStore: (store) => {
+      const live = store.db.prepare<[string, string], { id: string; status: string }>('SELECT id, status FROM orders WHERE tenant_id = ? AND external_id = ? AND archived_at IS NULL');
+      const archive = store.db.prepare('UPDATE orders SET archived_at = ?, updated_at = ?, trip_id = NULL WHERE id = ?');
+      return overrideOrders(store, (orders) => ({
+        archive: (tenantId, externalId) => {
+          const found = live.get(tenantId, externalId);
+          if (found === undefined || (found.status !== 'Planned' && found.status !== 'InProgress')) return orders.archive(tenantId, externalId);
+          const stamp = store.tenants.nextStamp(tenantId);
+          archive.run(stamp, stamp, found.id);
+          return { ok: true, orderJson: '{}' };
+        },
+      }));
+    },
+  },
+  '404 for a wrong method': { decides: ['D21'], failsStrict: [], proxy: () => restatus((request, answer) => answer.status === 405, 404) },
+  'no request id': {
+    decides: ['D23'],
+    failsStrict: [],
+    proxy: () => ({
+      answer: (answer, request) => {
+        if (!is.integration(request)) return answer;
+        const { 'x-request-id': _gone, ...headers } = answer.headers;
+        const body = answerJson(answer) as JsonObject | undefined;
+        const instance = typeof body?.['instance'] === 'string' ? String(body['instance']).split('#')[0] : undefined;
+        return { ...answer, headers, ...(instance === undefined ? {} : { body: Buffer.from(JSON.stringify({ ...body, instance })) }) };
+      },
+    }),
+  },
+  'no rate-limit headers': {
+    decides: ['D14'],
+    failsStrict: [],
+    proxy: () => ({
+      answer: (answer) => {
+        const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !name.startsWith('ratelimit-')));
+        return { ...answer, headers };
+      },
+    }),
+  },
+  'a body limit of 64 KiB': {
+    decides: ['D18'],
+    failsStrict: [],
+    proxy: () => ({
+      answer: (answer, request) =>
+        is.integration(request) && Number(request.headers['content-length']) > 64 * 1024 && answer.status !== 413
+          ? { status: 413, headers: { 'content-type': 'application/problem+json', 'x-request-id': answer.headers['x-request-id'] ?? 'r' }, body: Buffer.from(JSON.stringify({ type: 'api.payload_too_large', title: 'Payload Too Large', status: 413, detail: 'over 64 KiB', instance: request.url.split('?')[0] })) }
+          : answer,
+    }),
+  },
+  'other trip field names': {
+    decides: ['D15'],
+    failsStrict: [],
+    proxy: () => editTrips((trip) => Object.fromEntries(Object.entries(trip).map(([name, value]) => [otherTripNames[name as keyof typeof otherTripNames] ?? name, value]))),
+    profile: (profile: Profile) => ({
+      ...profile,
+      choices: { ...profile.choices, tripFields: { id: 'tripId', shortCode: 'code', warehouse: 'depotId', driver: 'courierId', vehicle: 'truckId', stopCount: 'stops', plannedAt: 'plannedAt', updatedAt: 'changedAt' } },
+    }),
+  },
+  'the key not taken as a Bearer token': {
+    decides: ['D1'],
+    failsStrict: [],
+    proxy: () => ({ request: (request) => (is.integration(request) && request.headers['authorization']?.startsWith('Bearer ') ? { ...request, headers: { ...request.headers, authorization: 'Bearer not-a-key' } } : request) }),
+  },
+  'a limit of 0 served as 1': {
+    decides: ['D8'],
+    failsStrict: [],
+    proxy: () => resendChanged((request, answer) => (is.orderFeed(request) || is.tripFeed(request)) && answer.status === 400 && /^-?\d+$/.test(new URL(request.url, 'http://x').searchParams.get('limit') ?? ''), (request) => withQuery(request, (query) => query.set('limit', '1'))),
+  },
+  'a second cancel answered 200': {
+    decides: ['D11'],
+    failsStrict: [],
+    wrapStore: (store) => {
+      const cancelled = store.db.prepare<[string, string], string>(`SELECT ${ORDER_JSON} FROM orders o WHERE o.tenant_id = ? AND o.external_id = ? AND o.archived_at IS NULL AND o.status = 'Cancelled'`).pluck();
+      return overrideOrders(store, (orders) => ({
+        // Already cancelled: the order as it stands, nothing changed.
+        cancel: (tenantId, externalId, reason) => {
+          const orderJson = cancelled.get(tenantId, externalId);
+          return orderJson === undefined ? orders.cancel(tenantId, externalId, reason) : { ok: true, orderJson };
+        },
+      }));
+    },
+  },
+  'a 401 without WWW-Authenticate': { decides: ['D3'], failsStrict: [], proxy: () => dropHeader('www-authenticate', (_, answer) => answer.status === 401) },
+  'an unknown status filter refused with the field in detail only': {
+    decides: ['D9'],
+    failsStrict: [],
+    proxy: () => editProblems({ status: 400, where: (request) => is.orderFeed(request) || is.tripFeed(request) }, (problem, answer) => (typeOf(answer) === 'api.malformed_request' && (problem['errors'] as { field?: string }[] | undefined)?.[0]?.field === 'status' ? { ...problem, detail: 'unknown status', errors: [{ field: 'status[]', code: 'api.malformed_request', value: null, message: 'unknown status' }] } : problem)),
+  },
+};

@@ -1,0 +1,38 @@
+/**
+ * The assertions of the teeth matrix, shared by its slices: a broken variant fails exactly its
+ * checks, each MUST or SHOULD one verifying a requirement it breaks, and every requirement it
+ * breaks caught; an alternative-decision variant fails only DECISION checks, and only with --strict.
+ */
+import { expect } from 'vitest';
+import { exitCodeOf, failsRun } from '../exit-code.ts';
+import { errored, failed, type AlternativeVariant, type BrokenVariant, runAgainst } from './harness.ts';
+
+/** Runs `variant` and holds it to its lists. */
+export async function expectBroken(variant: BrokenVariant): Promise<void> {
+  const report = await runAgainst(variant);
+  expect(errored(report)).toEqual([]);
+  expect(failed(report)).toEqual([...variant.fails].sort());
+  const failing = report.results.filter((result) => result.outcome === 'fail');
+  for (const result of failing.filter((candidate) => candidate.level !== 'DECISION')) {
+    expect(result.verifies.filter((id) => variant.breaks.includes(id)), `${result.id} fails but verifies none of ${variant.breaks.join(', ')}`).not.toEqual([]);
+  }
+  for (const id of variant.breaks) {
+    expect(failing.some((result) => result.verifies.includes(id)), `no failing check verifies ${id}`).toBe(true);
+  }
+  expect(report.exitCode).toBe(1);
+}
+
+/** Runs `variant` under --strict and holds it to its list; without --strict the same results pass. */
+export async function expectAlternative(variant: AlternativeVariant): Promise<void> {
+  const report = await runAgainst(variant, { strict: true });
+  expect(errored(report)).toEqual([]);
+  expect(failed(report)).toEqual([...variant.failsStrict].sort());
+  const failing = report.results.filter((result) => result.outcome === 'fail');
+  for (const result of failing) {
+    expect(result.level, `${result.id} fails a seed-valid target`).toBe('DECISION');
+    expect(result.verifies.filter((id) => variant.decides.includes(id)), `${result.id} fails but verifies none of ${variant.decides.join(', ')}`).not.toEqual([]);
+  }
+  expect(report.exitCode).toBe(failing.length > 0 ? 1 : 0);
+  const lenient = report.results.map((result) => ({ ...result, failsRun: failsRun(result.level, result.outcome, false) }));
+  expect(exitCodeOf(lenient)).toBe(0);
+}
