@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UsageError, WaybillError } from '../bin/errors.ts';
 import { main } from './cli.ts';
-import { loadProfile, profileProblems, provisionProfile } from './profile.ts';
+import { loadProfile, profileChoiceNames, profileProblems, profileSummary, provisionProfile } from './profile.ts';
 import { answer, closedTargetUrl, type FakeTarget, startFakeTarget, testProfile } from './testing/fake-target.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'waybill-profile-'));
@@ -28,15 +28,30 @@ const complete = {
     rateLimited: { key: 'g', perMinute: 5 },
     suspendedTenant: 'h',
   },
-  orders: { payable: ['ext-1'], cancellable: ['ext-2'], notCancellable: ['ext-3'], archivable: ['ext-4'], otherTenant: ['ext-5'] },
+  orders: { payable: ['ext-1'], cancellable: ['ext-2'], notCancellable: ['ext-3'], archivable: ['ext-4'], onTrip: ['ext-6'], otherTenant: ['ext-5'] },
+  trips: { otherTenant: ['trip-1', 'trip-2'] },
   feeds: { minOrders: 120, minTrips: 120 },
+  choices: {
+    tripFields: { id: 'tripId', shortCode: 'code', warehouse: 'depotId', driver: 'driverRef', vehicle: 'vehicleRef', stopCount: 'stops', plannedAt: 'plannedFor', updatedAt: 'modifiedAt' },
+    writeScope: 'orders:manage',
+  },
   sandbox: { url: 'http://127.0.0.1:4321/sandbox/v1', token: 'admin' },
 };
 
 describe('profile schema', () => {
-  it('accepts the profile of DESIGN.md and one with keys.full alone', () => {
+  it('accepts a profile with every field and one with keys.full alone', () => {
     expect(profileProblems(complete)).toEqual([]);
     expect(profileProblems({ keys: { full: 'k' } })).toEqual([]);
+  });
+
+  it('accepts the new fields on their own: an onTrip pool, trips.otherTenant, partial or empty choices', () => {
+    const withKey = (rest: object) => ({ keys: { full: 'k' }, ...rest });
+    expect(profileProblems(withKey({ orders: { onTrip: ['ext-1', 'ext-2'] } }))).toEqual([]);
+    expect(profileProblems(withKey({ trips: { otherTenant: ['trip-1'] } }))).toEqual([]);
+    expect(profileProblems(withKey({ trips: {} }))).toEqual([]);
+    expect(profileProblems(withKey({ choices: {} }))).toEqual([]);
+    expect(profileProblems(withKey({ choices: { tripFields: { driver: 'driverRef' } } }))).toEqual([]);
+    expect(profileProblems(withKey({ choices: { writeScope: 'orders:manage' } }))).toEqual([]);
   });
 
   it.each([
@@ -51,8 +66,60 @@ describe('profile schema', () => {
     [{ keys: { full: 'k' }, sandbox: { url: 'ftp://x' , token: 't' } }, '/sandbox/url must match pattern'],
     [{ keys: { full: 'k' }, sandbox: { url: 'http://x' } }, '/sandbox/token is required'],
     [{ keys: { full: 'k', fulll: 'x' } }, '/keys/fulll is not a field of the profile'],
+    [{ keys: { full: 'k' }, orders: { onTrip: 'ext-1' } }, '/orders/onTrip must be array'],
+    [{ keys: { full: 'k' }, orders: { onTrip: ['ext-1', 'ext-1'] } }, '/orders/onTrip must NOT have duplicate items'],
+    [{ keys: { full: 'k' }, orders: { onTrip: [''] } }, '/orders/onTrip/0 must NOT have fewer than 1 characters'],
+    [{ keys: { full: 'k' }, orders: { onTrips: ['ext-1'] } }, '/orders/onTrips is not a field of the profile'],
+    [{ keys: { full: 'k' }, trips: ['trip-1'] }, '/trips must be object'],
+    [{ keys: { full: 'k' }, trips: { otherTenant: 'trip-1' } }, '/trips/otherTenant must be array'],
+    [{ keys: { full: 'k' }, trips: { otherTenant: ['trip-1', 'trip-1'] } }, '/trips/otherTenant must NOT have duplicate items'],
+    [{ keys: { full: 'k' }, trips: { otherTenant: [''] } }, '/trips/otherTenant/0 must NOT have fewer than 1 characters'],
+    [{ keys: { full: 'k' }, trips: { mine: ['trip-1'] } }, '/trips/mine is not a field of the profile'],
+    [{ keys: { full: 'k' }, choices: 'waybill' }, '/choices must be object'],
+    [{ keys: { full: 'k' }, choices: { tripNames: {} } }, '/choices/tripNames is not a field of the profile'],
+    [{ keys: { full: 'k' }, choices: { tripFields: { status: 'state' } } }, '/choices/tripFields/status is not a field of the profile'],
+    [{ keys: { full: 'k' }, choices: { tripFields: { driverId: 'driverRef' } } }, '/choices/tripFields/driverId is not a field of the profile'],
+    [{ keys: { full: 'k' }, choices: { tripFields: { driver: '' } } }, '/choices/tripFields/driver must NOT have fewer than 1 characters'],
+    [{ keys: { full: 'k' }, choices: { tripFields: { plannedAt: 7 } } }, '/choices/tripFields/plannedAt must be string'],
+    [{ keys: { full: 'k' }, choices: { writeScope: '' } }, '/choices/writeScope must NOT have fewer than 1 characters'],
+    [{ keys: { full: 'k' }, choices: { writeScope: ['orders:write'] } }, '/choices/writeScope must be string'],
   ])('%j → %s', (profile, problem) => {
     expect(profileProblems(profile).join('; ')).toContain(problem);
+  });
+});
+
+describe('profileSummary', () => {
+  it('names every pool with its size, the trip pool as trips.otherTenant, and no secret', () => {
+    const summary = profileSummary(complete);
+    expect(summary).toEqual({
+      keys: ['full', 'ordersRead', 'tripsRead', 'noScopes', 'otherTenant', 'revoked', 'rateLimited', 'suspendedTenant'],
+      pools: { payable: 1, cancellable: 1, notCancellable: 1, archivable: 1, onTrip: 1, otherTenant: 1, 'trips.otherTenant': 2 },
+      feeds: { minOrders: 120, minTrips: 120 },
+      sandbox: true,
+    });
+    const text = JSON.stringify(summary);
+    for (const secret of ['admin', 'ext-1', 'trip-1', 'orders:manage', 'driverRef']) expect(text).not.toContain(`"${secret}"`);
+  });
+
+  it('summarises a profile without the new fields as before', () => {
+    expect(profileSummary({ keys: { full: 'k' } })).toEqual({ keys: ['full'], pools: {}, feeds: {}, sandbox: false });
+    expect(profileSummary({ keys: { full: 'k' }, orders: { payable: ['a', 'b'] } }).pools).toEqual({ payable: 2 });
+  });
+});
+
+describe('profileChoiceNames', () => {
+  it('names the choices given, never their values', () => {
+    expect(profileChoiceNames(complete)).toEqual([
+      'tripFields.id', 'tripFields.shortCode', 'tripFields.warehouse', 'tripFields.driver', 'tripFields.vehicle',
+      'tripFields.stopCount', 'tripFields.plannedAt', 'tripFields.updatedAt', 'writeScope',
+    ]);
+    expect(profileChoiceNames({ keys: { full: 'k' }, choices: { tripFields: { driver: 'driverRef' } } })).toEqual(['tripFields.driver']);
+    expect(profileChoiceNames({ keys: { full: 'k' }, choices: { writeScope: 'orders:manage' } })).toEqual(['writeScope']);
+  });
+
+  it('is empty when the profile gives no choices', () => {
+    expect(profileChoiceNames({ keys: { full: 'k' } })).toEqual([]);
+    expect(profileChoiceNames({ keys: { full: 'k' }, choices: {} })).toEqual([]);
   });
 });
 

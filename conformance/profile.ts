@@ -84,11 +84,28 @@ export async function provisionProfile(target: string, adminToken: string, timeo
   return asProfile(body, 'provisioned profile', (message) => new WaybillError(`provisioning failed: ${message}`, 'tool'));
 }
 
+/**
+ * The choices a profile gives, by name only (`tripFields.driver`, `writeScope`), never their
+ * values; empty when it gives none and every name defaults to waybill's.
+ */
+export function profileChoiceNames(profile: Profile): string[] {
+  const { tripFields, writeScope } = profile.choices ?? {};
+  const fields = Object.keys(tripFields ?? {}).map((member) => `tripFields.${member}`);
+  return writeScope === undefined ? fields : [...fields, 'writeScope'];
+}
+
+/** The sizes of the profile's pools by name: the order pools as named, trip pools as `trips.<name>`. */
+function poolSizes(profile: Profile): Record<string, number> {
+  const orders = Object.entries(profile.orders ?? {}).map(([pool, ids]) => [pool, ids?.length ?? 0] as const);
+  const trips = Object.entries(profile.trips ?? {}).map(([pool, ids]) => [`trips.${pool}`, ids?.length ?? 0] as const);
+  return Object.fromEntries([...orders, ...trips]);
+}
+
 /** What the profile supplies, by name only, for the report. */
 export function profileSummary(profile: Profile): RunReport['profile'] {
   return {
     keys: Object.keys(profile.keys),
-    pools: Object.fromEntries(Object.entries(profile.orders ?? {}).map(([pool, ids]) => [pool, ids?.length ?? 0])),
+    pools: poolSizes(profile),
     feeds: Object.fromEntries(Object.entries(profile.feeds ?? {}).filter((entry): entry is [string, number] => entry[1] !== undefined)),
     sandbox: profile.sandbox !== undefined,
   };

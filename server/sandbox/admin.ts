@@ -21,6 +21,7 @@ export function makeAdminHandlers(options: { store: Store; adminToken: string })
         auth: { header: 'X-Api-Key', prefix: '' },
         keys: provisioned.keys,
         orders: provisioned.orders,
+        trips: provisioned.trips,
         feeds: PROFILE_FEEDS,
         sandbox: { url: `${target}/sandbox/v1`, token: options.adminToken },
       });

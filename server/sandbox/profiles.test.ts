@@ -1,6 +1,7 @@
 /**
- * `POST /sandbox/v1/profiles` (D39): the profile of DESIGN.md, every key doing what its name
- * says, pools that fit their names, full feeds, and nothing shared between two calls.
+ * `POST /sandbox/v1/profiles` (D39): a conformance profile with every key doing what its name
+ * says, pools that fit their names, the other tenant's trips, full feeds, and nothing shared
+ * between two calls.
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -112,7 +113,37 @@ describe('POST /sandbox/v1/profiles', () => {
     expect((await cancel(pools['otherTenant']![0]!)).body.type).toBe('orders.notFound');
   });
 
-  it('shares no tenant, key, order or external id between two calls', async () => {
+  it('fills onTrip with Planned and InProgress orders of the main tenant, each on a trip of that status', async () => {
+    const { keys, orders: pools } = (await api('createProfile', '/profiles')).body as { keys: Record<string, string>; orders: Record<string, string[]> };
+    const full = keys['full']!;
+    const tenantId = (await whoami(full)).body.tenantId as string;
+    const byExternalId = new Map((await wholeFeed(full, 'orders')).map((order) => [order.externalId, order]));
+    const tripStatus = new Map((await wholeFeed(full, 'trips')).map((trip) => [trip.id, trip.status]));
+    const onTrip = pools['onTrip']!;
+    expect(onTrip.length).toBeGreaterThanOrEqual(10);
+    const statuses = onTrip.map((id) => byExternalId.get(id)?.status);
+    expect(new Set(statuses)).toEqual(new Set(['Planned', 'InProgress']));
+    expect(statuses.filter((status) => status === 'InProgress').length).toBeGreaterThanOrEqual(5);
+    expect(statuses.filter((status) => status === 'Planned').length).toBeGreaterThanOrEqual(5);
+    const expectedTrip = { Planned: 'Confirmed', InProgress: 'InProgress' } as Record<string, string>;
+    for (const id of onTrip) {
+      const order = byExternalId.get(id)!;
+      const detail = await api('getOrder', `/tenants/${tenantId}/orders/${order.id}`);
+      expect(detail.body.tripId, `${id} is on a trip`).not.toBeNull();
+      expect(tripStatus.get(detail.body.tripId), `the trip of ${id} (${order.status})`).toBe(expectedTrip[order.status]);
+    }
+  });
+
+  it("gives trips.otherTenant: every trip of the second tenant, none of the main tenant's", async () => {
+    const { keys, trips } = (await api('createProfile', '/profiles')).body as { keys: Record<string, string>; trips: { otherTenant: string[] } };
+    const otherTrips = (await wholeFeed(keys['otherTenant']!, 'trips')).map((trip) => trip.id);
+    expect(trips.otherTenant.length).toBeGreaterThan(0);
+    expect([...trips.otherTenant].sort()).toEqual([...otherTrips].sort());
+    const mainTrips = new Set((await wholeFeed(keys['full']!, 'trips')).map((trip) => trip.id));
+    expect(trips.otherTenant.filter((id) => mainTrips.has(id))).toEqual([]);
+  });
+
+  it('shares no tenant, key, order, trip or external id between two calls', async () => {
     const [first, second] = await Promise.all([api('createProfile', '/profiles'), api('createProfile', '/profiles')]);
     const keysOf = (profile: { keys: Record<string, unknown> }) =>
       Object.entries(profile.keys).map(([name, key]) => [name, typeof key === 'string' ? key : (key as { key: string }).key] as const);
@@ -134,5 +165,7 @@ describe('POST /sandbox/v1/profiles', () => {
     }
     const pooledA = new Set(Object.values(first!.body.orders as Record<string, string[]>).flat());
     expect(Object.values(second!.body.orders as Record<string, string[]>).flat().filter((id) => pooledA.has(id))).toEqual([]);
+    const tripsA = new Set(first!.body.trips.otherTenant as string[]);
+    expect((second!.body.trips.otherTenant as string[]).filter((id) => tripsA.has(id))).toEqual([]);
   });
 });

@@ -1,12 +1,12 @@
 /**
- * Conformance profiles (DESIGN.md "Conformance profile"; D39): three fresh tenants, each in
- * one transaction, loaded from fixture datasets whose external ids get a suffix of their
- * own, so that two profiles never share a tenant, key, order or external id.
+ * Conformance profiles (D39): three fresh tenants, each in one transaction, loaded from
+ * fixture datasets whose external ids get a suffix of their own, so that two profiles never
+ * share a tenant, key, order, trip or external id.
  */
 import { randomBytes } from 'node:crypto';
 import { type Dataset, generateDataset } from '../../fixtures/generate.ts';
 import { pickPools, type OrderPools } from '../domain/profile-pools.ts';
-import { makeDatasetImport } from './dataset.ts';
+import { makeDatasetImport, scopedId } from './dataset.ts';
 import type { Db } from './db.ts';
 import { type Keys, SCOPES } from './keys.ts';
 import type { Tenants } from './tenants.ts';
@@ -15,6 +15,8 @@ import type { Tenants } from './tenants.ts';
 export const PROFILE_FEEDS = { minOrders: 120, minTrips: 120 };
 /** External ids per pool. */
 export const POOL_SIZE = 20;
+/** The fewest orders of each on-trip status (Planned, InProgress) the `onTrip` pool holds. */
+export const ON_TRIP_MIN_EACH = 5;
 /** The rate limit of the profile's `rateLimited` key. */
 export const RATE_LIMITED_PER_MINUTE = 5;
 
@@ -32,25 +34,47 @@ export interface ProvisionedProfile {
     suspendedTenant: string;
   };
   orders: OrderPools & { otherTenant: string[] };
+  /** Trip ids of the other tenant (as its trip feed shows them). */
+  trips: { otherTenant: string[] };
 }
 
 // The datasets are the same for every profile (only the tenant-scoped ids and the suffix
-// differ), so they are generated once. Main: 120 orders kept out of the pools plus 4 × 20
-// pool orders, with room for every status and type; trips over every trip status.
-let datasets: { main: Dataset; mainPools: OrderPools; other: Dataset; otherPool: string[]; suspended: Dataset } | undefined;
+// differ), so they are generated once. Main: 120 orders kept out of the pools plus 5 × 20
+// pool orders, with room for every status and type; trips over every trip status, Confirmed
+// and InProgress ones carrying the Planned and InProgress orders of the onTrip pool. Other:
+// 40 orders and 10 trips of its own.
+interface ProfileDatasets {
+  main: Dataset;
+  mainPools: OrderPools;
+  other: Dataset;
+  otherPool: string[];
+  suspended: Dataset;
+}
+let datasets: ProfileDatasets | undefined;
 
-function profileDatasets() {
+/** The three datasets and the main tenant's pools, generated on first use and checked for what the profile promises. */
+function profileDatasets(): ProfileDatasets {
   if (datasets === undefined) {
     const main = withTransactionStamps(generateDataset({ seed: 4120, orders: 260, trips: 130, coverage: true }));
     const mainPools = pickPools(main.orders, { size: POOL_SIZE, reserve: 3, keep: PROFILE_FEEDS.minOrders });
-    const trips = main.trips.length;
-    if (trips < PROFILE_FEEDS.minTrips) throw new Error(`the profile dataset has ${trips} trips`);
+    checkMainDataset(main, mainPools);
     const other = generateDataset({ seed: 4121, orders: 40, trips: 10 });
     const otherPool = other.orders.flatMap((order) => (order.externalId === null ? [] : [order.externalId])).slice(0, POOL_SIZE);
     if (otherPool.length < POOL_SIZE) throw new Error(`the other tenant's dataset has ${otherPool.length} external ids`);
+    if (other.trips.length === 0) throw new Error("the other tenant's dataset has no trips");
     datasets = { main, mainPools, other, otherPool, suspended: generateDataset({ seed: 4122, orders: 20, trips: 5 }) };
   }
   return datasets;
+}
+
+/** Throws unless the main dataset fills the trip feed and its onTrip pool mixes Planned and InProgress orders. */
+function checkMainDataset(main: Dataset, pools: OrderPools): void {
+  if (main.trips.length < PROFILE_FEEDS.minTrips) throw new Error(`the profile dataset has ${main.trips.length} trips`);
+  const statusOf = new Map(main.orders.map((order) => [order.externalId, order.status]));
+  for (const status of ['Planned', 'InProgress']) {
+    const count = pools.onTrip.filter((id) => statusOf.get(id) === status).length;
+    if (count < ON_TRIP_MIN_EACH) throw new Error(`the profile dataset's onTrip pool has ${count} ${status} orders`);
+  }
 }
 
 const END_STATUSES = new Set(['FullyDelivered', 'PartiallyDelivered', 'Returned', 'Collected', 'PartiallyCollected', 'NotCollected', 'Refused']);
@@ -131,6 +155,7 @@ export function makeProvisioning(store: { db: Db; tenants: Tenants; keys: Keys }
       return secret;
     });
     const suffixed = (ids: string[], s: string) => ids.map((id) => `${id}-${s}`);
+    const { onTrip, cancellable, notCancellable, archivable, payable } = mainPools;
     return {
       tenants: { main: first.tenantId, other: second.tenantId, suspended: third.tenantId },
       keys: {
@@ -144,12 +169,14 @@ export function makeProvisioning(store: { db: Db; tenants: Tenants; keys: Keys }
         suspendedTenant: third.keys,
       },
       orders: {
-        payable: suffixed(mainPools.payable, mainSuffix),
-        cancellable: suffixed(mainPools.cancellable, mainSuffix),
-        notCancellable: suffixed(mainPools.notCancellable, mainSuffix),
-        archivable: suffixed(mainPools.archivable, mainSuffix),
+        payable: suffixed(payable, mainSuffix),
+        cancellable: suffixed(cancellable, mainSuffix),
+        notCancellable: suffixed(notCancellable, mainSuffix),
+        archivable: suffixed(archivable, mainSuffix),
+        onTrip: suffixed(onTrip, mainSuffix),
         otherTenant: suffixed(otherPool, otherSuffix),
       },
+      trips: { otherTenant: other.trips.map((trip) => scopedId(second.tenantId, trip.id)) },
     };
   };
 }
