@@ -23,7 +23,7 @@ async function reference(): Promise<ReferenceTarget> {
  * itself (Node's bare 400), and loses the answer to a body the reference refuses before
  * reading it (413), so the body-size and cut-off checks are tested without it, below.
  */
-const proxiable: Check[] = httpChecks.filter((check) => !['http.body.limit', 'http.body.tooLarge', 'http.body.incomplete'].includes(check.id));
+const proxiable: Check[] = httpChecks.filter((check) => !['http.body.limit', 'http.body.tooLarge', 'http.body.incomplete', 'http.body.incomplete.close'].includes(check.id));
 
 /** The profile of `target`, pointed at the shared proxy in front of it applying `rewrite`. */
 async function behindProxy(target: ReferenceTarget, rewrite: ProxyRewrite): Promise<Profile> {
@@ -49,23 +49,29 @@ function withProblem(answer: ProxiedAnswer, changes: Record<string, unknown>): P
   return { ...answer, body: Buffer.from(JSON.stringify({ ...(answerJson(answer) as object), ...changes })) };
 }
 
-/** A byte-level proxy to `targetUrl` that hangs up, unanswered, on a client that half-closes: a server that drops a cut-off body. */
-async function startHangingUpProxy(targetUrl: string): Promise<string> {
+/**
+ * A byte-level proxy to `targetUrl`. A client that half-closes is hung up on, unanswered, when
+ * `hangUp` (a server that drops a cut-off body); otherwise the half-close is passed on, and
+ * `answer` rewrites the upstream's bytes on their way back.
+ */
+async function startByteProxy(targetUrl: string, options: { hangUp?: boolean; answer?: (text: string) => string } = {}): Promise<string> {
   const { hostname, port } = new URL(targetUrl);
   const sockets = new Set<Socket>();
   const server = createServer({ allowHalfOpen: true }, (client) => {
-    const upstream = connect(Number(port), hostname);
+    const upstream = connect({ host: hostname, port: Number(port), allowHalfOpen: true });
     for (const socket of [client, upstream]) {
       sockets.add(socket);
       socket.on('error', () => undefined);
       socket.on('close', () => sockets.delete(socket));
     }
-    client.pipe(upstream);
-    upstream.pipe(client);
+    client.pipe(upstream, { end: false });
+    upstream.on('data', (chunk: Buffer) => client.write(options.answer ? Buffer.from(options.answer(chunk.toString('latin1')), 'latin1') : chunk));
     upstream.on('end', () => client.end());
     client.on('end', () => {
-      client.destroy();
-      upstream.destroy();
+      if (options.hangUp) {
+        client.destroy();
+        upstream.destroy();
+      } else upstream.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -176,11 +182,34 @@ describe('http checks against broken targets', () => {
     expect(byId.get('http.problem.instance')?.findings[0]).toMatchObject({ expected: expect.stringMatching(/^instance containing \S+ \(e\.g\. \/api\/v1\/integration\/whoami#\S+\)$/), received: 'instance null' });
   });
 
-  it('fail http.body.incomplete when the target hangs up on a cut-off body', async () => {
+  it('fail http.body.incomplete when the target hangs up on a cut-off body, and skip .close', async () => {
     const target = await reference();
-    const { report, byId } = await runChecks(httpChecks, { ...target.profile, target: await startHangingUpProxy(target.server.url) });
-    expect(report.results.filter((result) => result.outcome !== 'pass').map((result) => result.id)).toEqual(['http.body.incomplete']);
+    const { report, byId } = await runChecks(httpChecks, { ...target.profile, target: await startByteProxy(target.server.url, { hangUp: true }) });
+    expect(report.results.filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.outcome])).toEqual([
+      ['http.body.incomplete', 'fail'],
+      ['http.body.incomplete.close', 'skip'],
+    ]);
     expect(byId.get('http.body.incomplete')?.findings[0]).toMatchObject({ message: 'The target gave no complete answer', received: expect.stringContaining('the connection closed without an answer') });
+    expect(byId.get('http.body.incomplete.close')?.reason).toMatch(/^the cut-off body got no answer: .*\(see http\.body\.incomplete\)$/);
+  });
+
+  it('fail http.body.incomplete when a cut-off body is answered 400 api.malformed_request, and skip .close', async () => {
+    const target = await reference();
+    const profile = { ...target.profile, target: await startByteProxy(target.server.url, { answer: (text) => text.replace('HTTP/1.1 408 Request Timeout', 'HTTP/1.1 400 Bad Request').replace('api.request_body_incomplete","title":"Request Timeout","status":408', 'api.malformed_request","title":"Bad Request","status":400') }) };
+    const { report, byId } = await runChecks(httpChecks, profile);
+    expect(report.results.filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.outcome])).toEqual([
+      ['http.body.incomplete', 'fail'],
+      ['http.body.incomplete.close', 'skip'],
+    ]);
+    expect(byId.get('http.body.incomplete')?.findings.map((found) => [found.expected, found.received.slice(0, 3)])).toEqual([['408, api.request_body_incomplete', '400']]);
+  });
+
+  it('fail http.body.incomplete.close alone when the 408 keeps the connection', async () => {
+    const target = await reference();
+    const profile = { ...target.profile, target: await startByteProxy(target.server.url, { answer: (text) => text.replace(/\r\nConnection: close\r\n/i, '\r\nConnection: keep-alive\r\n') }) };
+    const { report, byId } = await runChecks(httpChecks, profile);
+    expect(report.results.filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.outcome])).toEqual([['http.body.incomplete.close', 'fail']]);
+    expect(byId.get('http.body.incomplete.close')?.findings.map((found) => [found.expected, found.received])).toEqual([['Connection: close', 'Connection: keep-alive']]);
   });
 
   describe('the body size limit, on a small target that reads every body whole', () => {

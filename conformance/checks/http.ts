@@ -5,6 +5,7 @@
  * when a target wrongly accepts one.
  */
 import { mediaTypeOf } from '../catalog-rules.ts';
+import { ExchangeError } from '../exchange.ts';
 import { describeExchange, finding, show } from '../findings.ts';
 import type { Check, CheckContext, Finding, HttpRequest, HttpResponse } from '../types.ts';
 import { absentExternalId, expectProblem, objectOf, paths, paymentBody, received } from './support/order-requests.ts';
@@ -54,7 +55,7 @@ export const wrongMediaType: Check = {
   },
 };
 
-/** A body without any Content-Type: 415 api.malformed_request (D17). */
+/** A body without any Content-Type: 415 api.malformed_request, the catalog's own pairing (D17 adopts it). */
 export const missingMediaType: Check = {
   id: 'http.mediaType.missing',
   family: 'http',
@@ -130,21 +131,46 @@ export const bodyTooLarge: Check = {
   },
 };
 
-/** A body shorter than its Content-Length, the connection half-closed: 408 (D18). */
+/** A payment whose body stops 100 bytes short of its Content-Length, then half-closes; the raw answer. */
+function cutOffPayment(ctx: CheckContext, headers: string[] = []) {
+  const base = new URL(ctx.target);
+  const path = `${base.pathname.replace(/\/+$/, '')}${paths.payment(absentExternalId(ctx))}`;
+  const sent = '{"paymentId":"';
+  const head = [`POST ${path} HTTP/1.1`, `Host: ${base.host}`, ctx.authHeader('full'), 'Content-Type: application/json', `Content-Length: ${sent.length + 100}`, ...headers, '', ''].join('\r\n');
+  // Half-closing says "no more bytes are coming", so the target can answer at once.
+  return ctx.raw(`${head}${sent}`, { halfClose: true });
+}
+
+/** A body shorter than its Content-Length, the connection half-closed: 408 api.request_body_incomplete. */
 export const bodyIncomplete: Check = {
   id: 'http.body.incomplete',
   family: 'http',
   title: 'a body that ends before its Content-Length is answered 408 api.request_body_incomplete',
+  verifies: ['cat.api.body-incomplete'],
+  requires: [],
+  async run(ctx) {
+    const response = await cutOffPayment(ctx, ['Connection: close']);
+    return expectProblem(response, { status: 408, type: 'api.request_body_incomplete' }, `a payment whose body stops 100 bytes short of its Content-Length`);
+  },
+};
+
+/** The 408 to a cut-off body closes the connection: `Connection: close` on a connection the client left open (D18). */
+export const bodyIncompleteClose: Check = {
+  id: 'http.body.incomplete.close',
+  family: 'http',
+  title: 'the 408 to a body cut short says Connection: close, though the client asked to keep the connection',
   verifies: ['D18'],
   requires: [],
   async run(ctx) {
-    const base = new URL(ctx.target);
-    const path = `${base.pathname.replace(/\/+$/, '')}${paths.payment(absentExternalId(ctx))}`;
-    const sent = '{"paymentId":"';
-    const head = [`POST ${path} HTTP/1.1`, `Host: ${base.host}`, ctx.authHeader('full'), 'Content-Type: application/json', `Content-Length: ${sent.length + 100}`, 'Connection: close', '', ''].join('\r\n');
-    // Half-closing says "no more bytes are coming", so the target can answer at once.
-    const response = await ctx.raw(`${head}${sent}`, { halfClose: true });
-    return expectProblem(response, { status: 408, type: 'api.request_body_incomplete' }, `a payment whose body stops 100 bytes short of its Content-Length`);
+    const response = await cutOffPayment(ctx, ['Connection: keep-alive']).catch((error: unknown) => {
+      if (error instanceof ExchangeError) ctx.skip(`the cut-off body got no answer: ${error.message} (see http.body.incomplete)`);
+      throw error;
+    });
+    // Whether a cut-off body is answered 408 at all is http.body.incomplete's rule.
+    if (response.status !== 408) return ctx.skip(`the cut-off body was answered ${received(response)}, not 408 (see http.body.incomplete)`);
+    const connection = response.headers['connection'];
+    const options = (connection ?? '').split(',').map((option) => option.trim().toLowerCase());
+    return options.includes('close') ? [] : [finding(`the 408 to a body cut short: ${describeExchange(response.exchange)}: the connection is kept`, 'Connection: close', connection === undefined ? 'no Connection header' : `Connection: ${connection}`, response.exchange)];
   },
 };
 
@@ -321,6 +347,7 @@ export const httpChecks: Check[] = [
   bodyLimit,
   bodyTooLarge,
   bodyIncomplete,
+  bodyIncompleteClose,
   unknownRoute,
   methodNotAllowed,
   requestIdPresent,
