@@ -1,7 +1,8 @@
 /**
  * The HTML report in a real browser (Debian's Chromium through playwright-core): it loads
  * from a file with no network request, its filters hide and show checks, and a failure shows
- * expected, received, the exchange and the curl line.
+ * expected, received, the exchange and the curl line; the requirements table filters by level,
+ * outcome and typed text, and its links lead to checks even when a filter hides them.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,6 +63,72 @@ describe('report.html in Chromium', () => {
     expect(text).toContain(failure.findings[0]!.received);
     expect(text).toContain(failure.findings[0]!.exchange!.replay);
     await page.screenshot({ path: join(dir, 'report.png'), fullPage: true });
+    await page.close();
+  }, 60_000);
+
+  it('filters requirements as a person would: ticking levels and outcomes, typing a search, following links', async () => {
+    const report = sampleReport();
+    const { entries } = report.requirements;
+    const file = join(dir, 'requirements.html');
+    writeFileSync(file, reportHtml(report));
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(file).href);
+    const section = page.getByRole('region', { name: /^Requirements/ });
+    const rows = section.locator('tbody tr');
+    const shown = () => section.locator('tbody tr:visible').count();
+    const status = section.getByRole('status');
+    expect(await rows.count()).toBe(entries.length);
+    expect(await shown()).toBe(entries.length);
+    await expect.poll(() => status.textContent()).toBe(`${entries.length} of ${entries.length} requirements shown`);
+    expect(await section.innerText()).toContain('Seed requirements: 112 testable, 3 covered, 1 passed, 1 failed');
+
+    const levels = section.getByRole('group', { name: 'Level' });
+    const outcomes = section.getByRole('group', { name: 'Outcome' });
+    await levels.getByLabel('DECISION').uncheck();
+    expect(await shown()).toBe(entries.filter((entry) => entry.level !== 'DECISION').length);
+    expect(await section.locator('tbody tr[data-level="DECISION"]:visible').count()).toBe(0);
+    await outcomes.getByLabel('untested').click();
+    await outcomes.getByLabel('not-testable').press('Space');
+    const ran = entries.filter((entry) => entry.level !== 'DECISION' && entry.checks.length > 0);
+    expect(await section.locator('tbody tr:visible th').allInnerTexts()).toEqual(ran.map((entry) => entry.id));
+    await levels.getByLabel('DECISION').check();
+    await outcomes.getByLabel('untested').check();
+    await outcomes.getByLabel('not-testable').check();
+    expect(await shown()).toBe(entries.length);
+
+    const search = section.getByLabel('Search id, source, quote, reason or check');
+    await search.click();
+    await search.pressSequentially('scopes');
+    const matching = entries.filter((entry) => [entry.id, entry.source, entry.quote, entry.reason ?? '', ...entry.checks.map((check) => check.id)].join(' ').toLowerCase().includes('scopes'));
+    expect(await shown()).toBe(matching.length);
+    expect(await section.locator('tbody tr:visible th').allInnerTexts()).toEqual(matching.map((entry) => entry.id));
+    await expect.poll(() => status.textContent()).toBe(`${matching.length} of ${entries.length} requirements shown`);
+    await search.press('Control+A');
+    await search.press('Backspace');
+    expect(await shown()).toBe(entries.length);
+    await search.fill('D8 absent limit');
+    expect(await section.locator('tbody tr:visible th').allInnerTexts()).toEqual(['D8']);
+    const untestable = entries.find((entry) => !entry.testable)!;
+    await search.fill(untestable.id);
+    expect(await section.locator('tbody tr:visible').innerText()).toContain(`Not testable: ${untestable.reason}`);
+    await search.fill('');
+
+    // A check hidden by the check filters still opens when a requirement row links to it.
+    await page.locator('#filters').getByRole('group', { name: 'Outcome' }).getByLabel('fail').uncheck();
+    const article = page.locator('[id="check-discovery.whoami.scopes"]');
+    expect(await article.isVisible()).toBe(false);
+    await section.locator('tr[id="requirement-int.identity.scopes"]').getByRole('link', { name: 'discovery.whoami.scopes' }).click();
+    expect(await article.isVisible()).toBe(true);
+    expect(await article.locator(':scope > details').getAttribute('open')).not.toBeNull();
+    expect(page.url()).toMatch(/#check-discovery\.whoami\.scopes$/);
+
+    // And a requirement hidden by the requirement filters shows when a check links to it.
+    await page.locator('#filters').getByRole('group', { name: 'Outcome' }).getByLabel('fail').check();
+    await outcomes.getByLabel('fail').uncheck();
+    const row = section.locator('tr[id="requirement-int.identity.scopes"]');
+    expect(await row.isVisible()).toBe(false);
+    await article.getByRole('link', { name: 'int.identity.scopes' }).click();
+    expect(await row.isVisible()).toBe(true);
     await page.close();
   }, 60_000);
 });

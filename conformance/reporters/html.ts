@@ -1,11 +1,12 @@
 /**
  * `report.html`: one self-contained page (inline CSS and script, a CSP that forbids every
  * request) with the run's metadata, summary counts, filters by outcome / level / family, each
- * finding with its exchange and replay line, and the coverage of every catalog code.
+ * finding with its exchange and replay line, every requirement of the register with the checks
+ * that verified it (filters by level / outcome / text), and the coverage of every catalog code.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CheckResult, CoverageState, ExchangeRecord, Finding, Level, Outcome, RecordedMessage, RunReport } from '../types.ts';
+import type { CheckResult, CoverageState, ExchangeRecord, Finding, Level, Outcome, RecordedMessage, RequirementCounts, RequirementOutcome, RequirementResult, RunReport } from '../types.ts';
 import { reportCss, reportScript } from './html-assets.ts';
 import { type Child, element, fragment, htmlDocument, type Markup, trusted } from './markup.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
@@ -14,6 +15,8 @@ const outcomes: readonly Outcome[] = ['pass', 'fail', 'skip', 'error'];
 const levels: readonly Level[] = ['MUST', 'SHOULD', 'DECISION'];
 const states: readonly CoverageState[] = ['exercised', 'expected-not-seen', 'not-reachable'];
 const symbols: Record<Outcome, string> = { pass: '✓', fail: '✗', skip: '–', error: '!' };
+const requirementOutcomes: readonly RequirementOutcome[] = ['pass', 'fail', 'error', 'skip', 'untested', 'not-testable'];
+const requirementSymbols: Record<RequirementOutcome, string> = { ...symbols, untested: '○', 'not-testable': '·' };
 const verdicts = ['PASS: no failure that counts', 'FAIL: at least one check failed', 'INCOMPLETE: a check ended in error'] as const;
 
 /** A recorded body, pretty-printed when it is JSON. */
@@ -56,11 +59,27 @@ function findingView(finding: Finding, index: number): Markup {
   );
 }
 
+/** The fragment id of a check's article, which requirement rows link to. */
+function checkAnchor(id: string): string {
+  return `check-${id}`;
+}
+
+/** The fragment id of a requirement's row, which checks link to. */
+function requirementAnchor(id: string): string {
+  return `requirement-${id}`;
+}
+
+/** `Verifies: int.a, int.b`, each id a link to its row in the requirements table. */
+function verifiesLine(result: CheckResult): Markup {
+  const links = result.verifies.map((id, index) => fragment(index > 0 ? ', ' : '', element('a', { href: `#${requirementAnchor(id)}`, class: 'id' }, id)));
+  return element('p', {}, element('b', {}, 'Verifies: '), links);
+}
+
 function checkView(result: CheckResult): Markup {
   const warning = result.outcome === 'fail' && !result.failsRun;
   return element(
     'article',
-    { class: 'check', 'data-check': true, 'data-outcome': result.outcome, 'data-level': result.level, 'data-family': result.family },
+    { class: 'check', id: checkAnchor(result.id), 'data-check': true, 'data-outcome': result.outcome, 'data-level': result.level, 'data-family': result.family },
     element(
       'details',
       { open: result.outcome === 'fail' || result.outcome === 'error' },
@@ -75,6 +94,7 @@ function checkView(result: CheckResult): Markup {
         element('span', { class: 'muted' }, `${result.durationMs} ms${warning ? ' — warning (DECISION, not counted without --strict)' : ''}`),
       ),
       element('p', {}, element('b', {}, 'Rule: '), result.rule),
+      verifiesLine(result),
       result.requires.length > 0 ? element('p', { class: 'muted' }, `Requires: ${result.requires.join(', ')}`) : null,
       result.reason ? element('p', {}, element('b', {}, 'Skipped: '), result.reason) : null,
       result.error ? fragment(element('p', { class: 'o-error' }, element('b', {}, 'Error: '), result.error.message), element('pre', {}, result.error.stack ?? '')) : null,
@@ -87,6 +107,17 @@ function table(head: readonly Child[], rows: readonly Markup[]): Markup {
   return element('table', {}, element('thead', {}, element('tr', {}, head.map((cell) => element('th', {}, cell)))), element('tbody', {}, rows));
 }
 
+/** `Seed requirements: 112 testable, 3 covered, 1 passed, 1 failed`. */
+function requirementCountsLine(name: string, counts: RequirementCounts): string {
+  return `${name}: ${counts.testable} testable, ${counts.covered} covered, ${counts.passed} passed, ${counts.failed} failed`;
+}
+
+/** The two coverage lines, seed statements first. */
+function requirementSummary(report: RunReport): Markup {
+  const { seed, decision } = report.requirements.counts;
+  return element('p', { class: 'requirement-summary' }, element('b', {}, requirementCountsLine('Seed requirements', seed)), element('br'), requirementCountsLine('Decisions', decision));
+}
+
 function summaryView(report: RunReport): Markup {
   const families = [...new Set(report.results.map((result) => result.family))];
   const cell = (count: number) => element('td', { class: 'n' }, count);
@@ -96,6 +127,7 @@ function summaryView(report: RunReport): Markup {
     element('h2', {}, 'Summary'),
     element('div', { class: 'cards' }, outcomes.map((outcome) => element('div', { class: `card o-${outcome}` }, element('b', {}, report.counts.byOutcome[outcome]), outcome))),
     element('p', {}, `${report.counts.failing} failure(s) count for the exit code; ${report.counts.warnings} warning(s).`),
+    requirementSummary(report),
     element('h3', {}, 'By level'),
     table(['level', ...outcomes], levels.map((level) => element('tr', {}, element('th', {}, level), outcomes.map((outcome) => cell(report.counts.byLevel[level][outcome]))))),
     element('h3', {}, 'By family'),
@@ -103,14 +135,18 @@ function summaryView(report: RunReport): Markup {
   );
 }
 
+/** A checkbox of a filter group, checked. */
+function filterBox(filter: string, value: string): Markup {
+  return element('label', {}, element('input', { type: 'checkbox', 'data-filter': filter, value, checked: true }), ` ${value}`);
+}
+
 function filtersView(report: RunReport): Markup {
   const families = [...new Set(report.results.map((result) => result.family))];
-  const box = (filter: string, value: string) => element('label', {}, element('input', { type: 'checkbox', 'data-filter': filter, value, checked: true }), ` ${value}`);
   return element(
     'div',
     { id: 'filters' },
-    element('fieldset', {}, element('legend', {}, 'Outcome'), outcomes.map((outcome) => box('outcome', outcome))),
-    element('fieldset', {}, element('legend', {}, 'Level'), levels.map((level) => box('level', level))),
+    element('fieldset', {}, element('legend', {}, 'Outcome'), outcomes.map((outcome) => filterBox('outcome', outcome))),
+    element('fieldset', {}, element('legend', {}, 'Level'), levels.map((level) => filterBox('level', level))),
     element(
       'fieldset',
       {},
@@ -122,6 +158,96 @@ function filtersView(report: RunReport): Markup {
   );
 }
 
+/** Level and outcome checkboxes and a text search over the requirements table. */
+function requirementFilters(): Markup {
+  return element(
+    'div',
+    { class: 'filters' },
+    element('fieldset', {}, element('legend', {}, 'Level'), levels.map((level) => filterBox('requirement-level', level))),
+    element('fieldset', {}, element('legend', {}, 'Outcome'), requirementOutcomes.map((outcome) => filterBox('requirement-outcome', outcome))),
+    element(
+      'fieldset',
+      {},
+      element('legend', {}, 'Text'),
+      element('label', { for: 'requirement-search' }, 'Search id, source, quote, reason or check '),
+      element('input', { type: 'search', id: 'requirement-search', autocomplete: 'off', spellcheck: 'false' }),
+      ' ',
+      element('span', { id: 'requirements-shown', class: 'muted', role: 'status', 'aria-live': 'polite' }),
+    ),
+  );
+}
+
+/** An id that may wrap after each dot (`int.<wbr>order.<wbr>id`), never inside a name. */
+function wrappingId(id: string): Markup {
+  return fragment(id.split('.').map((part, index) => (index === 0 ? part : fragment('.', element('wbr'), part))));
+}
+
+/** The checks that verified a requirement, each a link to its article with its outcome. */
+function verifyingChecks(entry: RequirementResult): Child {
+  if (entry.checks.length === 0) return element('span', { class: 'muted' }, entry.testable ? 'none' : '—');
+  return element(
+    'ul',
+    { class: 'checks' },
+    entry.checks.map((check) =>
+      element('li', {}, element('span', { class: `o-${check.outcome}`, title: check.outcome, 'aria-label': `${check.outcome}:` }, symbols[check.outcome]), element('a', { href: `#${checkAnchor(check.id)}`, class: 'id' }, wrappingId(check.id))),
+    ),
+  );
+}
+
+/** One row: id, level, source, quote (with why it cannot be tested), outcome, checks. */
+function requirementRow(entry: RequirementResult): Markup {
+  return element(
+    'tr',
+    { id: requirementAnchor(entry.id), 'data-requirement': true, 'data-level': entry.level, 'data-outcome': entry.outcome },
+    element('th', { scope: 'row', class: 'id' }, wrappingId(entry.id)),
+    element('td', {}, element('span', { class: 'level' }, entry.level)),
+    element('td', { class: 'source' }, entry.source),
+    element(
+      'td',
+      { class: 'quote' },
+      element('q', {}, entry.quote),
+      entry.via === 'control-plane' ? element('p', { class: 'muted' }, 'Reached only through a sandbox control plane.') : null,
+      entry.reason ? element('p', { class: 'reason' }, element('b', {}, 'Not testable: '), entry.reason) : null,
+    ),
+    element('td', { class: `outcome o-${entry.outcome}` }, requirementSymbols[entry.outcome], ' ', entry.outcome),
+    element('td', { class: 'checks' }, verifyingChecks(entry)),
+  );
+}
+
+/** Every requirement of the register, seed statements first, in one filterable table. */
+function requirementsTable(entries: readonly RequirementResult[]): Markup {
+  const columns = [
+    ['id', 'id'],
+    ['level', 'level'],
+    ['source', 'source'],
+    ['quote', 'requirement'],
+    ['outcome', 'outcome'],
+    ['checks', 'checks'],
+  ] as const;
+  return element(
+    'table',
+    { class: 'requirements' },
+    element('caption', { class: 'visually-hidden' }, 'Requirements of the register and the checks that verified them'),
+    element('colgroup', {}, columns.map(([name]) => element('col', { class: `c-${name}` }))),
+    element('thead', {}, element('tr', {}, columns.map(([, heading]) => element('th', { scope: 'col' }, heading)))),
+    element('tbody', {}, entries.map(requirementRow)),
+  );
+}
+
+/** The requirements section: coverage lines, filters and the table. */
+function requirementsView(report: RunReport): Markup {
+  const { entries } = report.requirements;
+  return element(
+    'section',
+    { id: 'requirements', 'aria-labelledby': 'requirements-heading' },
+    element('h2', { id: 'requirements-heading' }, `Requirements (${entries.length})`),
+    requirementSummary(report),
+    element('p', { class: 'muted' }, 'Statements of 01-integration-api.md and 02-error-catalog.md (MUST, SHOULD), then the decisions of spec/DECISIONS.md. Covered: a check ran against it (pass, fail or error).'),
+    requirementFilters(),
+    requirementsTable(entries),
+  );
+}
+
 function coverageView(report: RunReport): Markup {
   const { codes, counts } = report.coverage;
   return element(
@@ -129,7 +255,7 @@ function coverageView(report: RunReport): Markup {
     { id: 'coverage' },
     element('h2', {}, `Catalog coverage (${codes.length} codes)`),
     element('p', {}, `${counts.exercised} exercised, ${counts['expected-not-seen']} expected but not seen, ${counts['not-reachable']} not reachable through the tested interface.`),
-    element('fieldset', {}, element('legend', {}, 'State'), states.map((state) => element('label', {}, element('input', { type: 'checkbox', 'data-filter': 'state', value: state, checked: true }), ` ${state}`))),
+    element('fieldset', {}, element('legend', {}, 'State'), states.map((state) => filterBox('state', state))),
     table(
       ['code', 'status', 'group', 'reach', 'state', 'seen', 'mismatched'],
       codes.map((entry) =>
@@ -177,6 +303,7 @@ export function reportHtml(report: RunReport): string {
         element('header', {}, element('h1', {}, 'waybill conformance report'), element('p', { class: `verdict exit-${report.exitCode}` }, `${verdicts[report.exitCode]} (exit ${report.exitCode})`), metadataView(report)),
         summaryView(report),
         element('section', { id: 'checks' }, element('h2', {}, `Checks (${report.results.length})`), filtersView(report), report.results.map(checkView)),
+        requirementsView(report),
         coverageView(report),
         element('script', {}, trusted(reportScript)),
       ),

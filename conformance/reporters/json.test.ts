@@ -69,7 +69,7 @@ describe('report.json', () => {
     const { verifies: _verifies, ...withoutVerifies } = first!;
     expect(problems({ ...report, results: [withoutVerifies, ...rest] })).toContain('verifies');
     expect(problems({ ...report, results: [{ ...first, verifies: [] }, ...rest] })).not.toBe('');
-    expect(problems({ ...report, results: [{ ...first, verifies: ['DESIGN.md'] }, ...rest] })).not.toBe('');
+    expect(problems({ ...report, results: [{ ...first, verifies: ['README.md'] }, ...rest] })).not.toBe('');
     const { requirements: _requirements, ...withoutRequirements } = report;
     expect(problems(withoutRequirements)).toContain('requirements');
     const entries = report.requirements.entries;
@@ -83,7 +83,7 @@ describe('report.json', () => {
     expect(problems(withEntry({ ...untestable, outcome: 'pass' }))).not.toBe('');
     expect(problems(withEntry({ ...testable, outcome: 'maybe' }))).not.toBe('');
     expect(problems(withEntry({ ...testable, outcome: 'not-testable' }))).not.toBe('');
-    expect(problems(withEntry({ ...decision, source: 'DESIGN.md, Conformance profile' }))).not.toBe('');
+    expect(problems(withEntry({ ...decision, source: 'README.md › The profile' }))).not.toBe('');
     expect(problems({ ...report, requirements: { ...report.requirements, counts: { seed: report.requirements.counts.seed } } })).toContain('decision');
   });
 });
