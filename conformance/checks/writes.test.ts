@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../server/store/index.ts';
 import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxiedRequest, startProxy } from '../testing/proxy.ts';
@@ -22,6 +24,53 @@ async function behindProxy(target: ReferenceTarget, rewrite: AnswerRewrite): Pro
   const proxy = await startProxy(target.server.url, rewrite);
   open.push(proxy.close);
   return { ...target.profile, target: proxy.url };
+}
+
+/** tinyDataset cycles statuses by index (EXT-i has STATUS_AT[i % 9]), as conformance/testing/reference.ts builds it. */
+const STATUS_AT = ['New', 'InPlanning', 'Planned', 'InProgress', 'FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed'];
+
+/** The status the reference's dataset gave the order `EXT-i`, or undefined for other ids. */
+function statusOf(externalId: string | undefined): string | undefined {
+  const match = /^EXT-(\d+)$/.exec(externalId ?? '');
+  return match === null ? undefined : STATUS_AT[Number(match[1]) % 9];
+}
+
+/**
+ * The profile of `target`, pointed at a proxy that rewrites every JSON request body with
+ * `transform` before forwarding it: a target that reads bodies more loosely than it should.
+ */
+async function behindBodyRewrite(target: ReferenceTarget, transform: (body: Record<string, unknown>) => Record<string, unknown>): Promise<Profile> {
+  const server = createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      void (async () => {
+        let body: Buffer | string = Buffer.concat(chunks);
+        try {
+          const json = JSON.parse(body.toString('utf8')) as unknown;
+          if (json !== null && typeof json === 'object' && !Array.isArray(json)) body = JSON.stringify(transform(json as Record<string, unknown>));
+        } catch {
+          // Not JSON: forwarded as it came.
+        }
+        const headers = Object.fromEntries(Object.entries(incoming.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name)).map(([name, value]) => [name, String(value)]));
+        const method = incoming.method ?? 'GET';
+        const answer = await fetch(`${target.server.url}${incoming.url ?? '/'}`, { method, headers, ...(method === 'GET' || method === 'HEAD' || chunks.length === 0 ? {} : { body }) });
+        const bytes = Buffer.from(await answer.arrayBuffer());
+        const out: Record<string, string> = {};
+        answer.headers.forEach((value, name) => {
+          if (!['content-length', 'connection', 'transfer-encoding', 'keep-alive'].includes(name)) out[name] = value;
+        });
+        outgoing.writeHead(answer.status, answer.status === 204 ? out : { ...out, 'content-length': String(bytes.length) });
+        outgoing.end(bytes);
+      })().catch(() => outgoing.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  open.push(() => new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  }));
+  return { ...target.profile, target: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
 /** Runs the writes family; returns the ids of the failed checks, and fails the test on any error or skip. */
@@ -73,7 +122,7 @@ describe('writes checks against the reference', () => {
   it('skip the checks whose pool is missing', async () => {
     const target = await reference();
     const { byId } = await runChecks(writesChecks, { ...target.profile, orders: {} });
-    expect([...byId.values()].filter((result) => result.outcome !== 'skip').map((result) => result.id)).toEqual(['writes.notFound']);
+    expect([...byId.values()].filter((result) => result.outcome !== 'skip').map((result) => result.id)).toEqual(['writes.notFound', 'writes.cancel.notFound']);
     expect(byId.get('writes.cancel.illegal')?.reason).toBe('profile has no orders.notCancellable');
   });
 });
@@ -90,15 +139,34 @@ describe('writes checks against broken targets', () => {
   });
 
   it.each([
-    ['writes.payment.amount.notPositive', 'an amount of 0 or -1', accepting(({ value }) => value === '0' || value === '-1')],
-    ['writes.payment.amount.notNumber', 'the amount "12"', accepting(({ value }) => value === '12')],
-    ['writes.payment.currency.invalid', 'the currency eur', accepting(({ value }) => value === 'eur')],
-    ['writes.payment.currency.notIso', 'the currency ABC', accepting(({ value }) => value === 'ABC')],
-    ['writes.payment.required', 'a payment without paymentId', accepting(({ field, value }) => field === 'paymentId' && value === null)],
-    ['writes.payment.paymentId.format', 'the paymentId not-a-uuid', accepting(({ value }) => value === 'not-a-uuid')],
-  ])('fail %s when %s is accepted', async (id, _case, rewrite) => {
+    [['writes.payment.amount.notPositive'], 'an amount of 0 or -1', accepting(({ value }) => value === '0' || value === '-1')],
+    [['writes.payment.amount.notNumber', 'writes.payment.amount.type'], 'the amount "12"', accepting(({ value }) => value === '12')],
+    [['writes.payment.currency.invalid'], 'the currency eur', accepting(({ value }) => value === 'eur')],
+    [['writes.payment.currency.notIso'], 'the currency ABC', accepting(({ value }) => value === 'ABC')],
+    [['writes.payment.currency.type'], 'the currency 123', accepting(({ field, value }) => field === 'currency' && value === '123')],
+    [['writes.payment.paymentId.type'], 'the paymentId 123', accepting(({ field, value }) => field === 'paymentId' && value === '123')],
+    [['writes.payment.paymentId.type', 'writes.payment.required'], 'a payment without paymentId', accepting(({ field, value }) => field === 'paymentId' && value === null)],
+    [['writes.payment.paymentId.format'], 'the paymentId not-a-uuid', accepting(({ value }) => value === 'not-a-uuid')],
+  ])('fail %j when %s is accepted', async (ids, _case, rewrite) => {
     const target = await reference();
-    expect(await failedChecks(await behindProxy(target, rewrite))).toEqual([id]);
+    expect(await failedChecks(await behindProxy(target, rewrite))).toEqual(ids);
+  });
+
+  it('fail writes.payment.amount.type and the D28 check .notNumber when a target coerces the amount "12" to 12', async () => {
+    const target = await reference();
+    const profile = await behindBodyRewrite(target, (body) => (body['amount'] === '12' ? { ...body, amount: 12 } : body));
+    const { byId } = await runChecks(writesChecks, profile);
+    expect([...byId.values()].filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.outcome, result.level])).toEqual([
+      ['writes.payment.amount.notNumber', 'fail', 'DECISION'],
+      ['writes.payment.amount.type', 'fail', 'MUST'],
+    ]);
+    expect(byId.get('writes.payment.amount.type')?.findings.map((found) => [found.message.split(':')[0], found.expected, found.received.slice(0, 4)])).toEqual([['a payment with amount "12" (a string)', '400', '200 ']]);
+  });
+
+  it('fail writes.payment.amount.type alone when a target reads the amount [12] as 12', async () => {
+    const target = await reference();
+    const profile = await behindBodyRewrite(target, (body) => (Array.isArray(body['amount']) ? { ...body, amount: (body['amount'] as unknown[])[0] } : body));
+    expect(await failedChecks(profile)).toEqual(['writes.payment.amount.type']);
   });
 
   it('fail writes.payment.amount.notPositive when the refusal carries another code and no field', async () => {
@@ -183,7 +251,31 @@ describe('writes checks against broken targets', () => {
       const externalId = externalIdOf(request);
       return answer.status === 404 && externalId !== undefined && !pools.has(externalId) ? jsonAnswer(410, { type: 'about:blank', title: 'Gone', status: 410, detail: null, instance: null }) : answer;
     });
-    expect(await failedChecks(profile)).toEqual(['writes.notFound']);
+    expect(await failedChecks(profile)).toEqual(['writes.notFound', 'writes.cancel.notFound']);
+  });
+
+  it('fail writes.cancel.notFound alone when only a cancel of an unknown external id is answered 410', async () => {
+    const target = await reference();
+    const pools = poolIds(target.profile);
+    const profile = await behindProxy(target, (answer, request) => {
+      const externalId = externalIdOf(request);
+      return answer.status === 404 && request.url.endsWith('/cancel') && externalId !== undefined && !pools.has(externalId) ? jsonAnswer(410, { type: 'about:blank', title: 'Gone', status: 410, detail: null, instance: null }) : answer;
+    });
+    const { byId } = await runChecks(writesChecks, profile);
+    expect([...byId.values()].filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.level])).toEqual([['writes.cancel.notFound', 'SHOULD']]);
+  });
+
+  it('fail writes.cancel.history alone when the cancel records no reason', async () => {
+    const target = await reference({ wrapStore: withOrders((real) => ({ cancel: (tenantId, externalId) => real.cancel(tenantId, externalId, null) })) });
+    const { byId } = await runChecks(writesChecks, target.profile);
+    expect([...byId.values()].filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.outcome])).toEqual([['writes.cancel.history', 'fail']]);
+    expect(byId.get('writes.cancel.history')?.findings.map((found) => [found.expected, found.exchange?.channel])).toEqual([[expect.stringMatching(/^an entry with the reason waybill conformance: reason \w+$/), 'sandbox']]);
+  });
+
+  it('skip writes.cancel.history, never fail it, without a control plane', async () => {
+    const target = await reference({ sandbox: false });
+    const { byId } = await runChecks(writesChecks, target.profile);
+    expect(byId.get('writes.cancel.history')).toMatchObject({ outcome: 'skip', reason: 'profile has no sandbox' });
   });
 
   it('fail writes.cancel.legal when the answer is another order', async () => {
@@ -200,7 +292,13 @@ describe('writes checks against broken targets', () => {
       wrapStore: withOrders((real) => ({ cancel: (tenantId, externalId, reason) => (cancellable.has(externalId) ? { ok: false, reason: 'illegal', status: 'New' } : real.cancel(tenantId, externalId, reason)) })),
     });
     cancellable = new Set(target.profile.orders!.cancellable);
-    expect(await failedChecks(target.profile)).toEqual(['writes.cancel.legal', 'writes.cancel.status', 'writes.cancel.noBody']);
+    const { byId } = await runChecks(writesChecks, target.profile);
+    expect([...byId.values()].filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.outcome])).toEqual([
+      ['writes.cancel.legal', 'fail'],
+      ['writes.cancel.history', 'skip'],
+      ['writes.cancel.status', 'fail'],
+      ['writes.cancel.noBody', 'fail'],
+    ]);
   });
 
   it('fail writes.cancel.status when a cancelled order takes another status', async () => {
@@ -225,13 +323,64 @@ describe('writes checks against broken targets', () => {
     expect(await failedChecks(profile)).toEqual(['writes.cancel.noBody']);
   });
 
-  it('fail writes.cancel.illegal when an illegal cancel is answered 422', async () => {
+  it('fail writes.cancel.illegal alone when the cancel of an ended order is answered 422', async () => {
     const target = await reference();
-    const notCancellable = new Set(target.profile.orders!.notCancellable);
     const profile = await behindProxy(target, (answer, request) =>
-      answer.status === 409 && notCancellable.has(externalIdOf(request) ?? '') ? jsonAnswer(422, { type: 'orders.status.illegal', title: 'Unprocessable', status: 422, detail: null }) : answer,
+      answer.status === 409 && ['FullyDelivered', 'Returned'].includes(statusOf(externalIdOf(request)) ?? '') ? jsonAnswer(422, { type: 'orders.status.illegal', title: 'Unprocessable', status: 422, detail: null }) : answer,
     );
     expect(await failedChecks(profile)).toEqual(['writes.cancel.illegal']);
+  });
+
+  it('fail writes.cancel.illegal.decided alone when an InProgress, Cancelled, Refused or Closed order is cancelled', async () => {
+    const target = await reference();
+    const notCancellable = new Set(target.profile.orders!.notCancellable);
+    const profile = await behindProxy(target, (answer, request) => {
+      const externalId = externalIdOf(request) ?? '';
+      const decided = ['InProgress', 'Cancelled', 'Refused', 'Closed'].includes(statusOf(externalId) ?? '');
+      return answer.status === 409 && request.url.endsWith('/cancel') && notCancellable.has(externalId) && decided ? jsonAnswer(200, { externalId, status: 'Cancelled' }) : answer;
+    });
+    const { byId } = await runChecks(writesChecks, profile);
+    expect([...byId.values()].filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.level])).toEqual([['writes.cancel.illegal.decided', 'DECISION']]);
+    expect(byId.get('writes.cancel.illegal.decided')?.findings.map((found) => found.message.replace(/EXT-\d+/, 'EXT-n').split(':')[0])).toEqual(['cancelling EXT-n (a Delivery that is Refused)', 'cancelling EXT-n (a Delivery that is Closed)']);
+  });
+
+  it('fail writes.archive.onTrip alone when an order on a trip is archived', async () => {
+    const target = await reference();
+    const onTrip = new Set(target.profile.orders!.onTrip);
+    const profile = await behindProxy(target, (answer, request) =>
+      answer.status === 409 && request.method === 'DELETE' && onTrip.has(externalIdOf(request) ?? '') ? { status: 204, headers: { 'x-request-id': 'req_proxy' }, body: Buffer.alloc(0) } : answer,
+    );
+    const { byId } = await runChecks(writesChecks, profile);
+    expect([...byId.values()].filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.level])).toEqual([['writes.archive.onTrip', 'DECISION']]);
+  });
+
+  it('fail writes.status.refusal alone when an order on a trip is refused a cancel with another code', async () => {
+    const target = await reference();
+    const onTrip = new Set(target.profile.orders!.onTrip);
+    const profile = await behindProxy(target, (answer, request) =>
+      answer.status === 409 && request.url.endsWith('/cancel') && onTrip.has(externalIdOf(request) ?? '') ? jsonAnswer(409, { type: 'orders.lines.immutable', title: 'Conflict', status: 409, detail: null, instance: null }) : answer,
+    );
+    const { byId } = await runChecks(writesChecks, profile);
+    expect([...byId.values()].filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.level])).toEqual([['writes.status.refusal', 'MUST']]);
+    expect(byId.get('writes.status.refusal')?.findings.map((found) => [found.expected, found.received])).toEqual([['type orders.status.illegal', 'type orders.lines.immutable']]);
+  });
+
+  it('pass writes.status.refusal, and fail only the D12 check, when a target archives orders on a trip', async () => {
+    const target = await reference();
+    const onTrip = new Set(target.profile.orders!.onTrip);
+    const profile = await behindProxy(target, (answer, request) =>
+      answer.status === 409 && request.method === 'DELETE' && onTrip.has(externalIdOf(request) ?? '') ? { status: 204, headers: { 'x-request-id': 'req_proxy' }, body: Buffer.alloc(0) } : answer,
+    );
+    const { byId } = await runChecks(writesChecks, profile);
+    expect(byId.get('writes.status.refusal')?.outcome).toBe('pass');
+    expect(byId.get('writes.archive.onTrip')?.outcome).toBe('fail');
+  });
+
+  it('skip writes.cancel.illegal, never fail it, when the notCancellable ids given to it have not ended', async () => {
+    const target = await reference();
+    const notCancellable = target.profile.orders!.notCancellable!.filter((id) => ['InProgress', 'Refused', 'Closed', 'Cancelled'].includes(statusOf(id) ?? ''));
+    const { byId } = await runChecks(writesChecks, { ...target.profile, orders: { ...target.profile.orders, notCancellable } });
+    expect(byId.get('writes.cancel.illegal')).toMatchObject({ outcome: 'skip', reason: expect.stringMatching(/^needs an order in an end status of its type .* from profile orders\.notCancellable; none of its ids given to this check qualifies \(EXT-\d+: InProgress, /) });
   });
 
   it('fail writes.archive.noContent when an archive answers 200 with a body', async () => {
@@ -257,7 +406,7 @@ describe('writes checks against broken targets', () => {
       wrapStore: withOrders((real) => ({ archive: (tenantId, externalId) => (pools.has(externalId) ? { ok: true, orderJson: '' } : real.archive(tenantId, externalId)) })),
     });
     pools = poolIds(target.profile);
-    expect(await failedChecks(target.profile)).toEqual(['writes.archive.gone', 'writes.archive.feed']);
+    expect(await failedChecks(target.profile)).toEqual(['writes.archive.onTrip', 'writes.archive.gone', 'writes.archive.feed']);
   });
 
   it('fail writes.archive.feed when the feed still serves archived orders', async () => {

@@ -1,41 +1,69 @@
 /**
- * Writes: attaching a payment (success, every validation rule, a repeated paymentId),
- * cancelling (legal and illegal moves), archiving (204, then gone for every operation and from
- * the feed), and 404 for an external id nobody holds. Each check writes only the pool ids the
- * runner gave it.
+ * Writes: attaching a payment (success, every validation rule, wrongly typed fields, a
+ * repeated paymentId), cancelling (legal and illegal moves, the reason in the history),
+ * archiving (204, then gone for every operation and from the feed; not while on a trip), and
+ * 404 for an external id nobody holds. Each check writes only the pool ids the runner gave it,
+ * and only those whose state, read from the order feed first, is the one it needs. Seed-level
+ * checks never rest on a decision: where a decision picks the state or the code, a separate
+ * DECISION check holds the target to it.
  */
-import { validateSchema } from '../../spec/load.ts';
 import { describeExchange, finding, show } from '../findings.ts';
-import type { Check, CheckContext, Finding, HttpResponse } from '../types.ts';
-import { onControlPlane } from './support/control-plane.ts';
+import type { Check, CheckContext, Finding, HttpRequest, HttpResponse } from '../types.ts';
+import { fullKeyTenant, onControlPlane, orderHistory } from './support/control-plane.ts';
 import { absentExternalId, expectProblem, type FeedWalk, objectOf, paths, paymentBody, received, walkFeed, writeOperations } from './support/order-requests.ts';
+import { CANCELLABLE_STATUSES, endedBySeeds, type OrderState, poolStates, preferring, qualifyingOrders } from './support/pool-state.ts';
+import { seedContractErrors } from './support/response-contract.ts';
 
-/** Findings unless `response` is 200 with an Order whose externalId is `externalId`. */
-function expectOrder(response: HttpResponse, externalId: string, what: string): Finding[] {
+/** Findings unless `response` is 200 with an Order (as the seeds define it) whose externalId is `externalId`. */
+function expectOrder(ctx: CheckContext, response: HttpResponse, externalId: string, what: string): Finding[] {
   const where = `${what}: ${describeExchange(response.exchange)}`;
   if (response.status !== 200) return [finding(where, `200 with the order ${externalId}`, received(response), response.exchange)];
-  const errors = validateSchema('Order', response.json);
+  const errors = seedContractErrors('Order', response.json, ctx.profile);
   if (errors.length > 0) {
-    const text = errors.map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`).join('; ');
+    const text = errors.join('; ');
     return [finding(`${where}: the body is not an Order`, 'an Order (id, externalId, shortId, status, …)', `${text} in ${show(response.json)}`, response.exchange)];
   }
   const actual = objectOf(response)?.['externalId'];
   return actual === externalId ? [] : [finding(`${where}: the answer is another order`, `externalId ${externalId}`, `externalId ${show(actual)}`, response.exchange)];
 }
 
-/** Findings for each payment body of `cases` on `externalId` not answered 400 `type` naming `field`. */
-async function expectRefusedPayments(ctx: CheckContext, externalId: string, cases: [string, Record<string, unknown>][], expected: { type?: string; field: string }): Promise<Finding[]> {
+/** The fields the entries of a problem's `errors` name. */
+function namedFields(response: HttpResponse): unknown[] {
+  const errors = objectOf(response)?.['errors'];
+  return Array.isArray(errors) ? errors.map((entry: unknown) => (entry !== null && typeof entry === 'object' ? (entry as Record<string, unknown>)['field'] : undefined)) : [];
+}
+
+/**
+ * Findings for each payment body of `cases` on `externalId` not answered 400 with `type` (when
+ * given) and naming `field`: in errors[0] when `first` (D28's order), else in any entry (the
+ * seeds: `errors` "maps each field to its reason"). No `field`: any 400.
+ */
+async function expectRefusedPayments(ctx: CheckContext, externalId: string, cases: [string, Record<string, unknown>][], expected: { type?: string; field?: string; first?: boolean }): Promise<Finding[]> {
   const findings: Finding[] = [];
   for (const [described, body] of cases) {
     const response = await ctx.http.request({ method: 'POST', path: paths.payment(externalId), body });
-    findings.push(...expectProblem(response, { status: 400, ...expected }, `a payment with ${described}`));
+    const what = `a payment with ${described}`;
+    if (expected.first || expected.field === undefined) {
+      findings.push(...expectProblem(response, { status: 400, ...(expected.type === undefined ? {} : { type: expected.type }), ...(expected.field === undefined ? {} : { field: expected.field }) }, what));
+      continue;
+    }
+    const refused = expectProblem(response, { status: 400, ...(expected.type === undefined ? {} : { type: expected.type }) }, what);
+    if (refused.length > 0) findings.push(...refused);
+    else if (!namedFields(response).includes(expected.field)) {
+      findings.push(finding(`${what}: ${describeExchange(response.exchange)}: the problem does not name the field`, `an errors entry with field ${expected.field}`, `errors: ${show(objectOf(response)?.['errors'])}`, response.exchange));
+    }
   }
   return findings;
 }
 
-/** The only pool id a check asked for. */
-function onlyId(ctx: CheckContext, pool: Parameters<CheckContext['orders']>[0]): string {
-  return ctx.orders(pool)[0]!;
+/** The first id of `pool` given to this check whose state the pool promises (read from the feed). */
+async function liveId(ctx: CheckContext, pool: 'payable' | 'archivable'): Promise<string> {
+  return (await qualifyingOrders(ctx, pool, poolStates[pool]))[0]!.externalId;
+}
+
+/** A cancellable id of this check, New first: the status whose cancel is least in doubt. */
+async function cancellableId(ctx: CheckContext): Promise<string> {
+  return preferring(await qualifyingOrders(ctx, 'cancellable', poolStates.cancellable), ['New', 'InPlanning', 'Planned'])[0]!.externalId;
 }
 
 /** A valid payment: 200 with the order. */
@@ -46,9 +74,9 @@ export const paymentSuccess: Check = {
   verifies: ['int.payment.response'],
   requires: ['orders:payable:1'],
   async run(ctx) {
-    const externalId = onlyId(ctx, 'payable');
+    const externalId = await liveId(ctx, 'payable');
     const response = await ctx.http.request({ method: 'POST', path: paths.payment(externalId), body: paymentBody() });
-    return expectOrder(response, externalId, `a valid payment on ${externalId}`);
+    return expectOrder(ctx, response, externalId, `a valid payment on ${externalId}`);
   },
 };
 
@@ -59,8 +87,8 @@ export const amountNotPositive: Check = {
   title: 'an amount of 0 or −1 is refused 400 payments.amount.invalid, field amount',
   verifies: ['int.payment.amount-invalid', 'cat.validation-errors'],
   requires: ['orders:payable:1'],
-  run: (ctx) =>
-    expectRefusedPayments(ctx, onlyId(ctx, 'payable'), [['amount 0', paymentBody({ amount: 0 })], ['amount -1', paymentBody({ amount: -1 })]], { type: 'payments.amount.invalid', field: 'amount' }),
+  run: async (ctx) =>
+    expectRefusedPayments(ctx, await liveId(ctx, 'payable'), [['amount 0', paymentBody({ amount: 0 })], ['amount -1', paymentBody({ amount: -1 })]], { type: 'payments.amount.invalid', field: 'amount' }),
 };
 
 /** amount "12", null, true: 400 payments.amount.invalid on amount (D28). */
@@ -70,12 +98,12 @@ export const amountNotNumber: Check = {
   title: 'an amount that is not a number ("12", null, true) is refused 400 payments.amount.invalid, field amount',
   verifies: ['D28'],
   requires: ['orders:payable:1'],
-  run: (ctx) =>
+  run: async (ctx) =>
     expectRefusedPayments(
       ctx,
-      onlyId(ctx, 'payable'),
+      await liveId(ctx, 'payable'),
       [['amount "12" (a string)', paymentBody({ amount: '12' })], ['amount null', paymentBody({ amount: null })], ['amount true', paymentBody({ amount: true })]],
-      { type: 'payments.amount.invalid', field: 'amount' },
+      { type: 'payments.amount.invalid', field: 'amount', first: true },
     ),
 };
 
@@ -86,10 +114,10 @@ export const currencyInvalid: Check = {
   title: 'a currency that is not three uppercase letters (eur, EU, EURO) is refused 400 payments.currency.invalid, field currency',
   verifies: ['int.payment.currency-invalid', 'cat.validation-errors'],
   requires: ['orders:payable:1'],
-  run: (ctx) =>
+  run: async (ctx) =>
     expectRefusedPayments(
       ctx,
-      onlyId(ctx, 'payable'),
+      await liveId(ctx, 'payable'),
       [['currency "eur" (lower case)', paymentBody({ currency: 'eur' })], ['currency "EU" (two letters)', paymentBody({ currency: 'EU' })], ['currency "EURO" (four letters)', paymentBody({ currency: 'EURO' })]],
       { type: 'payments.currency.invalid', field: 'currency' },
     ),
@@ -102,10 +130,47 @@ export const currencyNotIso: Check = {
   title: 'a currency that is not an ISO 4217 code (ABC) is refused 400 payments.currency.invalid, field currency',
   verifies: ['int.payment.currency'],
   requires: ['orders:payable:1'],
-  run: (ctx) => expectRefusedPayments(ctx, onlyId(ctx, 'payable'), [['currency "ABC" (not ISO 4217)', paymentBody({ currency: 'ABC' })]], { type: 'payments.currency.invalid', field: 'currency' }),
+  run: async (ctx) => expectRefusedPayments(ctx, await liveId(ctx, 'payable'), [['currency "ABC" (not ISO 4217)', paymentBody({ currency: 'ABC' })]], { type: 'payments.currency.invalid', field: 'currency' }),
 };
 
-/** Each required member missing: 400 naming it. */
+/** amount "12", true, null, [12]: refused 400, with any code; a target that coerces "12" to 12 fails. */
+export const amountType: Check = {
+  id: 'writes.payment.amount.type',
+  family: 'writes',
+  title: 'an amount that is not a JSON number ("12", true, null, [12]) is refused 400',
+  verifies: ['int.payment.amount'],
+  requires: ['orders:payable:1'],
+  run: async (ctx) =>
+    expectRefusedPayments(
+      ctx,
+      await liveId(ctx, 'payable'),
+      [['amount "12" (a string)', paymentBody({ amount: '12' })], ['amount true', paymentBody({ amount: true })], ['amount null', paymentBody({ amount: null })], ['amount [12] (an array)', paymentBody({ amount: [12] })]],
+      {},
+    ),
+};
+
+/** paymentId 123, null or missing: refused 400, with any code. */
+export const paymentIdType: Check = {
+  id: 'writes.payment.paymentId.type',
+  family: 'writes',
+  title: 'a paymentId that is a number, null or missing is refused 400',
+  verifies: ['int.payment.paymentId'],
+  requires: ['orders:payable:1'],
+  run: async (ctx) =>
+    expectRefusedPayments(ctx, await liveId(ctx, 'payable'), [['paymentId 123 (a number)', paymentBody({ paymentId: 123 })], ['paymentId null', paymentBody({ paymentId: null })], ['no paymentId', paymentBody({ paymentId: undefined })]], {}),
+};
+
+/** currency 123: refused 400, with any code. */
+export const currencyType: Check = {
+  id: 'writes.payment.currency.type',
+  family: 'writes',
+  title: 'a currency that is not a string (123) is refused 400',
+  verifies: ['int.payment.currency'],
+  requires: ['orders:payable:1'],
+  run: async (ctx) => expectRefusedPayments(ctx, await liveId(ctx, 'payable'), [['currency 123 (a number)', paymentBody({ currency: 123 })]], {}),
+};
+
+/** Each required member missing: 400 with an errors entry naming it (the catalog's field errors; its place in errors is D28's). */
 export const paymentRequired: Check = {
   id: 'writes.payment.required',
   family: 'writes',
@@ -113,7 +178,7 @@ export const paymentRequired: Check = {
   verifies: ['int.payment.body', 'cat.validation-errors'],
   requires: ['orders:payable:1'],
   async run(ctx) {
-    const externalId = onlyId(ctx, 'payable');
+    const externalId = await liveId(ctx, 'payable');
     const findings: Finding[] = [];
     for (const field of ['paymentId', 'amount', 'currency']) {
       findings.push(...(await expectRefusedPayments(ctx, externalId, [[`no ${field}`, paymentBody({ [field]: undefined })]], { field })));
@@ -122,14 +187,14 @@ export const paymentRequired: Check = {
   },
 };
 
-/** paymentId not a UUID: 400 naming it. */
+/** paymentId not a UUID: 400 with an errors entry naming it. */
 export const paymentIdNotUuid: Check = {
   id: 'writes.payment.paymentId.format',
   family: 'writes',
   title: 'a paymentId that is not a UUID is refused 400, field paymentId',
   verifies: ['int.payment.paymentId-format'],
   requires: ['orders:payable:1'],
-  run: (ctx) => expectRefusedPayments(ctx, onlyId(ctx, 'payable'), [['paymentId "not-a-uuid"', paymentBody({ paymentId: 'not-a-uuid' })]], { field: 'paymentId' }),
+  run: async (ctx) => expectRefusedPayments(ctx, await liveId(ctx, 'payable'), [['paymentId "not-a-uuid"', paymentBody({ paymentId: 'not-a-uuid' })]], { field: 'paymentId' }),
 };
 
 /** JSON text with object keys sorted, so two answers compare by content. */
@@ -150,7 +215,7 @@ export const paymentRepeat: Check = {
   verifies: ['D10'],
   requires: ['orders:payable:1'],
   async run(ctx) {
-    const externalId = onlyId(ctx, 'payable');
+    const externalId = await liveId(ctx, 'payable');
     const body = paymentBody();
     const first = await ctx.http.request({ method: 'POST', path: paths.payment(externalId), body });
     if (first.status !== 200) return [finding(`the first payment on ${externalId}: ${describeExchange(first.exchange)}`, '200', received(first), first.exchange)];
@@ -170,9 +235,6 @@ export const paymentRepeat: Check = {
   },
 };
 
-/** The most history pages read for one order. */
-const HISTORY_PAGES = 20;
-
 /**
  * A repeated paymentId with another amount leaves one payment entry in the order's history,
  * with the first amount (D10); the history is read through the control plane, of the tenant
@@ -185,12 +247,8 @@ export const paymentRecordedOnce: Check = {
   verifies: ['D10'],
   requires: ['sandbox', 'orders:payable:1'],
   run: onControlPlane(async (plane, ctx) => {
-    const externalId = onlyId(ctx, 'payable');
-    const whoami = await ctx.http.request({ method: 'GET', path: paths.whoami });
-    const tenantId = objectOf(whoami)?.['tenantId'];
-    if (whoami.status !== 200 || typeof tenantId !== 'string' || tenantId === '') {
-      return plane.stop(finding(`whoami with the full key (needed by this check for the tenant's id): ${describeExchange(whoami.exchange)}`, '200 with tenantId', received(whoami), whoami.exchange));
-    }
+    const externalId = await liveId(ctx, 'payable');
+    const tenant = await fullKeyTenant(plane, ctx);
     const body = paymentBody();
     const first = await ctx.http.request({ method: 'POST', path: paths.payment(externalId), body });
     const orderId = objectOf(first)?.['id'];
@@ -201,22 +259,7 @@ export const paymentRecordedOnce: Check = {
     // Whether a repeat answers 200 is writes.payment.repeat's rule; a refused repeat records nothing to count.
     if (repeat.status < 200 || repeat.status > 299) return ctx.skip(`the repeated payment on ${externalId} was refused: ${received(repeat)} (see writes.payment.repeat)`);
 
-    const historyPath = `/tenants/${encodeURIComponent(tenantId)}/orders/${encodeURIComponent(orderId)}/history`;
-    const entries: Record<string, unknown>[] = [];
-    let after: string | undefined;
-    let last = first.exchange;
-    for (let page = 0; page < HISTORY_PAGES; page += 1) {
-      const response = await plane.client.request({ method: 'GET', path: historyPath, query: { limit: 100, after } });
-      last = response.exchange;
-      const items = objectOf(response)?.['items'];
-      const next = objectOf(response)?.['nextCursor'];
-      if (response.status !== 200 || !Array.isArray(items)) {
-        return plane.stop(finding(`reading the history of ${externalId} (order ${orderId}) through the control plane (needed by this check): ${describeExchange(response.exchange)}`, '200 with items and nextCursor', received(response), response.exchange));
-      }
-      for (const item of items) if (item !== null && typeof item === 'object') entries.push(item as Record<string, unknown>);
-      if (typeof next !== 'string' || next === '') break;
-      after = next;
-    }
+    const { entries, last } = await orderHistory(plane, tenant, orderId, `${externalId} (order ${orderId})`);
     const payments = entries.filter((entry) => {
       const data = entry['data'];
       return entry['kind'] === 'payment' && data !== null && typeof data === 'object' && (data as Record<string, unknown>)['paymentId'] === body['paymentId'];
@@ -231,17 +274,17 @@ export const paymentRecordedOnce: Check = {
   }),
 };
 
-/** An external id nobody holds: 404 orders.notFound on every write. */
+/** An external id nobody holds: 404 orders.notFound on payment and archive, whose sections say so. */
 export const unknownOrder: Check = {
   id: 'writes.notFound',
   family: 'writes',
-  title: 'payment, cancel and archive answer 404 orders.notFound for an external id no order carries',
+  title: 'payment and archive answer 404 orders.notFound for an external id no order carries',
   verifies: ['int.payment.not-found', 'int.archive.not-found', 'cat.orders.not-found'],
   requires: ['key:full'],
   async run(ctx) {
     const externalId = absentExternalId(ctx);
     const findings: Finding[] = [];
-    for (const { operation, request } of writeOperations(externalId)) {
+    for (const { operation, request } of writeOperations(externalId).filter(({ operation }) => operation !== 'cancelOrder')) {
       const response = await ctx.http.request(request);
       findings.push(...expectProblem(response, { status: 404, type: 'orders.notFound' }, `${operation} on ${externalId}, which no order carries`));
     }
@@ -249,18 +292,65 @@ export const unknownOrder: Check = {
   },
 };
 
-/** Cancel of a cancellable order: 200 with the order. */
+/** A cancel of an external id nobody holds: 404 orders.notFound, as for the other writes by external id. */
+export const cancelUnknownOrder: Check = {
+  id: 'writes.cancel.notFound',
+  family: 'writes',
+  title: 'cancel answers 404 orders.notFound for an external id no order carries',
+  verifies: ['int.cancel.not-found'],
+  requires: ['key:full'],
+  async run(ctx) {
+    const externalId = absentExternalId(ctx);
+    const response = await ctx.http.request({ method: 'POST', path: paths.cancel(externalId), body: { reason: 'waybill conformance' } });
+    return expectProblem(response, { status: 404, type: 'orders.notFound' }, `cancelOrder on ${externalId}, which no order carries`);
+  },
+};
+
+/** Cancel of a cancellable order (New first): 200 with the order. */
 export const cancelLegal: Check = {
   id: 'writes.cancel.legal',
   family: 'writes',
-  title: 'cancelling a cancellable order answers 200 with the order',
+  title: 'cancelling an order in New (or, failing one, InPlanning or Planned) with a reason answers 200 with the order',
   verifies: ['int.cancel.response', 'int.cancel.reason'],
   requires: ['orders:cancellable:1'],
   async run(ctx) {
-    const externalId = onlyId(ctx, 'cancellable');
+    const externalId = await cancellableId(ctx);
     const response = await ctx.http.request({ method: 'POST', path: paths.cancel(externalId), body: { reason: 'waybill conformance: customer withdrew' } });
-    return expectOrder(response, externalId, `cancelling ${externalId}`);
+    return expectOrder(ctx, response, externalId, `cancelling ${externalId}`);
   },
+};
+
+/** A reason no earlier cancel can have sent, so the history entry found is this check's. */
+function uniqueReason(ctx: CheckContext): string {
+  return `waybill conformance: reason ${Math.floor(ctx.random() * 2 ** 48).toString(36)}`;
+}
+
+/** True when `value` is `reason` or holds it in one of its members, at any depth. */
+function holds(value: unknown, reason: string): boolean {
+  if (value === reason) return true;
+  if (value !== null && typeof value === 'object') return Object.values(value as Record<string, unknown>).some((member) => holds(member, reason));
+  return false;
+}
+
+/** The cancellation reason is recorded in the order's history (read through the control plane). */
+export const cancelHistory: Check = {
+  id: 'writes.cancel.history',
+  family: 'writes',
+  title: "a cancel's reason is recorded in the order's history",
+  verifies: ['int.cancel.history'],
+  requires: ['sandbox', 'orders:cancellable:1'],
+  run: onControlPlane(async (plane, ctx) => {
+    const [order] = preferring(await qualifyingOrders(ctx, 'cancellable', poolStates.cancellable), ['New', 'InPlanning', 'Planned']) as [OrderState];
+    const tenant = await fullKeyTenant(plane, ctx);
+    const reason = uniqueReason(ctx);
+    const cancelled = await ctx.http.request({ method: 'POST', path: paths.cancel(order.externalId), body: { reason } });
+    // Whether the cancel answers 200 is writes.cancel.legal's rule; a refused cancel records nothing.
+    if (cancelled.status < 200 || cancelled.status > 299) return ctx.skip(`the cancel of ${order.externalId} (${order.status}) was refused: ${received(cancelled)} (see writes.cancel.legal)`);
+    const { entries, last } = await orderHistory(plane, tenant, order.id, `${order.externalId} (order ${order.id})`);
+    if (!entries.some((entry) => holds(entry['data'] ?? entry, reason))) {
+      plane.findings.push(finding(`the history of ${order.externalId} after cancelling it with the reason ${show(reason)}: no entry holds the reason`, `an entry with the reason ${show(reason)}`, `${entries.length} entries: ${show(entries.slice(-3), 400)}`, last));
+    }
+  }),
 };
 
 /** Cancel: the order becomes Cancelled, and a second cancel is illegal (D11). */
@@ -271,7 +361,7 @@ export const cancelStatus: Check = {
   verifies: ['D11'],
   requires: ['orders:cancellable:1'],
   async run(ctx) {
-    const externalId = onlyId(ctx, 'cancellable');
+    const externalId = await cancellableId(ctx);
     const first = await ctx.http.request({ method: 'POST', path: paths.cancel(externalId), body: { reason: 'waybill conformance: duplicate order' } });
     if (first.status !== 200) return [finding(`cancelling ${externalId}: ${describeExchange(first.exchange)}`, '200 with status Cancelled', received(first), first.exchange)];
     const findings: Finding[] = [];
@@ -291,23 +381,93 @@ export const cancelNoBody: Check = {
   verifies: ['D11'],
   requires: ['orders:cancellable:1'],
   async run(ctx) {
-    const externalId = onlyId(ctx, 'cancellable');
+    const externalId = await cancellableId(ctx);
     const response = await ctx.http.request({ method: 'POST', path: paths.cancel(externalId) });
     return response.status === 200 ? [] : [finding(`cancelling ${externalId} without a body: ${describeExchange(response.exchange)}`, '200 with the order', received(response), response.exchange)];
   },
 };
 
-/** Cancel of an order that cannot be cancelled: 409 orders.status.illegal. */
+/** How many notCancellable ids each cancel-refusal check takes, so that one of the statuses it needs is likely among them. */
+const NOT_CANCELLABLE_IDS = 3;
+
+/** Findings unless cancelling each of `orders` is 409 orders.status.illegal. */
+async function expectIllegalCancels(ctx: CheckContext, orders: readonly OrderState[]): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const { externalId, type, status } of orders) {
+    const response = await ctx.http.request({ method: 'POST', path: paths.cancel(externalId), body: { reason: 'waybill conformance: too late' } });
+    findings.push(...expectProblem(response, { status: 409, type: 'orders.status.illegal' }, `cancelling ${externalId} (a ${type} that is ${status})`));
+  }
+  return findings;
+}
+
+/** Cancel of an order the seeds make final (its type's end status): 409 orders.status.illegal. */
 export const cancelIllegal: Check = {
   id: 'writes.cancel.illegal',
   family: 'writes',
-  title: 'cancelling an order whose status does not allow it is 409 orders.status.illegal',
+  title: "cancelling an order that has ended (its type's end status, e.g. a FullyDelivered Delivery) is 409 orders.status.illegal",
   verifies: ['int.status.illegal-move'],
-  requires: ['orders:notCancellable:1'],
+  requires: [`orders:notCancellable:${NOT_CANCELLABLE_IDS}`],
   async run(ctx) {
-    const externalId = onlyId(ctx, 'notCancellable');
-    const response = await ctx.http.request({ method: 'POST', path: paths.cancel(externalId), body: { reason: 'waybill conformance: too late' } });
-    return expectProblem(response, { status: 409, type: 'orders.status.illegal' }, `cancelling ${externalId}, which cannot be cancelled`);
+    const ended = await qualifyingOrders(ctx, 'notCancellable', { describe: "an order in an end status of its type (Delivery/Rebox FullyDelivered, PartiallyDelivered, Returned; Pickup/Return Collected, PartiallyCollected, NotCollected)", qualifies: endedBySeeds });
+    return expectIllegalCancels(ctx, ended);
+  },
+};
+
+/** Cancel of an InProgress, Cancelled, Refused or Closed order: 409 orders.status.illegal (D11). */
+export const cancelIllegalDecided: Check = {
+  id: 'writes.cancel.illegal.decided',
+  family: 'writes',
+  title: 'cancelling an order that is InProgress, Cancelled, Refused or Closed (not ended by its type) is 409 orders.status.illegal',
+  verifies: ['D11'],
+  requires: [`orders:notCancellable:${NOT_CANCELLABLE_IDS}`],
+  async run(ctx) {
+    const refused = await qualifyingOrders(ctx, 'notCancellable', { describe: 'an order outside New, InPlanning and Planned that has not ended by its type (InProgress, Cancelled, Refused, Closed)', qualifies: (state) => !CANCELLABLE_STATUSES.includes(state.status) && !endedBySeeds(state) });
+    return expectIllegalCancels(ctx, refused);
+  },
+};
+
+/** Archiving an order on a trip (Planned or InProgress): 409 orders.status.illegal (D12). */
+export const archiveOnTrip: Check = {
+  id: 'writes.archive.onTrip',
+  family: 'writes',
+  title: 'archiving an order on a trip (Planned or InProgress) is 409 orders.status.illegal',
+  verifies: ['D12'],
+  requires: ['orders:onTrip:1'],
+  async run(ctx) {
+    const [{ externalId, status }] = (await qualifyingOrders(ctx, 'onTrip', poolStates.onTrip)) as [OrderState];
+    const response = await ctx.http.request({ method: 'DELETE', path: paths.archive(externalId) });
+    return expectProblem(response, { status: 409, type: 'orders.status.illegal' }, `archiving ${externalId}, which is ${status} on a trip`);
+  },
+};
+
+/** Statuses of an answer that refuse for a reason other than the order's state (credentials, the request's bytes, load). */
+const NOT_ABOUT_STATE = new Set([401, 403, 408, 413, 415, 429]);
+
+/**
+ * Whatever a target allows, a cancel or archive it refuses for the order's state is 409
+ * orders.status.illegal: tried on orders on a trip (cancel of an InProgress one, archive of each).
+ */
+export const stateRefusal: Check = {
+  id: 'writes.status.refusal',
+  family: 'writes',
+  title: "a cancel or archive refused for the order's state (tried on orders on a trip) is 409 orders.status.illegal; an accepted one is not judged here",
+  verifies: ['int.status.illegal-move'],
+  requires: ['orders:onTrip:2'],
+  async run(ctx) {
+    const orders = preferring(await qualifyingOrders(ctx, 'onTrip', poolStates.onTrip), ['InProgress']);
+    const tries: { what: string; request: HttpRequest }[] = [];
+    for (const { externalId, status } of orders) {
+      if (status === 'InProgress') tries.push({ what: `cancelling ${externalId} (InProgress)`, request: { method: 'POST', path: paths.cancel(externalId), body: { reason: 'waybill conformance: on the road' } } });
+      tries.push({ what: `archiving ${externalId} (${status})`, request: { method: 'DELETE', path: paths.archive(externalId) } });
+    }
+    const findings: Finding[] = [];
+    for (const { what, request } of tries) {
+      const response = await ctx.http.request(request);
+      const accepted = response.status >= 200 && response.status <= 299;
+      if (accepted || response.status >= 500 || NOT_ABOUT_STATE.has(response.status)) continue;
+      findings.push(...expectProblem(response, { status: 409, type: 'orders.status.illegal' }, `${what}, refused`));
+    }
+    return findings;
   },
 };
 
@@ -319,7 +479,7 @@ export const archiveNoContent: Check = {
   verifies: ['int.archive.no-content'],
   requires: ['orders:archivable:1'],
   async run(ctx) {
-    const externalId = onlyId(ctx, 'archivable');
+    const externalId = await liveId(ctx, 'archivable');
     const response = await ctx.http.request({ method: 'DELETE', path: paths.archive(externalId) });
     if (response.status !== 204) return [finding(`archiving ${externalId}: ${describeExchange(response.exchange)}`, '204', received(response), response.exchange)];
     return response.text === '' ? [] : [finding(`archiving ${externalId}: ${describeExchange(response.exchange)}: a 204 with a body`, 'no body', show(response.text), response.exchange)];
@@ -334,7 +494,7 @@ export const archiveGone: Check = {
   verifies: ['D12'],
   requires: ['orders:archivable:1'],
   async run(ctx) {
-    const externalId = onlyId(ctx, 'archivable');
+    const externalId = await liveId(ctx, 'archivable');
     const archived = await ctx.http.request({ method: 'DELETE', path: paths.archive(externalId) });
     // Whether the archive itself answers 204 is writes.archive.noContent's rule.
     if (archived.status < 200 || archived.status > 299) return ctx.skip(`the order ${externalId} could not be archived: ${received(archived)} (see writes.archive.noContent)`);
@@ -361,7 +521,7 @@ export const archiveFeed: Check = {
   verifies: ['int.archive.gone-from-feed', 'int.orders-feed.no-archived'],
   requires: ['orders:archivable:1'],
   async run(ctx) {
-    const externalId = onlyId(ctx, 'archivable');
+    const externalId = await liveId(ctx, 'archivable');
     // A payment moves the order to the feed's tail (D10), so a short walk from just before its stamp finds it.
     const paid = await ctx.http.request({ method: 'POST', path: paths.payment(externalId), body: paymentBody() });
     const tail = paid.status === 200 ? justBefore(objectOf(paid)?.['updatedAtUtc']) : undefined;
@@ -391,15 +551,23 @@ export const writesChecks: Check[] = [
   amountNotNumber,
   currencyInvalid,
   currencyNotIso,
+  amountType,
+  paymentIdType,
+  currencyType,
   paymentRequired,
   paymentIdNotUuid,
   paymentRepeat,
   paymentRecordedOnce,
   unknownOrder,
+  cancelUnknownOrder,
   cancelLegal,
+  cancelHistory,
   cancelStatus,
   cancelNoBody,
   cancelIllegal,
+  cancelIllegalDecided,
+  stateRefusal,
+  archiveOnTrip,
   archiveNoContent,
   archiveGone,
   archiveFeed,

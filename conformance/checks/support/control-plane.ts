@@ -7,8 +7,8 @@
 import { catalogEntry, type CatalogCode, validateSchema } from '../../../spec/load.ts';
 import { mediaTypeOf, problemSchemaFor } from '../../catalog-rules.ts';
 import { describeExchange, finding, show } from '../../findings.ts';
-import type { Check, CheckContext, Finding, HttpClient, HttpRequest, HttpResponse } from '../../types.ts';
-import { objectOf, received } from './order-requests.ts';
+import type { Check, CheckContext, ExchangeRecord, Finding, HttpClient, HttpRequest, HttpResponse } from '../../types.ts';
+import { objectOf, paths, received } from './order-requests.ts';
 
 /** Warehouse and product ids of intake lines: references the control plane does not look up (D36). */
 const warehouseId = '5c8e7d6f-1a2b-4c3d-9e8f-7a6b5c4d3e2f';
@@ -161,4 +161,41 @@ export function onControlPlane(body: (plane: ControlPlane, ctx: CheckContext) =>
     }
     return plane.findings;
   };
+}
+
+/** The control-plane path (`/tenants/{id}`) of the tenant the full key belongs to, as whoami names it; a failed whoami ends the check. */
+export async function fullKeyTenant(plane: ControlPlane, ctx: CheckContext): Promise<string> {
+  const whoami = await ctx.http.request({ method: 'GET', path: paths.whoami });
+  const tenantId = objectOf(whoami)?.['tenantId'];
+  if (whoami.status !== 200 || typeof tenantId !== 'string' || tenantId === '') {
+    return plane.stop(finding(`whoami with the full key (needed by this check for the tenant's id): ${describeExchange(whoami.exchange)}`, '200 with tenantId', received(whoami), whoami.exchange));
+  }
+  return `/tenants/${encodeURIComponent(tenantId)}`;
+}
+
+/** The most history pages read for one order. */
+const HISTORY_PAGES = 20;
+
+/**
+ * Every entry of an order's history (spec/sandbox.yaml orderHistory), oldest first, read over
+ * at most 20 pages, with the exchange of the last page; a page that cannot be read ends the check.
+ */
+export async function orderHistory(plane: ControlPlane, tenantPath: string, orderId: string, what: string): Promise<{ entries: Record<string, unknown>[]; last: ExchangeRecord }> {
+  const historyPath = `${tenantPath}/orders/${encodeURIComponent(orderId)}/history`;
+  const entries: Record<string, unknown>[] = [];
+  let after: string | undefined;
+  let last: ExchangeRecord | undefined;
+  for (let page = 0; page < HISTORY_PAGES; page += 1) {
+    const response = await plane.client.request({ method: 'GET', path: historyPath, query: { limit: 100, after } });
+    last = response.exchange;
+    const items = objectOf(response)?.['items'];
+    const next = objectOf(response)?.['nextCursor'];
+    if (response.status !== 200 || !Array.isArray(items)) {
+      return plane.stop(finding(`reading the history of ${what} through the control plane (needed by this check): ${describeExchange(response.exchange)}`, '200 with items and nextCursor', received(response), response.exchange));
+    }
+    for (const item of items) if (item !== null && typeof item === 'object') entries.push(item as Record<string, unknown>);
+    if (typeof next !== 'string' || next === '') break;
+    after = next;
+  }
+  return { entries, last: last! };
 }

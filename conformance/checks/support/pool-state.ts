@@ -65,3 +65,45 @@ export async function qualifyingOrders(
   }
   return qualifying;
 }
+
+/** The statuses a seed says an order of each type ends in (01-integration-api.md › Order statuses, rules 1–3). */
+const SEED_END_STATUSES: Readonly<Record<string, readonly string[]>> = {
+  Delivery: ['FullyDelivered', 'PartiallyDelivered', 'Returned'],
+  Rebox: ['FullyDelivered', 'PartiallyDelivered', 'Returned'],
+  Pickup: ['Collected', 'PartiallyCollected', 'NotCollected'],
+  Return: ['Collected', 'PartiallyCollected', 'NotCollected'],
+};
+
+/** True when the seeds make the order final: it is in an end status of its type. */
+export function endedBySeeds(state: OrderState): boolean {
+  return SEED_END_STATUSES[state.type]?.includes(state.status) ?? false;
+}
+
+/** D11: the statuses cancel is legal from. */
+export const CANCELLABLE_STATUSES: readonly string[] = ['New', 'InPlanning', 'Planned'];
+/** The statuses of an order on a trip; D12 refuses to archive them. */
+export const ON_TRIP_STATUSES: readonly string[] = ['Planned', 'InProgress'];
+
+/** What a check wants of a pool's ids, for `qualifyingOrders`. */
+export type Wanted = Parameters<typeof qualifyingOrders>[2];
+
+/** The state each profile pool promises, as `qualifyingOrders` reads it. */
+export const poolStates = {
+  /** D10: a payment is recorded in any status of a live order. */
+  payable: { describe: 'a live order (D10: any status)', qualifies: () => true },
+  /** D11: New, InPlanning or Planned. */
+  cancellable: { describe: 'an order in New, InPlanning or Planned (D11)', qualifies: (state: OrderState) => CANCELLABLE_STATUSES.includes(state.status) },
+  /** D12: any status but Planned and InProgress. */
+  archivable: { describe: 'an order neither Planned nor InProgress (D12)', qualifies: (state: OrderState) => !ON_TRIP_STATUSES.includes(state.status) },
+  /** On a trip: Planned or InProgress. */
+  onTrip: { describe: 'an order on a trip (Planned or InProgress)', qualifies: (state: OrderState) => ON_TRIP_STATUSES.includes(state.status) },
+} satisfies Record<string, Wanted>;
+
+/** `states` with those in `preferred` statuses first (in that order), the rest after, each group in pool order. */
+export function preferring(states: readonly OrderState[], preferred: readonly string[]): OrderState[] {
+  const rank = (state: OrderState) => {
+    const index = preferred.indexOf(state.status);
+    return index === -1 ? preferred.length : index;
+  };
+  return states.map((state, index) => ({ state, index })).sort((a, b) => rank(a.state) - rank(b.state) || a.index - b.index).map(({ state }) => state);
+}
