@@ -42,8 +42,18 @@ describe('ratelimit checks against the reference', () => {
     const { byId, report } = await run();
     expect([...byId.values()].map((result) => [result.id, result.outcome, result.findings])).toEqual([
       ['ratelimit.exceeded', 'pass', []],
+      ['ratelimit.retryAfter.honourable', 'pass', []],
+      ['ratelimit.exceeded.decided', 'pass', []],
       ['ratelimit.headers', 'pass', []],
     ]);
+    expect([...byId.values()].map((result) => [result.id, result.level])).toEqual([
+      ['ratelimit.exceeded', 'MUST'],
+      ['ratelimit.retryAfter.honourable', 'SHOULD'],
+      ['ratelimit.exceeded.decided', 'DECISION'],
+      ['ratelimit.headers', 'DECISION'],
+    ]);
+    // The quota is spent once, under the first check to judge it.
+    expect(byId.get('ratelimit.retryAfter.honourable')?.exchangeCount).toBe(0);
     expect(byId.get('ratelimit.exceeded')).toMatchObject({ phase: 'exclusive', exchangeCount: 1 + 6 + 1 });
     expect(byId.get('ratelimit.headers')?.phase).toBe('concurrent');
   });
@@ -69,6 +79,7 @@ describe('ratelimit checks against the reference', () => {
     const { rateLimited: _dropped, ...keys } = reference.profile.keys;
     const { byId } = await runChecks(ratelimitChecks, { ...reference.profile, keys });
     expect(byId.get('ratelimit.exceeded')).toMatchObject({ outcome: 'skip', reason: expect.stringContaining('rateLimited') });
+    expect(withOutcome(byId, 'skip')).toEqual(['ratelimit.exceeded', 'ratelimit.retryAfter.honourable', 'ratelimit.exceeded.decided']);
     expect(byId.get('ratelimit.headers')?.outcome).toBe('pass');
   });
 });
@@ -77,12 +88,13 @@ describe('ratelimit checks against broken targets', () => {
   it('fail exceeded alone when every key may make 6000 requests a minute', async () => {
     const { byId } = await run({ wrapStore: wrapAuthenticate((principal) => ({ ...principal, rateLimit: 6000 })) });
     expect(withOutcome(byId, 'fail')).toEqual(['ratelimit.exceeded']);
+    expect(withOutcome(byId, 'skip')).toEqual(['ratelimit.retryAfter.honourable', 'ratelimit.exceeded.decided']);
     const findings = byId.get('ratelimit.exceeded')?.findings ?? [];
     expect(findings).toHaveLength(1);
     expect(findings[0]?.message).toMatch(/^the rateLimited key was never refused: 7 requests passed/);
   });
 
-  it('fail exceeded alone when the rate-limit 429 lacks Retry-After', async () => {
+  it('fail exceeded and the D14 check when the rate-limit 429 lacks Retry-After', async () => {
     const { byId } = await run({
       rewrite: (answer) => {
         if (!isRateLimited(answer)) return answer;
@@ -90,16 +102,57 @@ describe('ratelimit checks against broken targets', () => {
         return { ...answer, headers };
       },
     });
-    expect(withOutcome(byId, 'fail')).toEqual(['ratelimit.exceeded']);
+    expect(withOutcome(byId, 'fail')).toEqual(['ratelimit.exceeded', 'ratelimit.exceeded.decided']);
     expect(byId.get('ratelimit.exceeded')?.findings.map((f) => f.received)).toEqual(['no Retry-After header']);
   });
 
-  it('fail exceeded alone when the 429 carries orders.rate_limited', async () => {
+  it('fail exceeded alone when the rate-limit 429 carries a code outside the catalog and a Retry-After no client can read', async () => {
+    const { byId } = await run({
+      rewrite: (answer) => (isRateLimited(answer) ? { ...answer, headers: { ...answer.headers, 'retry-after': 'soon' }, body: Buffer.from(JSON.stringify({ ...(answerJson(answer) as object), type: 'quota.exceeded' })) } : answer),
+    });
+    expect(withOutcome(byId, 'fail')).toEqual(['ratelimit.exceeded', 'ratelimit.exceeded.decided']);
+    expect(byId.get('ratelimit.exceeded')?.findings.map((f) => [f.expected, f.received])).toEqual([
+      ['type: api.rate_limited or orders.rate_limited', 'type: quota.exceeded'],
+      ['Retry-After: delay-seconds or an HTTP-date', 'Retry-After: soon (neither delay-seconds nor an HTTP-date)'],
+    ]);
+  });
+
+  it('fail only the D25 check when the 429 carries orders.rate_limited, which the catalog also lists for a 429', async () => {
     const { byId } = await run({
       rewrite: (answer) => (isRateLimited(answer) ? { ...answer, body: Buffer.from(JSON.stringify({ ...(answerJson(answer) as object), type: 'orders.rate_limited' })) } : answer),
     });
-    expect(withOutcome(byId, 'fail')).toEqual(['ratelimit.exceeded']);
-    expect(byId.get('ratelimit.exceeded')?.findings.map((f) => f.received)).toEqual(['type: orders.rate_limited']);
+    expect(withOutcome(byId, 'fail')).toEqual(['ratelimit.exceeded.decided']);
+    expect(byId.get('ratelimit.exceeded.decided')?.findings.map((f) => f.received)).toEqual(['type: orders.rate_limited']);
+  });
+
+  it('fail only the D14 check when Retry-After is an HTTP-date a few seconds ahead', async () => {
+    const { byId } = await run({
+      rewrite: (answer) => {
+        if (!isRateLimited(answer)) return answer;
+        const now = Date.now();
+        return { ...answer, headers: { ...answer.headers, date: new Date(now).toUTCString(), 'retry-after': new Date(now + 3000).toUTCString() } };
+      },
+    });
+    expect(withOutcome(byId, 'fail')).toEqual(['ratelimit.exceeded.decided']);
+    expect(byId.get('ratelimit.exceeded.decided')?.findings.map((f) => f.received)).toEqual([expect.stringMatching(/^Retry-After: \w{3}, \d{2} \w{3} \d{4} [\d:]{8} GMT \(not whole seconds\)$/)]);
+  });
+
+  it('fail only the SHOULD check when Retry-After asks for an hour', async () => {
+    const { byId } = await run({ rewrite: (answer) => (isRateLimited(answer) ? { ...answer, headers: { ...answer.headers, 'retry-after': '3600' } } : answer) });
+    expect(withOutcome(byId, 'fail')).toEqual(['ratelimit.retryAfter.honourable']);
+    expect(byId.get('ratelimit.retryAfter.honourable')?.findings.map((f) => [f.expected, f.received])).toEqual([['Retry-After: a delay of 0 to 60 s', 'Retry-After: 3600 (a delay of 3600 s)']]);
+  });
+
+  it('fail the SHOULD and D14 checks when Retry-After is an HTTP-date in the past', async () => {
+    const { byId } = await run({
+      rewrite: (answer) => {
+        if (!isRateLimited(answer)) return answer;
+        const now = Date.now();
+        return { ...answer, headers: { ...answer.headers, date: new Date(now).toUTCString(), 'retry-after': new Date(now - 120_000).toUTCString() } };
+      },
+    });
+    expect(withOutcome(byId, 'fail')).toEqual(['ratelimit.retryAfter.honourable', 'ratelimit.exceeded.decided']);
+    expect(byId.get('ratelimit.retryAfter.honourable')?.findings.map((f) => f.received)).toEqual([expect.stringMatching(/\(a time 120 s in the past of the answer's Date /)]);
   });
 
   it('fail exceeded alone when the limit is per tenant, not per key', async () => {

@@ -1,14 +1,15 @@
 /**
  * Rate limit: the profile's `rateLimited` key is refused 429 with Retry-After once its quota is
- * spent, while other keys go on; every answer states the quota in `RateLimit-*` headers. One
- * check alone spends the `rateLimited` key's quota, so no check depends on the order in which
- * exclusive checks run, and none waits for a refill: a token refilled during the burst is
- * counted, not held against the target.
+ * spent, while other keys go on; every answer states the quota in `RateLimit-*` headers. The
+ * quota is spent once per run (`ctx.shared`), by whichever refusal check runs first, and the
+ * 429 is judged three times: readable (MUST), a delay a client can honour (SHOULD), and
+ * waybill's code and whole seconds (D14, D25). None waits for a refill: a token refilled
+ * during the burst is counted, not held against the target.
  */
 import { performance } from 'node:perf_hooks';
 import { describeExchange, finding, show } from '../findings.ts';
 import type { Check, CheckContext, Finding, HttpResponse } from '../types.ts';
-import { retryAfterProblem } from './support/retry-after.ts';
+import { answerClock, HONOURABLE_SECONDS, retryAfterDishonourable, retryAfterProblem, retryAfterUnreadable } from './support/retry-after.ts';
 
 const whoamiPath = '/api/v1/integration/whoami';
 const limitsRow = '01-integration-api.md › Limits: "| Rate limit | a per-key number of requests per minute; exceeding it answers 429 with `Retry-After` | all calls with that key |"';
@@ -28,54 +29,88 @@ function refillIn(ms: number, perMinute: number): number {
   return Math.ceil((ms / 60_000) * perMinute);
 }
 
-/** Requests other checks of this run made with the `rateLimited` key in the last minute (they spent part of its quota). */
-function otherUses(ctx: CheckContext, checkId: string): number {
+/** Requests made with the `rateLimited` key in the last minute outside the burst (they spent part of its quota). */
+function otherUses(ctx: CheckContext, burst: ReadonlySet<number>): number {
   const since = Date.now() - 60_000;
   return ctx.exchanges().filter(
-    (exchange) => exchange.checkId !== checkId && Date.parse(exchange.startedAt) >= since && Object.values(exchange.request.headers).some((value) => value.includes('<redacted:rateLimited>')),
+    (exchange) => !burst.has(exchange.id) && Date.parse(exchange.startedAt) >= since && Object.values(exchange.request.headers).some((value) => value.includes('<redacted:rateLimited>')),
   ).length;
 }
 
-/** The `rateLimited` key is refused 429 with Retry-After once its quota is spent; the full key still passes. */
-export const exceeded: Check = {
-  id: 'ratelimit.exceeded',
-  family: 'ratelimit',
-  title: 'a key past its per-minute quota gets 429 api.rate_limited with Retry-After; another key is not limited',
-  verifies: ['int.limits.rate-limit', 'int.errors.rate-limit-429', 'cat.api.rate-limited'],
-  requires: ['key:rateLimited', 'key:full'],
-  exclusive: true,
-  async run(ctx) {
-    const perMinute = ctx.profile.keys.rateLimited?.perMinute ?? 0;
-    // A full key already limited by the rest of the run would look like a limit shared across keys.
-    const baseline = await whoami(ctx, 'full');
-    if (baseline.status === 429) ctx.skip(`the full key is itself rate limited (exchange #${baseline.exchange.id}), so it cannot show that other keys are unaffected`);
+/** What spending the `rateLimited` key's quota gave: the first 429, or the last answer when none came. */
+interface Burst {
+  /** The full key's whoami before the burst; a 429 there means the run itself spent the full key. */
+  baseline: HttpResponse;
+  passed: number;
+  refused?: HttpResponse;
+  last?: HttpResponse;
+  elapsedMs: number;
+  /** The exchanges of the burst, so that they are not counted as other checks' uses of the key. */
+  exchangeIds: ReadonlySet<number>;
+}
 
-    const findings: Finding[] = [];
+/**
+ * Spends the `rateLimited` key's quota once per run, for every check that judges the refusal.
+ * A bucket that refills continuously may grant a token more for each 60/perMinute s of the burst.
+ */
+function spendQuota(ctx: CheckContext): Promise<Burst> {
+  return ctx.shared('ratelimit:burst', async () => {
+    const perMinute = ctx.profile.keys.rateLimited?.perMinute ?? 0;
+    const exchangeIds = new Set<number>();
+    const baseline = await whoami(ctx, 'full');
     const start = performance.now();
     let passed = 0;
     let refused: HttpResponse | undefined;
     let last: HttpResponse | undefined;
-    // A bucket that refills continuously may grant a token more for each 60/perMinute s of the burst.
     while (passed <= perMinute + refillIn(performance.now() - start, perMinute)) {
       last = await whoami(ctx, 'rateLimited');
+      exchangeIds.add(last.exchange.id);
       if (last.status === 429) {
         refused = last;
         break;
       }
       passed += 1;
     }
+    return { baseline, passed, refused, last, elapsedMs: Math.round(performance.now() - start), exchangeIds };
+  });
+}
+
+/** The burst's 429; the check ends as `skip` when the burst could not show one (ratelimit.exceeded reports why). */
+async function refusal(ctx: CheckContext): Promise<HttpResponse> {
+  const burst = await spendQuota(ctx);
+  if (burst.baseline.status === 429) ctx.skip(`the full key is itself rate limited (exchange #${burst.baseline.exchange.id}), so the quota of the rateLimited key was not spent`);
+  if (burst.refused === undefined) ctx.skip(`the rateLimited key was never refused (see ratelimit.exceeded)`);
+  return burst.refused;
+}
+
+/** The catalog codes a rate-limit 429 may carry: the generic one and the API-key one. */
+const RATE_LIMIT_CODES = ['api.rate_limited', 'orders.rate_limited'];
+
+/** The `rateLimited` key is refused 429 with a readable Retry-After once its quota is spent; the full key still passes. */
+export const exceeded: Check = {
+  id: 'ratelimit.exceeded',
+  family: 'ratelimit',
+  title: 'a key past its per-minute quota gets 429 with a rate-limit code and Retry-After; another key is not limited',
+  verifies: ['int.limits.rate-limit', 'int.errors.rate-limit-429', 'cat.api.rate-limited'],
+  requires: ['key:rateLimited', 'key:full'],
+  exclusive: true,
+  async run(ctx) {
+    const perMinute = ctx.profile.keys.rateLimited?.perMinute ?? 0;
+    const { baseline, passed, refused, last, elapsedMs, exchangeIds } = await spendQuota(ctx);
+    // A full key already limited by the rest of the run would look like a limit shared across keys.
+    if (baseline.status === 429) ctx.skip(`the full key is itself rate limited (exchange #${baseline.exchange.id}), so it cannot show that other keys are unaffected`);
     if (refused === undefined) {
-      const elapsed = Math.round(performance.now() - start);
       return [
         finding(
           `the rateLimited key was never refused: ${passed} requests passed, the last ${last === undefined ? '' : describeExchange(last.exchange)}`,
-          `429 once ${perMinute} requests (the profile's perMinute) and the ${refillIn(elapsed, perMinute)} that can be refilled in ${elapsed} ms are spent`,
+          `429 once ${perMinute} requests (the profile's perMinute) and the ${refillIn(elapsedMs, perMinute)} that can be refilled in ${elapsedMs} ms are spent`,
           last === undefined ? 'no request' : answerText(last),
           last?.exchange,
         ),
       ];
     }
-    const spent = otherUses(ctx, exceeded.id);
+    const findings: Finding[] = [];
+    const spent = otherUses(ctx, exchangeIds);
     if (passed < perMinute - spent) {
       findings.push(
         finding(
@@ -87,14 +122,50 @@ export const exceeded: Check = {
       );
     }
     const type = (refused.json as { type?: unknown } | undefined)?.type;
-    if (type !== 'api.rate_limited') findings.push(finding(`the rate-limit 429 carries another type: ${describeExchange(refused.exchange)}`, 'type: api.rate_limited', `type: ${show(type)}`, refused.exchange));
-    const retryAfter = retryAfterProblem(refused.headers['retry-after']);
-    if (retryAfter !== null) findings.push(finding(`the rate-limit 429 does not say when to retry: ${describeExchange(refused.exchange)}`, 'Retry-After: whole seconds, at least 1', retryAfter, refused.exchange));
+    if (typeof type !== 'string' || !RATE_LIMIT_CODES.includes(type)) {
+      findings.push(finding(`the rate-limit 429 carries no rate-limit code: ${describeExchange(refused.exchange)}`, `type: ${RATE_LIMIT_CODES.join(' or ')}`, `type: ${show(type)}`, refused.exchange));
+    }
+    const unreadable = retryAfterUnreadable(refused.headers['retry-after']);
+    if (unreadable !== null) findings.push(finding(`the rate-limit 429 does not say when to retry: ${describeExchange(refused.exchange)}`, 'Retry-After: delay-seconds or an HTTP-date', unreadable, refused.exchange));
 
     const other = await whoami(ctx, 'full');
     if (other.status === 429) {
       findings.push(finding(`the full key was refused while only the rateLimited key was past its quota: ${describeExchange(other.exchange)}`, 'a per-key limit: the full key still answered (200)', answerText(other), other.exchange));
     }
+    return findings;
+  },
+};
+
+/** The rate-limit 429's Retry-After asks for a delay a client can honour: 0 to 60 s. */
+export const retryAfterHonourable: Check = {
+  id: 'ratelimit.retryAfter.honourable',
+  family: 'ratelimit',
+  title: "the rate-limit 429's Retry-After asks for a delay within the quota's one-minute window (0 to 60 s)",
+  verifies: ['int.errors.retry-after-honourable'],
+  requires: ['key:rateLimited', 'key:full'],
+  exclusive: true,
+  async run(ctx) {
+    const refused = await refusal(ctx);
+    const problem = retryAfterDishonourable(refused.headers['retry-after'], answerClock(refused));
+    return problem === null ? [] : [finding(`the rate-limit 429 asks for a delay no per-minute quota needs: ${describeExchange(refused.exchange)}`, `Retry-After: a delay of 0 to ${HONOURABLE_SECONDS} s`, problem, refused.exchange)];
+  },
+};
+
+/** The rate-limit 429 is api.rate_limited (D25) with Retry-After in whole seconds, at least 1 (D14). */
+export const exceededDecided: Check = {
+  id: 'ratelimit.exceeded.decided',
+  family: 'ratelimit',
+  title: 'the rate-limit 429 carries api.rate_limited, not orders.rate_limited, and Retry-After in whole seconds, at least 1',
+  verifies: ['D14', 'D25'],
+  requires: ['key:rateLimited', 'key:full'],
+  exclusive: true,
+  async run(ctx) {
+    const refused = await refusal(ctx);
+    const findings: Finding[] = [];
+    const type = (refused.json as { type?: unknown } | undefined)?.type;
+    if (type !== 'api.rate_limited') findings.push(finding(`the rate-limit 429 carries another type: ${describeExchange(refused.exchange)}`, 'type: api.rate_limited', `type: ${show(type)}`, refused.exchange));
+    const retryAfter = retryAfterProblem(refused.headers['retry-after']);
+    if (retryAfter !== null) findings.push(finding(`the rate-limit 429's Retry-After is not whole seconds of at least 1: ${describeExchange(refused.exchange)}`, 'Retry-After: whole seconds, at least 1', retryAfter, refused.exchange));
     return findings;
   },
 };
@@ -163,4 +234,4 @@ export const headers: Check = {
 };
 
 /** The ratelimit family. */
-export const ratelimitChecks: Check[] = [exceeded, headers];
+export const ratelimitChecks: Check[] = [exceeded, retryAfterHonourable, exceededDecided, headers];
