@@ -39,7 +39,13 @@ describe('idempotency checks against the reference', () => {
     expect([...byId.values()].map((result) => [result.id, result.outcome, result.findings])).toEqual(ids.map((id) => [id, 'pass', []]));
     // The held request and its duplicate are both on record.
     const inflight = report.results.find((result) => result.id === 'idempotency.inflight');
-    expect(inflight?.exchangeCount).toBe(2);
+    // Two held writes and their duplicates (and the feed read that verifies the pools, when it ran first).
+    expect(report.exchangeCount).toBeGreaterThanOrEqual(4);
+    expect(inflight?.findings).toEqual([]);
+    expect([...byId.values()].filter((result) => result.level !== 'DECISION').map((result) => [result.id, result.level])).toEqual([
+      ['idempotency.inflight', 'MUST'],
+      ['idempotency.inflight.retryAfter', 'SHOULD'],
+    ]);
   });
 
   it('skip without a payable pool, rather than pass', async () => {
@@ -50,7 +56,7 @@ describe('idempotency checks against the reference', () => {
 });
 
 describe('idempotency checks against broken targets', () => {
-  it('fail inflight alone when the in-flight 429 lacks Retry-After', async () => {
+  it('fail inflight and the D13 check when the in-flight 429 lacks Retry-After', async () => {
     const { byId } = await run({
       rewrite: (answer) => {
         if (!isInFlight(answer)) return answer;
@@ -58,11 +64,14 @@ describe('idempotency checks against broken targets', () => {
         return { ...answer, headers };
       },
     });
-    expect(withOutcome(byId, 'fail')).toEqual(['idempotency.inflight']);
-    expect(byId.get('idempotency.inflight')?.findings.map((f) => [f.expected, f.received])).toEqual([['Retry-After: whole seconds, at least 1', 'no Retry-After header']]);
+    expect(withOutcome(byId, 'fail')).toEqual(['idempotency.inflight', 'idempotency.inflight.decided']);
+    expect(byId.get('idempotency.inflight')?.findings.map((f) => [f.expected, f.received])).toEqual([
+      ['Retry-After: delay-seconds or an HTTP-date', 'no Retry-After header'],
+      ['Retry-After: delay-seconds or an HTTP-date', 'no Retry-After header'],
+    ]);
   });
 
-  it('fail inflight alone when the in-flight 429 says Retry-After: 0 and another type', async () => {
+  it('fail inflight (the type) and the D13 check (Retry-After: 0) when the in-flight 429 says Retry-After: 0 and another type', async () => {
     const { byId } = await run({
       rewrite: (answer) => {
         if (!isInFlight(answer)) return answer;
@@ -70,8 +79,27 @@ describe('idempotency checks against broken targets', () => {
         return { ...answer, headers: { ...answer.headers, 'retry-after': '0' }, body };
       },
     });
-    expect(withOutcome(byId, 'fail')).toEqual(['idempotency.inflight']);
-    expect(byId.get('idempotency.inflight')?.findings.map((f) => f.received)).toEqual(['type: api.rate_limited', 'Retry-After: 0 (below 1)']);
+    expect(withOutcome(byId, 'fail')).toEqual(['idempotency.inflight', 'idempotency.inflight.decided']);
+    expect(byId.get('idempotency.inflight')?.findings.map((f) => f.received)).toEqual(['type: api.rate_limited', 'type: api.rate_limited']);
+    expect(byId.get('idempotency.inflight.decided')?.findings.map((f) => f.received)).toEqual(['Retry-After: 0 (below 1)', 'Retry-After: 0 (below 1)']);
+  });
+
+  it('fail only the D13 check when the in-flight Retry-After is an HTTP-date', async () => {
+    const { byId } = await run({
+      rewrite: (answer) => {
+        if (!isInFlight(answer)) return answer;
+        const now = Date.now();
+        return { ...answer, headers: { ...answer.headers, date: new Date(now).toUTCString(), 'retry-after': new Date(now + 2000).toUTCString() } };
+      },
+    });
+    expect(withOutcome(byId, 'fail')).toEqual(['idempotency.inflight.decided']);
+    expect(byId.get('idempotency.inflight.decided')?.findings.map((f) => f.received)).toEqual([expect.stringMatching(/ GMT \(not whole seconds\)$/), expect.stringMatching(/ GMT \(not whole seconds\)$/)]);
+  });
+
+  it('fail only the SHOULD check when the in-flight Retry-After asks for an hour', async () => {
+    const { byId } = await run({ rewrite: (answer) => (isInFlight(answer) ? { ...answer, headers: { ...answer.headers, 'retry-after': '3600' } } : answer) });
+    expect(withOutcome(byId, 'fail')).toEqual(['idempotency.inflight.retryAfter']);
+    expect(byId.get('idempotency.inflight.retryAfter')?.findings.map((f) => f.received)).toEqual(['Retry-After: 3600 (a delay of 3600 s)', 'Retry-After: 3600 (a delay of 3600 s)']);
   });
 
   it('fail inflight alone when the duplicate is made to wait for the first and then answered 200', async () => {
@@ -87,10 +115,13 @@ describe('idempotency checks against broken targets', () => {
       },
     });
     expect(withOutcome(byId, 'fail')).toEqual(['idempotency.inflight']);
+    expect(withOutcome(byId, 'skip')).toEqual(['idempotency.inflight.retryAfter', 'idempotency.inflight.decided']);
     const findings = byId.get('idempotency.inflight')?.findings ?? [];
     expect(findings.map((f) => f.message)).toEqual([
-      expect.stringMatching(/^the duplicate was answered only after the held request was completed: POST .*\/payment → 200/),
-      expect.stringMatching(/^the same Idempotency-Key while the first request was in flight was not refused/),
+      expect.stringMatching(/^the duplicate of a payment was answered only after the held request was completed: POST .*\/payment → 200/),
+      expect.stringMatching(/^the same Idempotency-Key while a payment was in flight was not refused/),
+      expect.stringMatching(/^the duplicate of a cancel was answered only after the held request was completed: POST .*\/cancel → 200/),
+      expect.stringMatching(/^the same Idempotency-Key while a cancel was in flight was not refused/),
     ]);
     expect(findings[1]?.exchange?.response?.status).toBe(200);
   });
@@ -104,22 +135,49 @@ describe('idempotency checks against broken targets', () => {
     expect(byId.get('idempotency.inflight')?.findings[0]?.expected).toBe('429 idempotency.inFlight with Retry-After');
   });
 
-  it('fail replay alone when a replayed 200 comes back with another body', async () => {
+  it('fail every check that looks at a replayed 200 when it comes back with another body', async () => {
     const { byId } = await run({
       rewrite: (answer) => {
         if (answer.headers['idempotent-replayed'] !== 'true' || answer.status !== 200) return answer;
         return { ...answer, body: Buffer.from(JSON.stringify({ ...(answerJson(answer) as object), updatedAtUtc: '2030-01-01T00:00:00.000Z' })) };
       },
     });
-    expect(withOutcome(byId, 'fail')).toEqual(['idempotency.replay']);
+    expect(withOutcome(byId, 'fail')).toEqual(['idempotency.replay', 'idempotency.replay.cancel', 'idempotency.tenant-scoped']);
     expect(byId.get('idempotency.replay')?.findings.map((f) => f.message)).toEqual([expect.stringMatching(/^the repeated payment got another body: POST .*\/payment → 200/)]);
+    expect(byId.get('idempotency.replay.cancel')?.findings.map((f) => f.message)).toEqual([expect.stringMatching(/^the repeated cancel got another body: POST .*\/cancel → 200/)]);
   });
 
-  it('fail replay, replay.refusal and reuse when the store never finds a stored answer', async () => {
+  it('fail every replay check, reuse and tenant-scoped when the store never finds a stored answer', async () => {
     const { byId } = await run({ wrapStore: wrapIdempotency(() => ({ find: () => undefined })) });
-    expect(withOutcome(byId, 'fail')).toEqual(['idempotency.replay', 'idempotency.replay.refusal', 'idempotency.reuse']);
+    expect(withOutcome(byId, 'fail')).toEqual(['idempotency.replay', 'idempotency.replay.cancel', 'idempotency.replay.archive', 'idempotency.replay.refusal', 'idempotency.reuse', 'idempotency.tenant-scoped']);
+    // Executed again: the second archive of the same order is the 404 of an archived one (D12).
+    expect(byId.get('idempotency.replay.archive')?.findings.map((f) => f.expected)).toEqual(['204, the status of the first answer (exchange #' + String(byId.get('idempotency.replay.archive')?.findings[0]?.expected.match(/#(\d+)/)?.[1]) + ')', 'Idempotent-Replayed: true']);
     expect(byId.get('idempotency.replay')?.findings.map((f) => f.received)).toEqual(['no Idempotent-Replayed header']);
     expect(byId.get('idempotency.reuse')?.findings.map((f) => f.received)).toEqual([expect.stringMatching(/^200 /), expect.stringMatching(/^200 /)]);
+  });
+
+  it('fail tenant-scoped alone when one key value is one key for every tenant', async () => {
+    // Every tenant's keys are stored and looked up under the first tenant that used one.
+    let first: string | undefined;
+    const { byId } = await run({
+      wrapStore: wrapIdempotency((original) => ({
+        find: (tenantId, key) => original.find((first ??= tenantId), key),
+        save: (tenantId, key, answer) => original.save((first ??= tenantId), key, answer),
+      })),
+    });
+    expect(withOutcome(byId, 'fail')).toEqual(['idempotency.tenant-scoped']);
+    expect(byId.get('idempotency.tenant-scoped')?.findings.map((f) => [f.message.replace(/OTHER-\d+/, 'OTHER-n').split(':')[0], f.received.slice(0, 3)])).toEqual([
+      ["the otherTenant key's payment on its order OTHER-n with the Idempotency-Key the full key used", '400'],
+    ]);
+  });
+
+  it('fail tenant-scoped alone when the other tenant\'s request is answered as a replay', async () => {
+    const { byId } = await run({
+      rewrite: (answer, request) =>
+        request.headers['idempotency-key'] !== undefined && answer.status === 200 && request.url.startsWith('/api/v1/integration/orders/externalid/OTHER-') ? { ...answer, headers: { ...answer.headers, 'idempotent-replayed': 'true' } } : answer,
+    });
+    expect(withOutcome(byId, 'fail')).toEqual(['idempotency.tenant-scoped']);
+    expect(byId.get('idempotency.tenant-scoped')?.findings.map((f) => f.received)).toEqual(['Idempotent-Replayed: true']);
   });
 
   it('fail replay.refusal alone when only successes are stored', async () => {

@@ -1,8 +1,9 @@
 /**
- * Idempotency-Key on the payment write: a duplicate while the first request is in flight is
- * refused with 429, a completed request is replayed (refusals too), a key reused for another
- * request or with an invalid value is refused. Keys and payment ids are fresh for every run, so
- * answers stored by an earlier run (D13 keeps them 24 h) never interfere.
+ * Idempotency-Key on the writes: a duplicate while the first request is in flight is refused
+ * with 429 (payment and cancel; its Retry-After judged at three levels), a completed payment,
+ * cancel or archive is replayed (refusals too), a key reused for another request or with an
+ * invalid value is refused, and a key is scoped to its tenant. Keys and payment ids are fresh
+ * for every run, so answers stored by an earlier run (D13 keeps them 24 h) never interfere.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -11,7 +12,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { ExchangeError } from '../exchange.ts';
 import { describeExchange, finding, show } from '../findings.ts';
 import type { Check, CheckContext, Finding, HttpResponse, RawResponse } from '../types.ts';
-import { retryAfterProblem } from './support/retry-after.ts';
+import { paths } from './support/order-requests.ts';
+import { type OrderState, poolStates, preferring, qualifyingOrders } from './support/pool-state.ts';
+import { answerClock, HONOURABLE_SECONDS, retryAfterDishonourable, retryAfterProblem, retryAfterUnreadable } from './support/retry-after.ts';
 
 const gap = '01-integration-api.md › Endpoints: "Format, lifetime and replay behaviour of the Idempotency-Key header: not shown."';
 
@@ -90,8 +93,10 @@ function firstPaymentFinding(response: HttpResponse): Finding | null {
   return finding(`the first payment with a fresh Idempotency-Key failed: ${describeExchange(response.exchange)}`, '200 with the order (the payment of a payable order)', answerText(response), response.exchange);
 }
 
-/** What became of a payment held half-sent and of its duplicate. */
-interface HeldPayment {
+/** What became of a write held half-sent and of its duplicate. */
+interface HeldWrite {
+  /** `a payment`, `a cancel`. */
+  what: string;
   /** The answer to the duplicate sent while the first was held. */
   duplicate: HttpResponse;
   /** False when the duplicate was answered only after the held request was completed. */
@@ -103,16 +108,15 @@ interface HeldPayment {
 }
 
 /**
- * Sends a payment to `externalId` with `Idempotency-Key: key` but holds back the end of its body;
- * sends the same request through `ctx.http` meanwhile; then completes the held one. A padding
- * byte is trickled now and then so the held request never looks idle to the target.
+ * Sends a POST of `json` to `path` with `Idempotency-Key: key` but holds back the end of its
+ * body; sends the same request through `ctx.http` meanwhile; then completes the held one. A
+ * padding byte is trickled now and then so the held request never looks idle to the target.
  */
-async function holdAndDuplicate(ctx: CheckContext, externalId: string, key: string): Promise<HeldPayment> {
-  const json = JSON.stringify(freshPayment(1.25));
+async function holdAndDuplicate(ctx: CheckContext, what: string, path: string, json: string, key: string): Promise<HeldWrite> {
   const body = `${json.slice(0, -1)}${' '.repeat(padding)}}`;
   const base = new URL(ctx.target);
   const head = [
-    `POST ${base.pathname.replace(/\/+$/, '')}${paymentPath(externalId)} HTTP/1.1`,
+    `POST ${base.pathname.replace(/\/+$/, '')}${path} HTTP/1.1`,
     `Host: ${base.host}`,
     ctx.authHeader('full'),
     `Idempotency-Key: ${key}`,
@@ -128,7 +132,7 @@ async function holdAndDuplicate(ctx: CheckContext, externalId: string, key: stri
   try {
     await delay(settleMs);
     const sentAt = performance.now();
-    const pending = ctx.http.request({ method: 'POST', path: paymentPath(externalId), rawBody: body, contentType: 'application/json', headers: { 'Idempotency-Key': key } });
+    const pending = ctx.http.request({ method: 'POST', path, rawBody: body, contentType: 'application/json', headers: { 'Idempotency-Key': key } });
     pending.catch(() => undefined);
     const hold = new AbortController();
     const early = await Promise.race([pending, delay(holdMs, undefined, { signal: hold.signal }).then(() => undefined, () => undefined)]);
@@ -140,42 +144,100 @@ async function holdAndDuplicate(ctx: CheckContext, externalId: string, key: stri
       throw error;
     });
     const duplicate = early ?? (await pending);
-    return { duplicate, answeredWhileHeld: early !== undefined, waitedMs: Math.round(performance.now() - sentAt), first };
+    return { what, duplicate, answeredWhileHeld: early !== undefined, waitedMs: Math.round(performance.now() - sentAt), first };
   } finally {
     clearInterval(trickle);
     session.close();
   }
 }
 
-/** While a payment is held half-sent, the same key with the same request is refused 429 idempotency.inFlight with Retry-After. */
+/** The key under which the in-flight writes are shared with the checks that judge their 429s further. */
+const IN_FLIGHT = 'idempotency:inflight';
+
+/** The in-flight 429s idempotency.inflight received; the check ends as `skip` when none came (that check reports why). */
+async function inFlightRefusals(ctx: CheckContext): Promise<HttpResponse[]> {
+  const held = await ctx.shared<HeldWrite[]>(IN_FLIGHT, async () => ctx.skip('idempotency.inflight did not run in this run, and its duplicates are what this check judges'));
+  const refusals = held.map(({ duplicate }) => duplicate).filter((duplicate) => duplicate.status === 429);
+  if (refusals.length === 0) ctx.skip('no duplicate was refused 429 while its first request was in flight (see idempotency.inflight)');
+  return refusals;
+}
+
+/** Findings of one held write and its duplicate: answered while held, 429 idempotency.inFlight, a readable Retry-After, and an answer to the held request. */
+function inFlightFindings({ what, duplicate, answeredWhileHeld, waitedMs, first }: HeldWrite, heldMustSucceed: boolean): Finding[] {
+  const findings: Finding[] = [];
+  const where = describeExchange(duplicate.exchange);
+  if (!answeredWhileHeld) {
+    findings.push(finding(`the duplicate of ${what} was answered only after the held request was completed: ${where}`, `an answer within ${holdMs} ms, while the first request is still in flight`, `${answerText(duplicate)} after ${waitedMs} ms`, duplicate.exchange));
+  }
+  if (duplicate.status !== 429) {
+    findings.push(finding(`the same Idempotency-Key while ${what} was in flight was not refused: ${where}`, '429 idempotency.inFlight with Retry-After', answerText(duplicate), duplicate.exchange));
+  } else {
+    const type = (duplicate.json as { type?: unknown } | undefined)?.type;
+    if (type !== 'idempotency.inFlight') findings.push(finding(`the in-flight 429 of ${what} carries another type: ${where}`, 'type: idempotency.inFlight', `type: ${show(type)}`, duplicate.exchange));
+    const unreadable = retryAfterUnreadable(duplicate.headers['retry-after']);
+    if (unreadable !== null) findings.push(finding(`the in-flight 429 of ${what} does not say when to retry: ${where}`, 'Retry-After: delay-seconds or an HTTP-date', unreadable, duplicate.exchange));
+  }
+  if (first instanceof ExchangeError) {
+    findings.push(finding(`the held ${what.replace(/^an? /, '')} got no answer once its body was complete`, 'an HTTP answer', first.message, first.exchange));
+  } else if (heldMustSucceed && (first.status < 200 || first.status > 299)) {
+    findings.push(finding(`the held ${what.replace(/^an? /, '')} failed once its body was complete: ${describeExchange(first.exchange)}`, '200 with the order (the payment of a live order)', answerText(first), first.exchange));
+  }
+  return findings;
+}
+
+/**
+ * While a payment (and a cancel) is held half-sent, the same key with the same request is
+ * refused 429 idempotency.inFlight with a Retry-After a client can read.
+ */
 export const inFlight: Check = {
   id: 'idempotency.inflight',
   family: 'idempotency',
-  title: 'a request with the Idempotency-Key of a request still in flight gets 429 idempotency.inFlight with Retry-After',
+  title: 'a payment or cancel with the Idempotency-Key of a request still in flight gets 429 idempotency.inFlight with Retry-After',
   verifies: ['int.idempotency.in-flight', 'cat.idempotency.in-flight'],
-  requires: ['key:full', 'orders:payable:1'],
+  requires: ['key:full', 'orders:payable:1', 'orders:cancellable:1'],
   async run(ctx) {
-    const [externalId = ''] = ctx.orders('payable');
-    const { duplicate, answeredWhileHeld, waitedMs, first } = await holdAndDuplicate(ctx, externalId, freshKey());
-    const findings: Finding[] = [];
-    const where = describeExchange(duplicate.exchange);
-    if (!answeredWhileHeld) {
-      findings.push(finding(`the duplicate was answered only after the held request was completed: ${where}`, `an answer within ${holdMs} ms, while the first request is still in flight`, `${answerText(duplicate)} after ${waitedMs} ms`, duplicate.exchange));
-    }
-    if (duplicate.status !== 429) {
-      findings.push(finding(`the same Idempotency-Key while the first request was in flight was not refused: ${where}`, '429 idempotency.inFlight with Retry-After', answerText(duplicate), duplicate.exchange));
-    } else {
-      const type = (duplicate.json as { type?: unknown } | undefined)?.type;
-      if (type !== 'idempotency.inFlight') findings.push(finding(`the in-flight 429 carries another type: ${where}`, 'type: idempotency.inFlight', `type: ${show(type)}`, duplicate.exchange));
-      const retryAfter = retryAfterProblem(duplicate.headers['retry-after']);
-      if (retryAfter !== null) findings.push(finding(`the in-flight 429 does not say when to retry: ${where}`, 'Retry-After: whole seconds, at least 1', retryAfter, duplicate.exchange));
-    }
-    if (first instanceof ExchangeError) {
-      findings.push(finding('the held request got no answer once its body was complete', 'an HTTP answer (200 with the order)', first.message, first.exchange));
-    } else if (first.status < 200 || first.status > 299) {
-      findings.push(finding(`the held request failed once its body was complete: ${describeExchange(first.exchange)}`, '200 with the order (the payment of a payable order)', answerText(first), first.exchange));
-    }
-    return findings;
+    const [payable] = await qualifyingOrders(ctx, 'payable', poolStates.payable);
+    const cancellable = preferring(await qualifyingOrders(ctx, 'cancellable', poolStates.cancellable), ['New'])[0];
+    const held = await ctx.shared(IN_FLIGHT, async () => [
+      await holdAndDuplicate(ctx, 'a payment', paymentPath(payable!.externalId), JSON.stringify(freshPayment(1.25)), freshKey()),
+      await holdAndDuplicate(ctx, 'a cancel', paths.cancel(cancellable!.externalId), JSON.stringify({ reason: 'waybill conformance: in flight' }), freshKey()),
+    ]);
+    // Whether a cancel is legal from the order's status is not this rule; that it is answered is.
+    return held.flatMap((write) => inFlightFindings(write, write.what === 'a payment'));
+  },
+};
+
+/** The in-flight 429's Retry-After asks for a delay a client can honour: 0 to 60 s. */
+export const inFlightRetryAfter: Check = {
+  id: 'idempotency.inflight.retryAfter',
+  family: 'idempotency',
+  title: "the in-flight 429's Retry-After asks for a delay of 0 to 60 s",
+  verifies: ['int.errors.retry-after-honourable'],
+  requires: ['key:full'],
+  // Runs after idempotency.inflight, whose duplicates it judges.
+  exclusive: true,
+  async run(ctx) {
+    return (await inFlightRefusals(ctx)).flatMap((refused) => {
+      const problem = retryAfterDishonourable(refused.headers['retry-after'], answerClock(refused));
+      return problem === null ? [] : [finding(`the in-flight 429 asks for a delay no request in flight needs: ${describeExchange(refused.exchange)}`, `Retry-After: a delay of 0 to ${HONOURABLE_SECONDS} s`, problem, refused.exchange)];
+    });
+  },
+};
+
+/** The in-flight 429's Retry-After is whole seconds, at least 1 (D13). */
+export const inFlightDecided: Check = {
+  id: 'idempotency.inflight.decided',
+  family: 'idempotency',
+  title: "the in-flight 429's Retry-After is whole seconds, at least 1",
+  verifies: ['D13'],
+  requires: ['key:full'],
+  // Runs after idempotency.inflight, whose duplicates it judges.
+  exclusive: true,
+  async run(ctx) {
+    return (await inFlightRefusals(ctx)).flatMap((refused) => {
+      const problem = retryAfterProblem(refused.headers['retry-after']);
+      return problem === null ? [] : [finding(`the in-flight 429's Retry-After is not whole seconds of at least 1: ${describeExchange(refused.exchange)}`, 'Retry-After: whole seconds, at least 1', problem, refused.exchange)];
+    });
   },
 };
 
@@ -187,7 +249,7 @@ export const replay: Check = {
   verifies: ['D13'],
   requires: ['key:full', 'orders:payable:1'],
   async run(ctx) {
-    const [externalId = ''] = ctx.orders('payable');
+    const [{ externalId }] = (await qualifyingOrders(ctx, 'payable', poolStates.payable)) as [OrderState];
     const key = freshKey();
     const payment = freshPayment(2.5);
     const first = await pay(ctx, externalId, payment, key);
@@ -195,6 +257,75 @@ export const replay: Check = {
     if (failed !== null) return [failed];
     const again = await pay(ctx, externalId, payment, key);
     return replayFindings(first, again, 'payment');
+  },
+};
+
+/** A completed cancel sent again with the same key and request is replayed: the same 200, not the 409 a second cancel gets (D11). */
+export const replayCancel: Check = {
+  id: 'idempotency.replay.cancel',
+  family: 'idempotency',
+  title: 'a completed cancel sent again with the same Idempotency-Key is replayed with Idempotent-Replayed: true',
+  verifies: ['D13'],
+  requires: ['key:full', 'orders:cancellable:1'],
+  async run(ctx) {
+    const [{ externalId }] = (await qualifyingOrders(ctx, 'cancellable', poolStates.cancellable)) as [OrderState];
+    const key = freshKey();
+    const cancel = { method: 'POST', path: paths.cancel(externalId), body: { reason: 'waybill conformance: replayed' }, headers: { 'Idempotency-Key': key } };
+    const first = await ctx.http.request(cancel);
+    if (first.status < 200 || first.status > 299) return [finding(`the first cancel with a fresh Idempotency-Key failed: ${describeExchange(first.exchange)}`, '200 with the order (the cancel of a New, InPlanning or Planned order)', answerText(first), first.exchange)];
+    return replayFindings(first, await ctx.http.request(cancel), 'cancel');
+  },
+};
+
+/** A completed archive sent again with the same key is replayed: the same 204, not the 404 a second archive gets (D12). */
+export const replayArchive: Check = {
+  id: 'idempotency.replay.archive',
+  family: 'idempotency',
+  title: 'a completed archive sent again with the same Idempotency-Key is replayed: 204 with Idempotent-Replayed: true',
+  verifies: ['D13'],
+  requires: ['key:full', 'orders:archivable:1'],
+  async run(ctx) {
+    const [{ externalId }] = (await qualifyingOrders(ctx, 'archivable', poolStates.archivable)) as [OrderState];
+    const archive = { method: 'DELETE', path: paths.archive(externalId), headers: { 'Idempotency-Key': freshKey() } };
+    const first = await ctx.http.request(archive);
+    if (first.status < 200 || first.status > 299) return [finding(`the first archive with a fresh Idempotency-Key failed: ${describeExchange(first.exchange)}`, '204 (the archive of an order neither Planned nor InProgress)', answerText(first), first.exchange)];
+    return replayFindings(first, await ctx.http.request(archive), 'archive');
+  },
+};
+
+/** Findings unless `response` is a fresh 200 (not a replay) with the order `externalId`. */
+function freshOrderFindings(response: HttpResponse, externalId: string, what: string): Finding[] {
+  const where = `${what}: ${describeExchange(response.exchange)}`;
+  if (response.status !== 200) return [finding(where, `200 with the order ${externalId}, executed`, answerText(response), response.exchange)];
+  const findings: Finding[] = [];
+  if (response.headers['idempotent-replayed'] !== undefined) findings.push(finding(`${where}: answered as a replay`, 'no Idempotent-Replayed header: the key of another tenant is another key', `Idempotent-Replayed: ${response.headers['idempotent-replayed']}`, response.exchange));
+  const actual = (response.json as { externalId?: unknown } | undefined)?.externalId;
+  if (actual !== externalId) findings.push(finding(`${where}: the answer is another order`, `externalId ${externalId}`, `externalId ${show(actual)}`, response.exchange));
+  return findings;
+}
+
+/**
+ * One Idempotency-Key value used by two tenants on their own orders is two keys (D13): both
+ * payments execute, and the first tenant's repeat still replays its own answer.
+ */
+export const tenantScoped: Check = {
+  id: 'idempotency.tenant-scoped',
+  family: 'idempotency',
+  title: 'the same Idempotency-Key used by two tenants on their own orders executes for both; neither gets the other\'s stored answer',
+  verifies: ['D13'],
+  requires: ['key:full', 'key:otherTenant', 'orders:payable:1', 'orders:otherTenant:1'],
+  async run(ctx) {
+    const [{ externalId: own }] = (await qualifyingOrders(ctx, 'payable', poolStates.payable)) as [OrderState];
+    const [{ externalId: theirs }] = (await qualifyingOrders(ctx, 'otherTenant', { ...poolStates.payable, key: 'otherTenant' })) as [OrderState];
+    const key = freshKey();
+    const payment = freshPayment(5.5);
+    const first = await pay(ctx, own, payment, key);
+    const failed = firstPaymentFinding(first);
+    if (failed !== null) return [failed];
+    const other = await ctx.http.request({ method: 'POST', path: paymentPath(theirs), key: 'otherTenant', body: payment, headers: { 'Idempotency-Key': key } });
+    const findings = freshOrderFindings(other, theirs, `the otherTenant key's payment on its order ${theirs} with the Idempotency-Key the full key used`);
+    const again = await pay(ctx, own, payment, key);
+    return [...findings, ...replayFindings(first, again, 'payment of the full key after the other tenant used its key')];
   },
 };
 
@@ -206,7 +337,7 @@ export const replayRefusal: Check = {
   verifies: ['D26'],
   requires: ['key:full', 'orders:payable:1'],
   async run(ctx) {
-    const [externalId = ''] = ctx.orders('payable');
+    const [{ externalId }] = (await qualifyingOrders(ctx, 'payable', poolStates.payable)) as [OrderState];
     const key = freshKey();
     const payment = freshPayment(0);
     const first = await pay(ctx, externalId, payment, key);
@@ -226,7 +357,9 @@ export const reuse: Check = {
   verifies: ['D13'],
   requires: ['key:full', 'orders:payable:2'],
   async run(ctx) {
-    const [externalId = '', otherId = ''] = ctx.orders('payable');
+    const live = await qualifyingOrders(ctx, 'payable', poolStates.payable);
+    if (live.length < 2) ctx.skip(`needs two live orders from profile orders.payable; ${live.length} of the ids given to this check are live`);
+    const [{ externalId }, { externalId: otherId }] = live as [OrderState, OrderState];
     const key = freshKey();
     const payment = freshPayment(3.75);
     const first = await pay(ctx, externalId, payment, key);
@@ -246,7 +379,7 @@ export const keyFormat: Check = {
   verifies: ['D13'],
   requires: ['key:full', 'orders:payable:1'],
   async run(ctx) {
-    const [externalId = ''] = ctx.orders('payable');
+    const [{ externalId }] = (await qualifyingOrders(ctx, 'payable', poolStates.payable)) as [OrderState];
     const findings: Finding[] = [];
     for (const [label, key] of [
       ['256 characters', freshKey().padEnd(256, 'k')],
@@ -263,4 +396,4 @@ export const keyFormat: Check = {
 };
 
 /** The idempotency family. */
-export const idempotencyChecks: Check[] = [inFlight, replay, replayRefusal, reuse, keyFormat];
+export const idempotencyChecks: Check[] = [inFlight, inFlightRetryAfter, inFlightDecided, replay, replayCancel, replayArchive, replayRefusal, reuse, keyFormat, tenantScoped];
