@@ -190,7 +190,7 @@ export interface components {
         Trip: {
             /**
              * Format: uuid
-             * @description The trip's id.
+             * @description The trip's id (a uuid, D15).
              */
             id: string;
             /** @description Short human-readable code operators use for the trip. */
@@ -198,17 +198,17 @@ export interface components {
             status: components["schemas"]["TripStatus"];
             /**
              * Format: uuid
-             * @description The warehouse the trip starts from.
+             * @description The warehouse the trip starts from (a uuid, D15).
              */
             warehouseId: string;
             /**
              * Format: uuid
-             * @description The assigned driver; null when none.
+             * @description The assigned driver (a uuid, D15); null when none.
              */
             driverId: string | null;
             /**
              * Format: uuid
-             * @description The assigned vehicle; null when none.
+             * @description The assigned vehicle (a uuid, D15); null when none.
              */
             vehicleId: string | null;
             /**

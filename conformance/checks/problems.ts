@@ -1,90 +1,127 @@
 /**
- * Problems: every failed answer of the run is an RFC 9457 problem whose `type` is a catalog code
- * with that code's status (or `about:blank` where D3 and D21 put it).
+ * Problems: every failed answer of the run is an RFC 9457 problem; where the seeds tie its
+ * `type` to the catalog, a catalog code answered with that code's status (MUST). Where they
+ * leave the type open (401 and 403 bodies are "not shown"; a 500 of the integration endpoints
+ * has no catalog code that reaches them, D24; paths and methods outside the contract are not
+ * shown), D3 and D21 decide `about:blank` (DECISION). The members and types of problem
+ * bodies are discovery.responses.contract's rule.
  */
-import { validateSchema } from '../../spec/load.ts';
+import { operations } from '../../spec/load.ts';
 import { catalogEntryOf, mediaTypeOf, statusesOf } from '../catalog-rules.ts';
 import { describeExchange, finding, show } from '../findings.ts';
-import type { Check, ExchangeRecord, Finding } from '../types.ts';
+import type { Check, CheckContext, ExchangeRecord, Finding } from '../types.ts';
 
-/** Statuses answered `about:blank` on any route (D3: 401, 403, 500; D21: 405); 404 only off the contract's routes (D21). */
-const aboutBlankStatuses = [401, 403, 405, 500];
+/** Statuses whose problem `type` the seeds leave open on the integration endpoints. */
+const openTypeStatuses = [401, 403, 500];
 
-/** Ajv errors as one line. */
-function errorsText(errors: ReturnType<typeof validateSchema>): string {
-  return errors.map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`).join('; ');
+/** Each contract operation's method and a pattern matching the end of its paths. */
+const contractRoutes = [...operations.values()].map((operation) => ({
+  operationId: operation.operationId,
+  method: operation.method,
+  pattern: new RegExp(`${operation.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+}));
+
+/**
+ * The contract operation `exchange` addressed, by method and path whatever the origin (a
+ * request some check sent past a proxy, straight to the implementation, is still one), or
+ * null; `anyMethod` matches the path alone.
+ */
+function operationOf(exchange: ExchangeRecord, anyMethod = false): string | null {
+  if (exchange.operationId !== null) return exchange.operationId;
+  const { pathname } = new URL(exchange.request.url);
+  const method = exchange.request.method.toUpperCase();
+  return contractRoutes.find((route) => (anyMethod || route.method === method) && route.pattern.test(pathname))?.operationId ?? null;
 }
 
-/** Every way one failed answer breaks the problem rules. */
+/** The problem body of `exchange`'s answer, or undefined when it is not a JSON object. */
+function problemOf(exchange: ExchangeRecord): Record<string, unknown> | undefined {
+  try {
+    const body: unknown = JSON.parse(exchange.response?.body ?? '');
+    return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when the seeds tie this failure's `type` to a catalog code: a contract operation, a status other than 401, 403, 500. */
+function catalogTypeRequired(exchange: ExchangeRecord): boolean {
+  return operationOf(exchange) !== null && !openTypeStatuses.includes(exchange.response!.status);
+}
+
+/** Every way one failed answer breaks the seeds' problem rules. */
 function problemViolations(exchange: ExchangeRecord): Finding[] {
-  const response = exchange.response;
-  if (response === null) return [];
+  const response = exchange.response!;
   const where = describeExchange(exchange);
   const findings: Finding[] = [];
   const mediaType = mediaTypeOf(response.headers['content-type']);
   if (mediaType !== 'application/problem+json') {
     findings.push(finding(`${where}: a failure that is not a problem body`, 'Content-Type: application/problem+json', response.headers['content-type'] ?? 'no Content-Type', exchange));
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(response.body ?? '');
-  } catch {
-    body = undefined;
-  }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    findings.push(finding(`${where}: the problem body is not a JSON object`, 'a JSON object with type, title, status', show(response.body, 200), exchange));
+  const problem = problemOf(exchange);
+  if (problem === undefined) {
+    findings.push(finding(`${where}: the problem body is not a JSON object`, 'a JSON object (RFC 9457)', show(response.body, 200), exchange));
     return findings;
   }
-  const problem = body as Record<string, unknown>;
   const type = problem['type'];
   const entry = catalogEntryOf(type);
-  if (type === 'about:blank') {
-    const allowed = aboutBlankStatuses.includes(response.status) || (response.status === 404 && exchange.operationId === null);
-    if (!allowed) {
-      findings.push(finding(`${where}: about:blank where the catalog has a code`, `a catalog code for ${response.status} on ${exchange.operationId ?? 'this route'} (about:blank only for 401, 403, 405, 500 and 404 on an unknown route)`, 'type: about:blank', exchange));
-    }
-  } else if (entry === undefined) {
-    findings.push(finding(`${where}: type is not a catalog code`, 'type: a code of spec/errors.yaml, or about:blank', `type: ${show(type)}`, exchange));
-  } else if (!statusesOf(entry).includes(response.status)) {
+  if (entry !== undefined && !statusesOf(entry).includes(response.status)) {
     findings.push(finding(`${where}: ${entry.code} answered with the wrong HTTP status`, `HTTP ${statusesOf(entry).join(' or ')} (the catalog's status for ${entry.code})`, `HTTP ${response.status}`, exchange));
+  } else if (entry === undefined && catalogTypeRequired(exchange)) {
+    findings.push(finding(`${where}: type is not a catalog code`, `type: a code of the error catalog (a ${response.status} of ${operationOf(exchange)})`, `type: ${show(type)}`, exchange));
   }
-  if (problem['status'] !== response.status) {
-    findings.push(finding(`${where}: the problem's status member differs from the HTTP status`, `status: ${response.status}`, `status: ${show(problem['status'])}`, exchange));
-  }
-  if ('overridable' in problem) {
-    findings.push(finding(`${where}: an integration answer carries overridable`, 'no overridable member', `overridable: ${show(problem['overridable'])}`, exchange));
-  }
-  if (response.status === 400) {
-    const { errors: fieldErrors, ...rest } = problem;
-    const errors = validateSchema('ValidationProblem', rest);
-    if (errors.length > 0) findings.push(finding(`${where}: the 400 body does not match ValidationProblem`, 'type, title, status 400, detail (string or null)', errorsText(errors), exchange));
-    if (fieldErrors !== undefined && !Array.isArray(fieldErrors)) {
-      findings.push(finding(`${where}: errors is not an array`, 'errors: an array of field errors, or no errors member', `errors: ${show(fieldErrors)}`, exchange));
-    }
-    for (const [index, fieldError] of (Array.isArray(fieldErrors) ? fieldErrors : []).entries()) {
-      const entryErrors = validateSchema('FieldError', fieldError);
-      if (entryErrors.length > 0) {
-        findings.push(finding(`${where}: errors[${index}] does not match FieldError`, 'field, code, message (strings) and value (string or null)', `${errorsText(entryErrors)} in ${show(fieldError)}`, exchange));
-      }
-    }
+  const status = problem['status'];
+  // RFC 9457 §3.1.2: the status member, when there is one, is the HTTP status (the seeds let it be null).
+  if (status !== undefined && status !== null && status !== response.status) {
+    findings.push(finding(`${where}: the problem's status member differs from the HTTP status`, `status: ${response.status}`, `status: ${show(status)}`, exchange));
   }
   return findings;
 }
 
-/** Run-level: every failed answer is a catalog problem with the code's status. */
+/** Every failed answer of the run outside the control plane; skips the check when there is none. */
+function failures(ctx: CheckContext): ExchangeRecord[] {
+  const failed = ctx.exchanges().filter((exchange) => exchange.channel !== 'sandbox' && exchange.response !== null && (exchange.response.status < 200 || exchange.response.status > 299));
+  if (failed.length === 0) ctx.skip('no answer outside 2xx was recorded in this run');
+  return failed;
+}
+
+/** Run-level: every failure is problem+json; where the seeds tie its type to the catalog, a catalog code with the code's status. */
 export const problemsCatalog: Check = {
   id: 'problems.catalog',
   family: 'problems',
-  title: "every failure is application/problem+json with a catalog type, the type's status and a matching body",
+  title: "every failure is application/problem+json; its type is a catalog code answered with the code's status wherever the seeds require one",
   verifies: ['int.errors.problem-json', 'int.errors.catalog-type', 'cat.type-is-code', 'cat.status-fixed', 'int.errors.status-by-kind', 'int.endpoints.error-bodies'],
   requires: [],
   after: 'all',
   async run(ctx) {
-    const failures = ctx.exchanges().filter((exchange) => exchange.channel !== 'sandbox' && exchange.response !== null && (exchange.response.status < 200 || exchange.response.status > 299));
-    if (failures.length === 0) ctx.skip('no answer outside 2xx was recorded in this run');
-    return failures.flatMap(problemViolations);
+    return failures(ctx).flatMap(problemViolations);
+  },
+};
+
+/** The decision that sets a failure's type to about:blank, if any: D3 for 401, 403, 500; D21 for 405 and a 404 off the contract's routes. */
+function blankBy(exchange: ExchangeRecord): 'D3' | 'D21' | null {
+  const status = exchange.response!.status;
+  if (openTypeStatuses.includes(status)) return 'D3';
+  if (status === 405 || (status === 404 && operationOf(exchange, true) === null)) return 'D21';
+  return null;
+}
+
+/** Run-level: the failures whose type the seeds leave open are about:blank (D3: 401, 403, 500; D21: 405, unknown paths). */
+export const problemsBlank: Check = {
+  id: 'problems.blank',
+  family: 'problems',
+  title: 'a 401, 403, 500, 405 or unknown-path 404 is an about:blank problem',
+  verifies: ['D3', 'D21'],
+  requires: [],
+  after: 'all',
+  async run(ctx) {
+    return failures(ctx).flatMap((exchange) => {
+      const decision = blankBy(exchange);
+      const type = problemOf(exchange)?.['type'];
+      if (decision === null || type === 'about:blank') return [];
+      return [finding(`${describeExchange(exchange)}: not an about:blank problem`, `type: about:blank (${decision})`, `type: ${show(type)}`, exchange)];
+    });
   },
 };
 
 /** The problems family. */
-export const problemsChecks: Check[] = [problemsCatalog];
+export const problemsChecks: Check[] = [problemsCatalog, problemsBlank];
