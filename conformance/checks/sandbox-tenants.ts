@@ -1,11 +1,11 @@
 /**
  * Sandbox, tenants and keys: the control plane's tenant rules (country, state filter, skills),
- * its API-key rules, and an archived tenant's integration writes (D22). Each check builds its
- * own tenant through the control plane.
+ * its API-key rules, and an archived tenant's integration writes (refused, a catalog rule) and
+ * reads (kept, D22). Each check builds its own tenant through the control plane.
  */
 import { describeExchange, finding } from '../findings.ts';
-import type { Check } from '../types.ts';
-import { onControlPlane } from './support/control-plane.ts';
+import type { Check, CheckContext } from '../types.ts';
+import { type ControlPlane, onControlPlane } from './support/control-plane.ts';
 import { paths, paymentBody, received } from './support/order-requests.ts';
 
 /** Country required and ISO 3166-1 alpha-2; the lifecycle state filter. */
@@ -42,11 +42,11 @@ export const tenantSkills: Check = {
   }),
 };
 
-/** Key name, scopes, rate limit; revoking an unknown or a revoked key. */
+/** Key name, scopes, a rate limit not positive; revoking an unknown or a revoked key (the maximum's value is D14's: sandbox.apikeys.maximum). */
 export const apiKeyRules: Check = {
   id: 'sandbox.apikeys',
   family: 'sandbox',
-  title: 'a key without name, with a scope outside the catalog or a rate limit out of range is refused; revoking an unknown key is 404 and a revoked one 409',
+  title: 'a key without name, with a scope outside the catalog or a rate limit that is not positive is refused; revoking an unknown key is 404 and a revoked one 409',
   verifies: ['int.auth.key-rules', 'cat.apikeys'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane, ctx) => {
@@ -58,7 +58,6 @@ export const apiKeyRules: Check = {
     for (const rateLimitPerMinute of [0, -1]) {
       await plane.expect({ what: `a key with rateLimitPerMinute ${rateLimitPerMinute}`, code: 'apikeys.invalid_rate_limit', field: 'rateLimitPerMinute', request: create({ name: 'waybill', scopes: [], rateLimitPerMinute }) });
     }
-    await plane.expect({ what: 'a key with rateLimitPerMinute 6001', code: 'apikeys.rate_limit_above_max', field: 'rateLimitPerMinute', request: create({ name: 'waybill', scopes: [], rateLimitPerMinute: 6001 }) });
     const absent = `waybill-absent-${Math.floor(ctx.random() * 2 ** 48).toString(36)}`;
     await plane.expect({ what: 'revoking a key id nobody issued', code: 'apikeys.not_found', request: { method: 'POST', path: `${tenant}/keys/${absent}/revoke` } });
     const keyId = await plane.needId('creating a key without scopes', create({ name: 'waybill revoked twice', scopes: [] }));
@@ -68,33 +67,74 @@ export const apiKeyRules: Check = {
   }),
 };
 
-/** An archived tenant's payment, cancel and archive through the integration API: 409 tenants.tenant.archived; whoami still 200. */
-export const archivedTenant: Check = {
+/** A rate limit above D14's maximum of 6000 per minute: 400 apikeys.rate_limit_above_max. */
+export const apiKeyMaximum: Check = {
+  id: 'sandbox.apikeys.maximum',
+  family: 'sandbox',
+  title: 'a key with a rate limit of 6001 per minute, above the maximum of 6000, is refused 400 apikeys.rate_limit_above_max',
+  verifies: ['D14', 'D33'],
+  requires: ['sandbox'],
+  run: onControlPlane(async (plane) => {
+    const tenant = await plane.tenant();
+    await plane.expect({ what: 'a key with rateLimitPerMinute 6001', code: 'apikeys.rate_limit_above_max', field: 'rateLimitPerMinute', request: { method: 'POST', path: `${tenant}/keys`, body: { name: 'waybill', scopes: [], rateLimitPerMinute: 6001 } } });
+  }),
+};
+
+/** A fresh tenant with an order and a key, then archived: the key's secret, id and the order's external id. */
+async function archivedTenant(plane: ControlPlane, scopes: string[]): Promise<{ tenant: string; keyId: string; secret: string; externalId: string }> {
+  const tenant = await plane.tenant();
+  const created = await plane.need('creating a key', { method: 'POST', path: `${tenant}/keys`, body: { name: 'waybill archived tenant', scopes } });
+  const { id: keyId, secret } = created;
+  if (typeof keyId !== 'string' || typeof secret !== 'string') return plane.stop(finding('creating a key (needed by this check): the answer has no id and secret', 'a CreatedApiKey with id and secret', 'no id or secret'));
+  const externalId = 'WAYBILL-ARCHIVED-1';
+  await plane.order(tenant, externalId);
+  await plane.need('archiving the tenant', { method: 'POST', path: `${tenant}/archive` });
+  return { tenant, keyId, secret, externalId };
+}
+
+/** Revokes the key a check made: its secret is in the run's records (revocation stays open in an archived tenant, D31). */
+async function revokeOwnKey(plane: ControlPlane, tenant: string, keyId: string): Promise<void> {
+  await plane.need('revoking the key this check made', { method: 'POST', path: `${tenant}/keys/${encodeURIComponent(keyId)}/revoke` });
+}
+
+/** An archived tenant's payment, cancel and archive through the integration API: 409 tenants.tenant.archived. */
+export const archivedTenantWrites: Check = {
   id: 'sandbox.tenant.archived',
   family: 'sandbox',
-  title: "an archived tenant's payment, cancel and archive answer 409 tenants.tenant.archived, and its key still reads (whoami)",
+  title: "an archived tenant's payment, cancel and archive answer 409 tenants.tenant.archived",
   verifies: ['cat.tenants.archived'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane, ctx) => {
-    const tenant = await plane.tenant();
-    const created = await plane.need('creating an orders:write key', { method: 'POST', path: `${tenant}/keys`, body: { name: 'waybill archived tenant', scopes: ['orders:write'] } });
-    const { id: keyId, secret } = created;
-    if (typeof keyId !== 'string' || typeof secret !== 'string') return plane.stop(finding('creating an orders:write key (needed by this check): the answer has no id and secret', 'a CreatedApiKey with id and secret', 'no id or secret'));
-    const externalId = 'WAYBILL-ARCHIVED-1';
-    await plane.order(tenant, externalId);
-    await plane.need('archiving the tenant', { method: 'POST', path: `${tenant}/archive` });
+    const { tenant, keyId, secret, externalId } = await archivedTenant(plane, [writeScopeOf(ctx)]);
     const writes = [
       { what: 'a payment on an order of the archived tenant', request: { method: 'POST', path: paths.payment(externalId), body: paymentBody() } },
       { what: 'a cancel of an order of the archived tenant', request: { method: 'POST', path: paths.cancel(externalId), body: { reason: 'waybill conformance' } } },
       { what: 'an archive of an order of the archived tenant', request: { method: 'DELETE', path: paths.archive(externalId) } },
     ];
     for (const { what, request } of writes) await plane.expect({ what, code: 'tenants.tenant.archived', via: ctx.http, request: { ...request, key: secret } });
-    const whoami = await ctx.http.request({ method: 'GET', path: paths.whoami, key: secret });
-    if (whoami.status !== 200) plane.findings.push(finding(`whoami with a key of the archived tenant: ${describeExchange(whoami.exchange)}`, '200 (reads keep working)', received(whoami), whoami.exchange));
-    // The secret is in the run's records, so the key is revoked before the check ends (revocation stays open, D31).
-    await plane.need('revoking the key this check made', { method: 'POST', path: `${tenant}/keys/${encodeURIComponent(keyId)}/revoke` });
+    await revokeOwnKey(plane, tenant, keyId);
   }),
 };
 
+/** An archived tenant's key still reads: whoami answers 200 (D22). */
+export const archivedTenantReads: Check = {
+  id: 'sandbox.tenant.archived.reads',
+  family: 'sandbox',
+  title: "an archived tenant's key still reads: whoami answers 200",
+  verifies: ['D22'],
+  requires: ['sandbox'],
+  run: onControlPlane(async (plane, ctx) => {
+    const { tenant, keyId, secret } = await archivedTenant(plane, []);
+    const whoami = await ctx.http.request({ method: 'GET', path: paths.whoami, key: secret });
+    if (whoami.status !== 200) plane.findings.push(finding(`whoami with a key of the archived tenant: ${describeExchange(whoami.exchange)}`, '200 (reads keep working)', received(whoami), whoami.exchange));
+    await revokeOwnKey(plane, tenant, keyId);
+  }),
+};
+
+/** The scope the target's writes need (`profile.choices.writeScope`, D2's `orders:write` by default). */
+function writeScopeOf(ctx: CheckContext): string {
+  return ctx.profile.choices?.writeScope ?? 'orders:write';
+}
+
 /** The tenants and keys checks. */
-export const sandboxTenantChecks: Check[] = [tenantRules, tenantSkills, apiKeyRules, archivedTenant];
+export const sandboxTenantChecks: Check[] = [tenantRules, tenantSkills, apiKeyRules, apiKeyMaximum, archivedTenantWrites, archivedTenantReads];

@@ -10,8 +10,10 @@ import { sandboxChecks } from './sandbox.ts';
 const owners: Record<string, string[]> = {
   'sandbox.tenants': ['tenants.country.required', 'tenants.country.invalid', 'tenants.lifecycle.state.invalid'],
   'sandbox.tenants.skills': ['tenants.skills.value.invalid', 'tenants.skills.duplicate', 'tenants.skills.too_many'],
-  'sandbox.apikeys': ['apikeys.name_required', 'apikeys.invalid_scope', 'apikeys.invalid_rate_limit', 'apikeys.rate_limit_above_max', 'apikeys.not_found', 'apikeys.already_revoked'],
+  'sandbox.apikeys': ['apikeys.name_required', 'apikeys.invalid_scope', 'apikeys.invalid_rate_limit', 'apikeys.not_found', 'apikeys.already_revoked'],
+  'sandbox.apikeys.maximum': ['apikeys.rate_limit_above_max'],
   'sandbox.tenant.archived': ['tenants.tenant.archived'],
+  'sandbox.tenant.archived.reads': [],
   'sandbox.tags': ['tags.name.invalid', 'tags.color.invalid', 'tags.duplicate', 'tags.notFound'],
   'sandbox.ministatuses': ['ministatuses.name.invalid', 'ministatuses.duplicate', 'ministatuses.notFound', 'orders.miniStatus.invalid', 'orders.miniStatus.unknown'],
   'sandbox.intake': [
@@ -154,7 +156,7 @@ describe('sandbox checks against the provisioned reference', () => {
 });
 
 describe('sandbox checks against broken targets', () => {
-  it.each(Object.entries(owners).map(([id, codes]) => [id, codes[0]!] as const))('fail %s alone when %s is answered wrongly', async (id, code) => {
+  it.each(Object.entries(owners).filter(([, codes]) => codes.length > 0).map(([id, codes]) => [id, codes[0]!] as const))('fail %s alone when %s is answered wrongly', async (id, code) => {
     expect(failedIn(await runBroken(broken(code)))).toEqual([id]);
   });
 
@@ -171,7 +173,18 @@ describe('sandbox checks against broken targets', () => {
   });
 
   it('fail every check with a field rule when the control plane drops errors from its 400s', async () => {
-    expect(failedIn(await runBroken(withoutErrors(null)))).toEqual(sandboxChecks.map((check) => check.id).filter((id) => id !== 'sandbox.tenant.archived'));
+    expect(failedIn(await runBroken(withoutErrors(null)))).toEqual(sandboxChecks.map((check) => check.id).filter((id) => !id.startsWith('sandbox.tenant.archived')));
+  });
+
+  it('fail sandbox.tenant.archived.reads alone when an archived tenant\'s key no longer reads', async () => {
+    // whoami of an archived tenant's key is refused as if reads were writes.
+    const run = await runBroken((answer, request) => {
+      const tenantId = (answerJson(answer) as { tenantId?: string } | undefined)?.tenantId;
+      if (request.url !== '/api/v1/integration/whoami' || answer.status !== 200 || tenantId === undefined || target.store.tenants.get(tenantId)?.state !== 'Archived') return answer;
+      return rewritten({ ...answer, headers: { ...answer.headers, 'content-type': 'application/problem+json' } }, 409, { type: 'tenants.tenant.archived', title: 'Conflict', status: 409, detail: null, instance: null });
+    });
+    expect(failedIn(run)).toEqual(['sandbox.tenant.archived.reads']);
+    expect(run.results.find((result) => result.id === 'sandbox.tenant.archived.reads')!.findings.map((found) => [found.expected, found.received.slice(0, 3)])).toEqual([['200 (reads keep working)', '409']]);
   });
 
   it('fail sandbox.tenant.archived alone when an archived tenant writes as a suspended one', async () => {
