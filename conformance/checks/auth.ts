@@ -7,6 +7,7 @@ import { mediaTypeOf } from '../catalog-rules.ts';
 import { describeExchange, finding, show } from '../findings.ts';
 import type { Check, CheckContext, Finding, HttpRequest, HttpResponse, KeyName } from '../types.ts';
 import { absentExternalId, everyOperation, expectProblem, type FeedItem, invalidKey, objectOf, paths, paymentBody, received, walkFeed, writeOperations } from './support/order-requests.ts';
+import { type OrderState, poolStates, qualifyingOrders } from './support/pool-state.ts';
 
 /** Findings for every operation not answered 401 when called with `key`. */
 async function expectUnauthorized(ctx: CheckContext, key: string | null, described: string): Promise<Finding[]> {
@@ -149,23 +150,30 @@ export const feedScopes: Check = {
   },
 };
 
-/** The writes answer 403 to a key without orders:write (D2). */
+/** The scope the target's writes need: its own name for it (`profile.choices.writeScope`), waybill's `orders:write` by default. */
+function writeScopeOf(ctx: CheckContext): string {
+  return ctx.profile.choices?.writeScope ?? 'orders:write';
+}
+
+/** The writes answer 403 to every profile key without the write scope (D2; the scope's name is the target's). */
 export const writeScopes: Check = {
   id: 'auth.scope.writes',
   family: 'auth',
-  title: 'payment, cancel and archive answer 403 to a key without orders:write',
+  title: 'payment, cancel and archive answer 403 to a key without the write scope (orders:write, or the profile\'s choices.writeScope)',
   verifies: ['D2'],
   requires: ['orders:payable:1'],
   async run(ctx) {
+    const scope = writeScopeOf(ctx);
+    // The profile's read keys are meant to lack the write scope; what their identity claims is not asked, as a target that grants it wrongly must fail here.
     const keys = readKeys.map(({ key }) => key).filter((key) => ctx.profile.keys[key] !== undefined);
     if (keys.length === 0) return ctx.skip('profile has none of keys.ordersRead, keys.tripsRead, keys.noScopes');
     // A live order, so that a target checking the order before the scope still owes a 403.
-    const [externalId] = ctx.orders('payable') as [string];
+    const [{ externalId }] = (await qualifyingOrders(ctx, 'payable', poolStates.payable)) as [OrderState];
     const findings: Finding[] = [];
     for (const key of keys) {
       for (const { operation, request } of writeOperations(externalId)) {
         const response = await ctx.http.request({ ...request, key });
-        if (response.status !== 403) findings.push(finding(`${operation} with the ${key} key, which lacks orders:write: ${describeExchange(response.exchange)}`, '403', received(response), response.exchange));
+        if (response.status !== 403) findings.push(finding(`${operation} with the ${key} key, which lacks ${scope}: ${describeExchange(response.exchange)}`, '403', received(response), response.exchange));
       }
     }
     return findings;
