@@ -1,11 +1,13 @@
 /**
  * Feeds, changes: what the order feed shows of writes. An archived order is gone from it; an
  * order that changes while a consumer follows the feed comes back after the consumer's
- * position, once, and nothing else is skipped. Each check writes only the orders of its pool.
+ * position, once, and nothing else is skipped. Each check writes only the orders of its pool,
+ * and first reads their state from the feed: an id whose status does not allow the write skips.
  */
 import { randomUUID } from 'node:crypto';
 import { describeExchange, finding, show } from '../findings.ts';
 import type { Check, CheckContext, Finding, HttpResponse, PoolName } from '../types.ts';
+import { type OrderState, qualifyingOrders } from './support/pool-state.ts';
 import {
   continueWalk,
   feedRun,
@@ -36,6 +38,26 @@ async function wholeFeed(ctx: CheckContext, since?: string): Promise<Walk> {
   return walk;
 }
 
+/** What an order must be to be archived (D12: any status but Planned and InProgress). */
+const ARCHIVABLE = { describe: 'an archivable order (any status but Planned or InProgress, D12)', qualifies: (state: OrderState) => state.status !== 'Planned' && state.status !== 'InProgress' };
+/** What an order must be to be cancelled (D11: New, InPlanning or Planned). */
+const CANCELLABLE = { describe: 'cancellable orders (New, InPlanning or Planned, D11)', qualifies: (state: OrderState) => ['New', 'InPlanning', 'Planned'].includes(state.status) };
+/** What an order must be to take a payment: live, i.e. in the feed. */
+const PAYABLE = { describe: 'live orders (in the order feed)', qualifies: () => true };
+
+/**
+ * The ids of `pool` given to this check whose state the order feed says is `wanted` (see
+ * qualifyingOrders). A 429 to that read ends the check as skipped, as every feed read does.
+ */
+async function qualifying(ctx: CheckContext, pool: PoolName, wanted: typeof CANCELLABLE): Promise<OrderState[]> {
+  try {
+    return await qualifyingOrders(ctx, pool, wanted);
+  } catch (error) {
+    if (error instanceof Error && /^reading the order feed to verify pool states: 429\b/.test(error.message)) ctx.skip(`the order feed answered 429 while the states of profile orders.${pool} were read`);
+    throw error;
+  }
+}
+
 /** An archived order is returned by no page, filtered by its old status or not. */
 const archivedHidden: Check = {
   id: 'feeds.orders.archived.hidden',
@@ -44,7 +66,7 @@ const archivedHidden: Check = {
   verifies: ['int.orders-feed.no-archived', 'int.archive.gone-from-feed'],
   requires: ['orders:archivable:1'],
   run: feedRun(async (ctx) => {
-    const [externalId] = ctx.orders('archivable') as [string];
+    const [{ externalId }] = (await qualifying(ctx, 'archivable', ARCHIVABLE)) as [OrderState];
     const before = await walkFeed(ctx, orderFeed, { limit: 100, maxPages: MAX_PAGES, until: (items) => items.some((item) => item.externalId === externalId) });
     const order = before.items.find((item) => item.externalId === externalId);
     if (order === undefined) return ctx.skip(`the archivable order ${externalId} is not among the ${before.items.length} items of the order feed read`);
@@ -68,9 +90,15 @@ const archivedHidden: Check = {
 /** A write to one order of the check's pool. */
 type Change = (ctx: CheckContext, externalId: string) => Promise<HttpResponse>;
 
-/** Follows the order feed while `change` writes two orders of `pool`; the findings of what the follower got wrong. */
-async function followAcrossChanges(ctx: CheckContext, pool: PoolName, change: Change, what: string): Promise<Finding[]> {
-  const externalIds = new Set(ctx.orders(pool));
+/**
+ * Follows the order feed while `change` writes two orders of `pool` that are `wanted`; the
+ * findings of how the changed orders came back and, when `whole`, of every item the follower
+ * repeated or skipped. Skips unless two of the pool's ids qualify.
+ */
+async function followAcrossChanges(ctx: CheckContext, pool: PoolName, wanted: typeof CANCELLABLE, change: Change, what: string, whole: boolean): Promise<Finding[]> {
+  const usable = await qualifying(ctx, pool, wanted);
+  if (usable.length < 2) return ctx.skip(`needs two ${wanted.describe} from profile orders.${pool}; of its ids given to this check only ${usable[0]!.externalId} qualifies`);
+  const externalIds = new Set(usable.map((state) => state.externalId));
   const before = await wholeFeed(ctx);
   const ours = before.items.filter((item) => externalIds.has(item.externalId as string));
   const [first, second] = ours;
@@ -98,7 +126,6 @@ async function followAcrossChanges(ctx: CheckContext, pool: PoolName, change: Ch
   await write(second);
   await continueWalk(ctx, orderFeed, follower, lastCursor(follower), { limit: 100, maxPages: MAX_PAGES });
   if (!follower.ended) return ctx.skip(`the follower did not reach the order feed's end within ${MAX_PAGES} pages of 100`);
-  const after = await wholeFeed(ctx, since);
 
   const findings: Finding[] = [];
   const end = follower.pages[follower.pages.length - 1]?.exchange;
@@ -114,6 +141,9 @@ async function followAcrossChanges(ctx: CheckContext, pool: PoolName, change: Ch
       findings.push(finding(`order feed: ${label}, changed ${position}, came back with the updatedAtUtc it had before`, `updatedAtUtc later than ${order.updatedAtUtc}`, `${back[0]!.updatedAtUtc}`, back[0]!.exchange));
     }
   }
+  // What else the follower got is the seeds' rule (follow.changes checks it); a check of a decision's write stops here.
+  if (!whole) return findings;
+  const after = await wholeFeed(ctx, since);
   const repeats = repeatedIn(follower.items);
   if (repeats.length > 0) findings.push(finding('order feed: the follower got an item twice', 'each item (id and updatedAtUtc) once', listItems(repeats), repeats[0]?.exchange));
   const from = Date.parse(since);
@@ -132,19 +162,22 @@ const followCancels: Check = {
   verifies: ['int.orders-feed.follows-changes'],
   requires: ['orders:cancellable:2'],
   run: feedRun((ctx) =>
-    followAcrossChanges(ctx, 'cancellable', (context, externalId) => context.http.request({ method: 'POST', path: `${orderPath(externalId)}/cancel`, body: { reason: 'waybill conformance: feeds.orders.follow.changes' } }), 'cancelling'),
+    followAcrossChanges(ctx, 'cancellable', CANCELLABLE, (context, externalId) => context.http.request({ method: 'POST', path: `${orderPath(externalId)}/cancel`, body: { reason: 'waybill conformance: feeds.orders.follow.changes' } }), 'cancelling', true),
   ),
 };
 
-/** A paid order reappears after a follower's position, once (D10: a payment moves updatedAtUtc). */
+/**
+ * A paid order reappears after a follower's position, once (D10: a payment moves updatedAtUtc).
+ * Whether the follower skipped or repeated other items is the seeds' rule, left to follow.changes.
+ */
 const followPayments: Check = {
   id: 'feeds.orders.follow.payment',
   family: 'feeds',
-  title: 'a follower of the order feed gets orders paid behind and ahead of it once more, after its position, and skips nothing',
+  title: 'a follower of the order feed gets orders paid behind and ahead of it once more, after its position, with a later updatedAtUtc',
   verifies: ['D10'],
   requires: ['orders:payable:2'],
   run: feedRun((ctx) =>
-    followAcrossChanges(ctx, 'payable', (context, externalId) => context.http.request({ method: 'POST', path: `${orderPath(externalId)}/payment`, body: { paymentId: randomUUID(), amount: 12.5, currency: 'EUR' } }), 'paying'),
+    followAcrossChanges(ctx, 'payable', PAYABLE, (context, externalId) => context.http.request({ method: 'POST', path: `${orderPath(externalId)}/payment`, body: { paymentId: randomUUID(), amount: 12.5, currency: 'EUR' } }), 'paying', false),
   ),
 };
 

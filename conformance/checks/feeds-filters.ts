@@ -6,6 +6,7 @@
 import { finding } from '../findings.ts';
 import type { Check, CheckContext, Finding } from '../types.ts';
 import {
+  asWalk,
   capFindings,
   feedRun,
   type FeedItem,
@@ -18,6 +19,7 @@ import {
   reachOf,
   requestFeed,
   stableVersions,
+  statusesByCount,
   type Walk,
   walkFeed,
 } from './feeds-walk.ts';
@@ -25,23 +27,11 @@ import {
 /** A status value no feed knows. */
 const UNKNOWN_STATUS = 'NotAStatus';
 
-/** A page read as a one-page walk. */
-function asWalk(page: FeedPage): Walk {
-  return { pages: [page], items: page.items, ended: page.nextCursor === null };
-}
-
 /** The feed's first page of 100; skips when it holds fewer than `least` items. */
 async function firstPage(ctx: CheckContext, feed: FeedSpec, least: number): Promise<FeedPage> {
   const page = await readPage(ctx, feed, { limit: 100 });
   if (page.items.length < least) ctx.skip(`the ${feed.label} holds ${page.items.length} item(s); the check needs ${least}`);
   return page;
-}
-
-/** Statuses of `items` by how often they occur, most frequent first. */
-function statusesByCount(items: readonly FeedItem[]): string[] {
-  const counts = new Map<string, number>();
-  for (const item of items) if (typeof item.status === 'string') counts.set(item.status, (counts.get(item.status) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([status]) => status);
 }
 
 /** A single and a repeated `status` return exactly the items of those statuses. */
@@ -247,8 +237,33 @@ const invalidSince = (feed: FeedSpec): Check => ({
   }),
 });
 
+/** A year in ms. */
+const YEAR_MS = 365 * 24 * 3600 * 1000;
+
+/**
+ * A since a year ahead, after every item, gives a page without items (pages of 100 and of 1).
+ * Whether that page's nextCursor is null is D6's exactness, checked by `feeds.*.cursor.end`.
+ */
+const sinceFuture = (feed: FeedSpec): Check => ({
+  id: `feeds.${feed.name}.since.future`,
+  family: 'feeds',
+  title: `the ${feed.label} from a since a year ahead holds no item`,
+  verifies: feed.name === 'orders' ? ['int.orders-feed.since'] : ['int.trips-feed.params'],
+  requires: [],
+  run: feedRun(async (ctx) => {
+    const since = new Date(Date.now() + YEAR_MS).toISOString();
+    const findings: Finding[] = [];
+    for (const limit of [100, 1]) {
+      const page = await readPage(ctx, feed, { since, limit });
+      const later = page.items.filter((item) => item.at >= Date.parse(since));
+      if (later.length > 0) return ctx.skip(`the ${feed.label} holds items stamped a year ahead (${listItems(later, 2)})`);
+      if (page.items.length > 0) findings.push(finding(`${feed.label}: since=${since} (a year ahead) returned items changed before it`, 'items [] (nothing has changed since then)', listItems(page.items), page.exchange));
+    }
+    return findings;
+  }),
+});
+
 /** The filter checks of `feed`. */
 export function filterChecks(feed: FeedSpec): Check[] {
-  // The offset rule is checked on the order feed; the trip feed shares its parsing of since (D20).
-  return [statusFilter(feed), unknownStatus(feed), unknownStatusField(feed), sinceFilter(feed), sinceInclusive(feed), ...(feed.name === 'orders' ? [sinceOffset(feed)] : []), invalidSince(feed)];
+  return [statusFilter(feed), unknownStatus(feed), unknownStatusField(feed), sinceFilter(feed), sinceInclusive(feed), sinceFuture(feed), sinceOffset(feed), invalidSince(feed)];
 }

@@ -77,6 +77,58 @@ function reverseTies(items: Page['items']): Page['items'] {
   return runs.flatMap((run) => run.reverse());
 }
 
+/** Feed answers to requests `when` picks, with nextCursor null. */
+function nullCursorWhen(when: (url: URL) => boolean): AnswerRewrite {
+  return pages((page, url) => (when(url) ? { ...page, nextCursor: null } : page));
+}
+
+/** A feed request sent again with its query changed by `change`, when `when` picks it. */
+function resentWhen(when: (url: URL) => boolean, change: (url: URL) => void): AnswerRewrite {
+  return (answer, request, resend) => {
+    const url = feedRequest(request);
+    if (url === null || !when(url)) return answer;
+    change(url);
+    return resend({ url: pathOf(url) });
+  };
+}
+
+/**
+ * A feed whose cursor carries the status and limit of the request that issued it (a reading the
+ * seeds allow; D5 decides the filters apply as sent): a request with a cursor is sent again with
+ * the filters of the page that issued that cursor.
+ */
+function cursorCarriesFilters(): AnswerRewrite {
+  const issuedWith = new Map<string, { status: string[]; limit: string | null }>();
+  return async (answer, request, resend) => {
+    const url = feedRequest(request);
+    if (url === null) return answer;
+    const cursor = url.searchParams.get('cursor');
+    const carried = cursor === null ? undefined : issuedWith.get(cursor);
+    const sent = { status: url.searchParams.getAll('status'), limit: url.searchParams.get('limit') };
+    let served = answer;
+    if (carried !== undefined && (carried.limit !== sent.limit || carried.status.join() !== sent.status.join())) {
+      url.searchParams.delete('status');
+      for (const status of carried.status) url.searchParams.append('status', status);
+      if (carried.limit === null) url.searchParams.delete('limit');
+      else url.searchParams.set('limit', carried.limit);
+      served = await resend({ url: pathOf(url) });
+    }
+    const next = served.status === 200 ? (answerJson(served) as Page).nextCursor : null;
+    if (next !== null) issuedWith.set(next, carried ?? sent);
+    return served;
+  };
+}
+
+/** An order feed that refuses `status` as a filter value, as it refuses an unknown one. */
+function refusingStatus(status: string): AnswerRewrite {
+  return (answer, request) => {
+    const url = feedRequest(request);
+    if (url?.pathname !== '/api/v1/integration/orders' || !url.searchParams.getAll('status').includes(status)) return answer;
+    const problem = { type: 'api.malformed_request', title: 'Bad Request', status: 400, detail: 'unknown status', errors: [{ field: 'status', code: 'api.malformed_request', value: status, message: 'unknown status' }] };
+    return { status: 400, headers: { ...answer.headers, 'content-type': 'application/problem+json' }, body: Buffer.from(JSON.stringify(problem)) };
+  };
+}
+
 describe('feeds checks against broken answers', () => {
   it.each<[string, AnswerRewrite | ProxyRewrite, string[]]>([
     ['pages served newest first', pages((page) => ({ ...page, items: [...page.items].reverse() })), ['feeds.orders.order', 'feeds.orders.order.ties', 'feeds.trips.order', 'feeds.trips.order.ties']],
@@ -127,8 +179,11 @@ describe('feeds checks against broken answers', () => {
           return { ...request, url: pathOf(url) };
         },
       },
-      ['feeds.orders.since.offset'],
+      ['feeds.orders.since.offset', 'feeds.trips.since.offset'],
     ],
+    // A since after now answered from the start: the empty page (D6: also final) is not served.
+    ['a since a year ahead served from the start', resentWhen((url) => Date.parse(url.searchParams.get('since') ?? '') > Date.now() && !url.searchParams.has('cursor'), (url) => url.searchParams.delete('since')), ['feeds.orders.since.future', 'feeds.trips.since.future', 'feeds.orders.cursor.end', 'feeds.trips.cursor.end']],
+    ['PartiallyCollected refused as a status filter', refusingStatus('PartiallyCollected'), ['feeds.orders.status.values']],
     [
       'a trip feed that takes order statuses (Planned ignored)',
       (answer, request, resend) => {
@@ -144,6 +199,37 @@ describe('feeds checks against broken answers', () => {
     expect(withOutcome(byId, 'fail').sort()).toEqual([...failing].sort());
     expect(withOutcome(byId, 'error')).toEqual([]);
     for (const id of failing) expect(byId.get(id)!.findings[0]?.exchange, id).toBeDefined();
+  });
+
+  it.each<[string, AnswerRewrite, string[]]>([
+    // walk.same-items (limit 1) reads small pages after a cursor too; the walks of 100 do not (follow.* skip: the follower's feed ends).
+    [
+      'nextCursor null on small pages read with a cursor',
+      nullCursorWhen((url) => url.searchParams.has('cursor') && Number(url.searchParams.get('limit') ?? 50) <= 10),
+      ['feeds.orders.cursor.more', 'feeds.trips.cursor.more', 'feeds.orders.walk.same-items', 'feeds.trips.walk.same-items'],
+    ],
+    ['nextCursor null under a status filter', nullCursorWhen((url) => url.searchParams.has('status')), ['feeds.orders.cursor.more', 'feeds.trips.cursor.more']],
+  ])('%s (the feed said caught up too early) fails the MUST check cursor.more', async (_name, rewrite, failing) => {
+    const { byId } = await runThrough(rewrite);
+    expect(withOutcome(byId, 'fail').sort()).toEqual([...failing].sort());
+    expect(withOutcome(byId, 'error')).toEqual([]);
+    for (const id of ['feeds.orders.cursor.more', 'feeds.trips.cursor.more']) {
+      expect(byId.get(id)!.level, id).toBe('MUST');
+      expect(byId.get(id)!.findings[0]?.message, id).toMatch(/said the feed is caught up while items remained$/);
+    }
+  });
+
+  it.each<[string, AnswerRewrite, string[]]>([
+    ['since preferred to a cursor sent with it', resentWhen((url) => url.searchParams.has('cursor') && url.searchParams.has('since'), (url) => url.searchParams.delete('cursor')), ['feeds.orders.cursor.since-ignored', 'feeds.trips.cursor.since-ignored']],
+    ['a cursor sent with since refused', (answer, request) => { const url = feedRequest(request); return url?.searchParams.has('cursor') && url.searchParams.has('since') ? { ...answer, status: 400, body: Buffer.from(JSON.stringify({ type: 'api.malformed_request', title: 'Bad Request', status: 400, detail: 'cursor or since, not both' })) } : answer; }, ['feeds.orders.cursor.since-ignored', 'feeds.trips.cursor.since-ignored']],
+    ['a cursor that carries the filters of the page that issued it', cursorCarriesFilters(), ['feeds.orders.cursor.filters-as-sent', 'feeds.trips.cursor.filters-as-sent']],
+  ])('%s (seed-valid, D5 decides otherwise) fails only the D5 checks, every MUST check passing', async (_name, rewrite, failing) => {
+    const { byId } = await runThrough(rewrite);
+    expect(withOutcome(byId, 'fail').sort()).toEqual([...failing].sort());
+    expect(withOutcome(byId, 'error')).toEqual([]);
+    for (const id of failing) expect(byId.get(id)!.verifies, id).toEqual(['D5']);
+    const must = [...byId.values()].filter((result) => result.level === 'MUST');
+    expect(must.filter((result) => result.outcome !== 'pass').map((result) => `${result.id}: ${result.outcome}`)).toEqual([]);
   });
 
   it('skips, never fails, when the target rate-limits the feeds', async () => {

@@ -47,6 +47,8 @@ export interface FeedItem {
   at: number;
   status: unknown;
   externalId: unknown;
+  /** The order's type (Delivery, Pickup, Return, Rebox); undefined on trips. */
+  type: unknown;
   /** The exchange whose page held the item. */
   exchange: ExchangeRecord;
 }
@@ -115,12 +117,12 @@ export async function readPage(ctx: CheckContext, feed: FeedSpec, query: FeedQue
   }
   const items: FeedItem[] = [];
   for (const raw of body.items) {
-    const item = raw as { id?: unknown; updatedAtUtc?: unknown; status?: unknown; externalId?: unknown } | null;
+    const item = raw as { id?: unknown; updatedAtUtc?: unknown; status?: unknown; externalId?: unknown; type?: unknown } | null;
     const at = typeof item?.updatedAtUtc === 'string' ? Date.parse(item.updatedAtUtc) : Number.NaN;
     if (item === null || typeof item !== 'object' || typeof item.id !== 'string' || Number.isNaN(at)) {
       throw new FeedUnreadable(finding(`${where}: an item without a string id and a date-time updatedAtUtc`, 'every item with id (string) and updatedAtUtc (date-time)', show(raw, 300), response.exchange));
     }
-    items.push({ id: item.id, updatedAtUtc: item.updatedAtUtc as string, at, status: item.status, externalId: item.externalId, exchange: response.exchange });
+    items.push({ id: item.id, updatedAtUtc: item.updatedAtUtc as string, at, status: item.status, externalId: item.externalId, type: item.type, exchange: response.exchange });
   }
   return { items, nextCursor: body.nextCursor, exchange: response.exchange };
 }
@@ -171,6 +173,39 @@ export async function continueWalk(ctx: CheckContext, feed: FeedSpec, walk: Walk
     if (options.until?.(walk.items)) break;
   }
   return walk;
+}
+
+/** A page read as a one-page walk. */
+export function asWalk(page: FeedPage): Walk {
+  return { pages: [page], items: page.items, ended: page.nextCursor === null };
+}
+
+/** Statuses of `items` by how often they occur, most frequent first. */
+export function statusesByCount(items: readonly FeedItem[]): string[] {
+  const counts = new Map<string, number>();
+  for (const item of items) if (typeof item.status === 'string') counts.set(item.status, (counts.get(item.status) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([status]) => status);
+}
+
+/** A query as the text of its parameters (`limit=2&status=New`), for messages. */
+export function describeQuery(query: FeedQuery): string {
+  const parts: string[] = [];
+  if (query.since !== undefined) parts.push(`since=${query.since}`);
+  if (query.cursor !== undefined) parts.push('cursor=…');
+  if (query.limit !== undefined) parts.push(`limit=${query.limit}`);
+  for (const status of query.status ?? []) parts.push(`status=${status}`);
+  return parts.join('&');
+}
+
+/** The order statuses the seeds list (01-integration-api.md › Order statuses). */
+export const ORDER_STATUSES = ['New', 'InPlanning', 'Planned', 'InProgress', 'FullyDelivered', 'PartiallyDelivered', 'Returned', 'Collected', 'PartiallyCollected', 'NotCollected', 'Refused', 'Cancelled', 'Closed'] as const;
+
+/** The trip statuses the seeds list (01-integration-api.md › Trip statuses). */
+export const TRIP_STATUSES = ['Confirmed', 'InProgress', 'Completed', 'Cancelled'] as const;
+
+/** The statuses the seeds list for `feed`'s items. */
+export function statusesOf(feed: FeedSpec): readonly string[] {
+  return feed.name === 'orders' ? ORDER_STATUSES : TRIP_STATUSES;
 }
 
 /** The nextCursor of the walk's last page (null when it ended or read nothing). */

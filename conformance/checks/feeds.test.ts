@@ -88,6 +88,36 @@ function writeWithoutBump(name: 'cancel' | 'attachPayment') {
   };
 }
 
+/** The order feed over every tenant's live orders (no tenant filter). */
+const everyTenantsOrders = (store: Store) =>
+  makeFeedPage(store.db, { select: `SELECT o.updated_at, o.id, ${ORDER_JSON} FROM orders o WHERE ? IS NOT NULL AND o.archived_at IS NULL AND (o.updated_at, o.id) > (?, ?)`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' });
+
+/** The trip feed over every tenant's trips. */
+const everyTenantsTrips = (store: Store) =>
+  makeFeedPage(store.db, { select: `SELECT t.updated_at, t.id, ${TRIP_JSON} FROM trips t WHERE ? IS NOT NULL AND (t.updated_at, t.id) > (?, ?)`, orderBy: 't.updated_at, t.id', statusColumn: 't.status' });
+
+/** The order feed with archived orders left in. */
+const withArchivedOrders = (store: Store) =>
+  makeFeedPage(store.db, { select: `SELECT o.updated_at, o.id, ${ORDER_JSON} FROM orders o WHERE o.tenant_id = ? AND (o.updated_at, o.id) > (?, ?)`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' });
+
+/** Both feeds served by `leaky` (given the store) for the queries `when` picks, else as they are. */
+function leakingWhen(when: (query: FeedQuery) => boolean) {
+  const wrap = (leaky: (store: Store) => (tenantId: string, query: FeedQuery) => FeedRows) => (original: (tenantId: string, query: FeedQuery) => FeedRows, store: Store) => {
+    const served = leaky(store);
+    return (tenantId: string, query: FeedQuery) => (when(query) ? served(tenantId, query) : original(tenantId, query));
+  };
+  return wrapFeeds({ orders: wrap(everyTenantsOrders), trips: wrap(everyTenantsTrips) });
+}
+
+/** A store in which orders of the reference's tenant A, by external id, took another type and status (seed-invalid data). */
+function ordersRewritten(changes: Record<string, { type: string; status: string }>) {
+  return (store: Store): Store => {
+    const update = store.db.prepare('UPDATE orders SET type = ?, status = ? WHERE external_id = ?');
+    for (const [externalId, { type, status }] of Object.entries(changes)) update.run(type, status, externalId);
+    return store;
+  };
+}
+
 /** Keyset on the stamp alone after a cursor (`updated_at > ?`): items sharing the last item's stamp are skipped. `since` stays inclusive. */
 const tiesSkipped = (alias: 'o' | 't') =>
   `AND (${alias}.updated_at, 1) > (?, CASE WHEN ? = '' THEN 0 ELSE 1 END)`;
@@ -112,21 +142,53 @@ describe('feeds checks against the reference', () => {
     const { feeds: _feeds, orders: _orders, ...rest } = reference.profile;
     const { byId } = await runChecks(feedsChecks, rest);
     expect(withOutcome(byId, 'skip').sort()).toEqual(
-      ['feeds.orders.limit.default', 'feeds.orders.limit.cap', 'feeds.trips.limit.default', 'feeds.trips.limit.cap', 'feeds.orders.archived.hidden', 'feeds.orders.follow.changes', 'feeds.orders.follow.payment'].sort(),
+      [
+        'feeds.orders.limit.default',
+        'feeds.orders.limit.cap',
+        'feeds.trips.limit.default',
+        'feeds.trips.limit.cap',
+        'feeds.orders.archived.hidden',
+        'feeds.orders.follow.changes',
+        'feeds.orders.follow.payment',
+        // Nothing was archived in the run, so there is no page after an archive to look at.
+        'feeds.orders.walks.archived',
+      ].sort(),
     );
     expect(byId.get('feeds.orders.limit.default')?.reason).toBe('profile has no feeds.minOrders');
+  });
+
+  it('skip, rather than fail, when the pools name orders whose state does not allow the write', async () => {
+    reference = await startReference();
+    const pools = reference.profile.orders!;
+    // Cancellable ids that cannot be cancelled, archivable ids on a trip, payable ids of another tenant.
+    const orders = { ...pools, cancellable: pools.notCancellable!, archivable: pools.onTrip!, payable: pools.otherTenant! };
+    const { byId } = await runChecks(feedsChecks, { ...reference.profile, orders });
+    expect(withOutcome(byId, 'fail')).toEqual([]);
+    expect(withOutcome(byId, 'skip').sort()).toEqual(['feeds.orders.archived.hidden', 'feeds.orders.follow.changes', 'feeds.orders.follow.payment', 'feeds.orders.walks.archived'].sort());
+    expect(byId.get('feeds.orders.follow.changes')?.reason).toMatch(/^needs cancellable orders \(New, InPlanning or Planned, D11\) from profile orders\.cancellable; none of its ids given to this check qualifies \(EXT-\d+: (InProgress|FullyDelivered|Cancelled|Returned|Refused|Closed), /);
+    expect(byId.get('feeds.orders.archived.hidden')?.reason).toMatch(/^needs an archivable order \(any status but Planned or InProgress, D12\) from profile orders\.archivable; .*\(EXT-\d+: (Planned|InProgress)\)$/);
+    expect(byId.get('feeds.orders.follow.payment')?.reason).toMatch(/^needs live orders \(in the order feed\) from profile orders\.payable; .*OTHER-\d+: not in the feed/);
   });
 });
 
 describe('feeds checks against broken stores', () => {
   it.each<[string, (store: Store) => Store, string[]]>([
+    ['an order feed that returns archived orders', wrapFeeds({ orders: (_original, store) => withArchivedOrders(store) }), ['feeds.orders.archived.hidden', 'feeds.orders.walks.archived']],
+    // Small pages only: archived.hidden reads pages of 100.
     [
-      'an order feed that returns archived orders',
-      wrapFeeds({
-        orders: (_original, store) =>
-          makeFeedPage(store.db, { select: `SELECT o.updated_at, o.id, ${ORDER_JSON} FROM orders o WHERE o.tenant_id = ? AND (o.updated_at, o.id) > (?, ?)`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' }),
-      }),
-      ['feeds.orders.archived.hidden'],
+      'an order feed that returns archived orders on pages of fewer than 10',
+      wrapFeeds({ orders: (original, store) => { const leaky = withArchivedOrders(store); return (tenantId, query) => (query.limit < 10 ? leaky(tenantId, query) : original(tenantId, query)); } }),
+      ['feeds.orders.walks.archived'],
+    ],
+    ['feeds that serve every tenant under a status filter', leakingWhen((query) => query.statuses !== null), ['feeds.orders.walks.tenant', 'feeds.trips.walks.tenant']],
+    // Every page but a first one without since: walks from since and pages after a cursor leak alike.
+    ['feeds that serve every tenant after a cursor or from a since', leakingWhen((query) => query.position !== null || query.since !== null), ['feeds.orders.walks.tenant', 'feeds.trips.walks.tenant']],
+    // trips.cursor.end too: the other tenant's trips come after this one's tail, so a tail page of n items leaks them and one of 100 does not.
+    ['feeds that serve every tenant on small pages', leakingWhen((query) => query.limit < 10), ['feeds.orders.walks.tenant', 'feeds.trips.walks.tenant', 'feeds.trips.cursor.end']],
+    [
+      'orders that end as another type ends (a Delivery Collected, a Pickup FullyDelivered, a Rebox NotCollected)',
+      ordersRewritten({ 'EXT-445': { type: 'Delivery', status: 'Collected' }, 'EXT-436': { type: 'Pickup', status: 'FullyDelivered' }, 'EXT-427': { type: 'Rebox', status: 'NotCollected' } }),
+      ['feeds.orders.status.ends'],
     ],
     [
       'feeds that skip the ties of the last item after a cursor',
@@ -135,21 +197,27 @@ describe('feeds checks against broken stores', () => {
           makeFeedPage(store.db, { select: `SELECT o.updated_at, o.id, ${ORDER_JSON} FROM orders o WHERE o.tenant_id = ? AND o.archived_at IS NULL ${tiesSkipped('o')}`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' }),
         trips: (_original, store) => makeFeedPage(store.db, { select: `SELECT t.updated_at, t.id, ${TRIP_JSON} FROM trips t WHERE t.tenant_id = ? ${tiesSkipped('t')}`, orderBy: 't.updated_at, t.id', statusColumn: 't.status' }),
       }),
-      // The trip feed's tail shares a stamp too, so the page after a cursor there misses the last item.
-      ['feeds.orders.walk.same-items', 'feeds.orders.follow.changes', 'feeds.orders.follow.payment', 'feeds.trips.walk.same-items', 'feeds.trips.cursor.end'],
+      // The trip feed's tail shares a stamp too, so the page after a cursor there misses the last item and ends.
+      // follow.payment (D10) passes: the paid orders still come back; the skipped items are follow.changes' (SHOULD) to report.
+      ['feeds.orders.walk.same-items', 'feeds.orders.follow.changes', 'feeds.trips.walk.same-items', 'feeds.trips.cursor.end', 'feeds.trips.cursor.more'],
     ],
     [
       'feeds whose since is exclusive',
       bothFeedsQuery((query) => (query.position === null && query.since !== null ? { ...query, since: new Date(Date.parse(query.since) + 1).toISOString() } : query)),
       ['feeds.orders.since.inclusive', 'feeds.trips.since.inclusive'],
     ],
-    // cursor.end too: a since after every item must give an empty, final page; since.offset too: a since in any form must be read.
+    // since.future and cursor.end too: a since after every item must give an empty (D6: final) page; since.offset too: a since in any form must be read.
     [
       'feeds that ignore since',
       bothFeedsQuery((query) => ({ ...query, since: null })),
-      ['feeds.orders.since.filter', 'feeds.trips.since.filter', 'feeds.orders.cursor.end', 'feeds.trips.cursor.end', 'feeds.orders.since.offset'],
+      ['feeds.orders.since.filter', 'feeds.trips.since.filter', 'feeds.orders.since.future', 'feeds.trips.since.future', 'feeds.orders.cursor.end', 'feeds.trips.cursor.end', 'feeds.orders.since.offset', 'feeds.trips.since.offset'],
     ],
-    ['feeds that ignore the status filter', bothFeedsQuery((query) => ({ ...query, statuses: null })), ['feeds.orders.status.filter', 'feeds.trips.status.filter']],
+    // filters-as-sent too: the status sent with a cursor is a status filter.
+    [
+      'feeds that ignore the status filter',
+      bothFeedsQuery((query) => ({ ...query, statuses: null })),
+      ['feeds.orders.status.filter', 'feeds.trips.status.filter', 'feeds.orders.cursor.filters-as-sent', 'feeds.trips.cursor.filters-as-sent'],
+    ],
     ['feeds that keep only the first of repeated statuses', bothFeedsQuery((query) => ({ ...query, statuses: query.statuses?.slice(0, 1) ?? null })), ['feeds.orders.status.filter', 'feeds.trips.status.filter']],
     [
       'feeds that give a cursor whenever a page is full (an empty last page follows)',

@@ -1,13 +1,16 @@
 /**
  * Feeds: the order feed and the trip feed as a consumer pages through them — order, page
- * size, cursors, filters, and what writes do to the order feed. Each rule is one builder
- * applied to both feeds (`feeds.orders.*`, `feeds.trips.*`); the parts live in feeds-*.ts.
+ * size, cursors, filters, order statuses, what writes do to the order feed, and (once the run
+ * is over) every page the run read. Each rule is one builder applied to both feeds
+ * (`feeds.orders.*`, `feeds.trips.*`) where it applies to both; the parts live in feeds-*.ts.
  */
 import type { Check } from '../types.ts';
 import { changeChecks } from './feeds-changes.ts';
 import { cursorChecks } from './feeds-cursor.ts';
 import { filterChecks } from './feeds-filters.ts';
 import { pagingChecks } from './feeds-paging.ts';
+import { runLevelChecks } from './feeds-run.ts';
+import { statusChecks } from './feeds-statuses.ts';
 import { type FeedSpec, orderFeed, tripFeed } from './feeds-walk.ts';
 
 /** The checks every feed gets. */
@@ -15,5 +18,5 @@ function checksOf(feed: FeedSpec): Check[] {
   return [...pagingChecks(feed), ...cursorChecks(feed), ...filterChecks(feed)];
 }
 
-/** The feeds family: the order feed's checks, then the trip feed's. */
-export const feedsChecks: Check[] = [...checksOf(orderFeed), ...changeChecks, ...checksOf(tripFeed)];
+/** The feeds family: the order feed's checks, then the trip feed's, then those that look at the whole run. */
+export const feedsChecks: Check[] = [...checksOf(orderFeed), ...statusChecks, ...changeChecks, ...checksOf(tripFeed), ...runLevelChecks];
