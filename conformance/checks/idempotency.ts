@@ -313,9 +313,10 @@ export const tenantScoped: Check = {
   family: 'idempotency',
   title: 'the same Idempotency-Key used by two tenants on their own orders executes for both; neither gets the other\'s stored answer',
   verifies: ['D13'],
-  requires: ['key:full', 'key:otherTenant', 'orders:payable:1', 'orders:otherTenant:1'],
+  // An archivable order takes the payment: D10 records one in any status, and the payable pool is the scarcest.
+  requires: ['key:full', 'key:otherTenant', 'orders:archivable:1', 'orders:otherTenant:1'],
   async run(ctx) {
-    const [{ externalId: own }] = (await qualifyingOrders(ctx, 'payable', poolStates.payable)) as [OrderState];
+    const [{ externalId: own }] = (await qualifyingOrders(ctx, 'archivable', poolStates.payable)) as [OrderState];
     const [{ externalId: theirs }] = (await qualifyingOrders(ctx, 'otherTenant', { ...poolStates.payable, key: 'otherTenant' })) as [OrderState];
     const key = freshKey();
     const payment = freshPayment(5.5);

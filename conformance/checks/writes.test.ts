@@ -143,9 +143,9 @@ describe('writes checks against broken targets', () => {
     [['writes.payment.amount.notNumber', 'writes.payment.amount.type'], 'the amount "12"', accepting(({ value }) => value === '12')],
     [['writes.payment.currency.invalid'], 'the currency eur', accepting(({ value }) => value === 'eur')],
     [['writes.payment.currency.notIso'], 'the currency ABC', accepting(({ value }) => value === 'ABC')],
-    [['writes.payment.currency.type'], 'the currency 123', accepting(({ field, value }) => field === 'currency' && value === '123')],
-    [['writes.payment.paymentId.type'], 'the paymentId 123', accepting(({ field, value }) => field === 'paymentId' && value === '123')],
-    [['writes.payment.paymentId.type', 'writes.payment.required'], 'a payment without paymentId', accepting(({ field, value }) => field === 'paymentId' && value === null)],
+    [['writes.payment.currency.notIso'], 'the currency 123', accepting(({ field, value }) => field === 'currency' && value === '123')],
+    [['writes.payment.required'], 'the paymentId 123', accepting(({ field, value }) => field === 'paymentId' && value === '123')],
+    [['writes.payment.required'], 'a payment without paymentId', accepting(({ field, value }) => field === 'paymentId' && value === null)],
     [['writes.payment.paymentId.format'], 'the paymentId not-a-uuid', accepting(({ value }) => value === 'not-a-uuid')],
   ])('fail %j when %s is accepted', async (ids, _case, rewrite) => {
     const target = await reference();

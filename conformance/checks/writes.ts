@@ -123,14 +123,20 @@ export const currencyInvalid: Check = {
     ),
 };
 
-/** currency ABC (three uppercase letters, not ISO 4217): 400 payments.currency.invalid on currency. */
+/** currency ABC (three uppercase letters, not ISO 4217): 400 payments.currency.invalid on currency; currency 123 (not a string): 400. */
 export const currencyNotIso: Check = {
   id: 'writes.payment.currency.notIso',
   family: 'writes',
-  title: 'a currency that is not an ISO 4217 code (ABC) is refused 400 payments.currency.invalid, field currency',
+  title: 'a currency that is not an ISO 4217 code (ABC) is refused 400 payments.currency.invalid, field currency; one that is not a string (123) is refused 400',
   verifies: ['int.payment.currency'],
   requires: ['orders:payable:1'],
-  run: async (ctx) => expectRefusedPayments(ctx, await liveId(ctx, 'payable'), [['currency "ABC" (not ISO 4217)', paymentBody({ currency: 'ABC' })]], { type: 'payments.currency.invalid', field: 'currency' }),
+  async run(ctx) {
+    const externalId = await liveId(ctx, 'payable');
+    return [
+      ...(await expectRefusedPayments(ctx, externalId, [['currency "ABC" (not ISO 4217)', paymentBody({ currency: 'ABC' })]], { type: 'payments.currency.invalid', field: 'currency' })),
+      ...(await expectRefusedPayments(ctx, externalId, [['currency 123 (a number)', paymentBody({ currency: 123 })]], {})),
+    ];
+  },
 };
 
 /** amount "12", true, null, [12]: refused 400, with any code; a target that coerces "12" to 12 fails. */
@@ -149,33 +155,12 @@ export const amountType: Check = {
     ),
 };
 
-/** paymentId 123, null or missing: refused 400, with any code. */
-export const paymentIdType: Check = {
-  id: 'writes.payment.paymentId.type',
-  family: 'writes',
-  title: 'a paymentId that is a number, null or missing is refused 400',
-  verifies: ['int.payment.paymentId'],
-  requires: ['orders:payable:1'],
-  run: async (ctx) =>
-    expectRefusedPayments(ctx, await liveId(ctx, 'payable'), [['paymentId 123 (a number)', paymentBody({ paymentId: 123 })], ['paymentId null', paymentBody({ paymentId: null })], ['no paymentId', paymentBody({ paymentId: undefined })]], {}),
-};
-
-/** currency 123: refused 400, with any code. */
-export const currencyType: Check = {
-  id: 'writes.payment.currency.type',
-  family: 'writes',
-  title: 'a currency that is not a string (123) is refused 400',
-  verifies: ['int.payment.currency'],
-  requires: ['orders:payable:1'],
-  run: async (ctx) => expectRefusedPayments(ctx, await liveId(ctx, 'payable'), [['currency 123 (a number)', paymentBody({ currency: 123 })]], {}),
-};
-
-/** Each required member missing: 400 with an errors entry naming it (the catalog's field errors; its place in errors is D28's). */
+/** Each required member missing: 400 with an errors entry naming it (the catalog's field errors; its place in errors is D28's); paymentId 123 or null: 400. */
 export const paymentRequired: Check = {
   id: 'writes.payment.required',
   family: 'writes',
-  title: 'a payment without paymentId, amount or currency is refused 400 naming the missing field',
-  verifies: ['int.payment.body', 'cat.validation-errors'],
+  title: 'a payment without paymentId, amount or currency is refused 400 naming the missing field; a paymentId that is a number or null is refused 400',
+  verifies: ['int.payment.body', 'int.payment.paymentId', 'cat.validation-errors'],
   requires: ['orders:payable:1'],
   async run(ctx) {
     const externalId = await liveId(ctx, 'payable');
@@ -183,6 +168,7 @@ export const paymentRequired: Check = {
     for (const field of ['paymentId', 'amount', 'currency']) {
       findings.push(...(await expectRefusedPayments(ctx, externalId, [[`no ${field}`, paymentBody({ [field]: undefined })]], { field })));
     }
+    findings.push(...(await expectRefusedPayments(ctx, externalId, [['paymentId 123 (a number)', paymentBody({ paymentId: 123 })], ['paymentId null', paymentBody({ paymentId: null })]], {})));
     return findings;
   },
 };
@@ -552,8 +538,6 @@ export const writesChecks: Check[] = [
   currencyInvalid,
   currencyNotIso,
   amountType,
-  paymentIdType,
-  currencyType,
   paymentRequired,
   paymentIdNotUuid,
   paymentRepeat,
