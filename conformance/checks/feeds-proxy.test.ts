@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxiedRequest, type ProxyRewrite } from '../testing/proxy.ts';
-import { runAgainstBroken } from '../testing/reference.ts';
+import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxiedRequest, type ProxyRewrite, startProxy } from '../testing/proxy.ts';
+import { runAgainstBroken, runChecks, startReference } from '../testing/reference.ts';
 import type { CheckResult } from '../types.ts';
 import { feedsChecks } from './feeds.ts';
 
@@ -240,6 +240,25 @@ describe('feeds checks against broken answers', () => {
     );
     expect(withOutcome(byId, 'skip')).toEqual(feedsChecks.map((check) => check.id));
     expect(byId.get('feeds.trips.order')?.reason).toBe('the trip feed answered 429 (rate limit of the tripsRead key); Retry-After 30');
+  });
+
+  it('reads trips with the names the profile gives their members (D15 only names them)', async () => {
+    const renamed: Record<string, string> = { id: 'tripId', updatedAtUtc: 'changedAt', shortId: 'code' };
+    const reference = await startReference();
+    const proxy = await startProxy(
+      reference.server.url,
+      pages((page, url) => (url.pathname.endsWith('/trips') ? { ...page, items: page.items.map((trip) => Object.fromEntries(Object.entries(trip).map(([name, value]) => [renamed[name] ?? name, value]))) as Page['items'] } : page)),
+    );
+    try {
+      const profile = { ...reference.profile, target: proxy.url, choices: { tripFields: { id: 'tripId', updatedAt: 'changedAt', shortCode: 'code' } } };
+      const { byId } = await runChecks(feedsChecks, profile);
+      expect(withOutcome(byId, 'pass')).toEqual(feedsChecks.map((check) => check.id));
+      // The other tenant's trips are known by their renamed ids too: the trip feed's run-level check found them in its own feed.
+      expect(byId.get('feeds.trips.walks.tenant')?.exchangeCount).toBeGreaterThan(0);
+    } finally {
+      await proxy.close();
+      await reference.close();
+    }
   });
 
   it('passes through a proxy that changes nothing', async () => {

@@ -7,7 +7,7 @@
  */
 import { describeExchange, finding, show } from '../findings.ts';
 import type { Check, CheckContext, ExchangeRecord, Finding } from '../types.ts';
-import { capFindings, FeedUnreadable, type FeedSpec, orderFeed, statusesOf, tripFeed, type Walk, walkFeed, type WalkOptions } from './feeds-walk.ts';
+import { capFindings, FeedUnreadable, type FeedSpec, itemNames, orderFeed, statusesOf, tripFeed, type Walk, walkFeed, type WalkOptions } from './feeds-walk.ts';
 
 /** The profile keys of the tenant under test that read the feeds. */
 const TENANT_KEYS = new Set(['full', 'ordersRead', 'tripsRead']);
@@ -50,12 +50,13 @@ function operationOf(feed: FeedSpec): string {
 /** The items of every 200 page of `feed` the run read with the tenant's keys, in the order the pages were answered. */
 function runItems(ctx: CheckContext, feed: FeedSpec): RunItem[] {
   const items: RunItem[] = [];
+  const names = itemNames(ctx, feed);
   for (const exchange of ctx.exchanges()) {
     if (exchange.channel !== 'api' || exchange.operationId !== operationOf(feed) || exchange.response?.status !== 200 || !TENANT_KEYS.has(keyOf(exchange) ?? '')) continue;
     const page = bodyOf(exchange) as { items?: unknown } | undefined;
     if (!Array.isArray(page?.items)) continue;
     for (const raw of page.items as Record<string, unknown>[]) {
-      if (raw !== null && typeof raw === 'object') items.push({ id: raw['id'], externalId: raw['externalId'], status: raw['status'], updatedAtUtc: raw['updatedAtUtc'], exchange });
+      if (raw !== null && typeof raw === 'object') items.push({ id: raw[names.id], externalId: raw['externalId'], status: raw['status'], updatedAtUtc: raw[names.updatedAt], exchange });
     }
   }
   return items;
@@ -82,15 +83,17 @@ interface OtherTenant {
 /** The other tenant's own feed read with the otherTenant key, 100 a page, when the profile has the key; what it answers is added to `known`. */
 async function readOtherFeed(ctx: CheckContext, feed: FeedSpec, known: OtherTenant): Promise<void> {
   if (ctx.profile.keys.otherTenant === undefined) return;
+  const names = itemNames(ctx, feed);
   let cursor: string | null = null;
   for (let page = 0; page < MAX_PAGES; page += 1) {
     const response = await ctx.http.request({ method: 'GET', path: feed.path, key: 'otherTenant', query: { limit: 100, ...(cursor === null ? {} : { cursor }) } });
     const body = response.json as { items?: unknown; nextCursor?: unknown } | undefined;
     if (response.status !== 200 || !Array.isArray(body?.items)) return;
     for (const item of body.items as Record<string, unknown>[]) {
-      if (typeof item?.['id'] === 'string') known.ids.set(item['id'], `the otherTenant key's ${feed.label}`);
+      const id = item?.[names.id];
+      if (typeof id === 'string') known.ids.set(id, `the otherTenant key's ${feed.label}`);
       if (typeof item?.['status'] === 'string') known.statuses.add(item['status']);
-      const stamp = item?.['updatedAtUtc'];
+      const stamp = item?.[names.updatedAt];
       if (typeof stamp === 'string' && !Number.isNaN(Date.parse(stamp)) && (known.earliest === undefined || Date.parse(stamp) < Date.parse(known.earliest))) known.earliest = stamp;
     }
     cursor = typeof body.nextCursor === 'string' && body.items.length > 0 ? body.nextCursor : null;

@@ -68,6 +68,17 @@ export interface FeedQuery {
   status?: readonly string[];
 }
 
+/**
+ * The names the target gives an item's id and its time of last change: the Order's, or on the
+ * trip feed the profile's `choices.tripFields` (D15's names when it has none; the seeds name
+ * only a trip's `status`).
+ */
+export function itemNames(ctx: Pick<CheckContext, 'profile'>, feed: FeedSpec): { id: string; updatedAt: string } {
+  if (feed.name === 'orders') return { id: 'id', updatedAt: 'updatedAtUtc' };
+  const chosen = ctx.profile.choices?.tripFields;
+  return { id: chosen?.id ?? 'id', updatedAt: chosen?.updatedAt ?? 'updatedAtUtc' };
+}
+
 /** A page could not be read: the check ends with this finding (see `feedRun`). */
 export class FeedUnreadable extends Error {
   constructor(readonly finding: Finding) {
@@ -116,13 +127,16 @@ export async function readPage(ctx: CheckContext, feed: FeedSpec, query: FeedQue
     throw new FeedUnreadable(finding(`${where}: the body is not a page`, 'items (array) and nextCursor (string or null)', show(response.json ?? response.text, 300), response.exchange));
   }
   const items: FeedItem[] = [];
+  const names = itemNames(ctx, feed);
   for (const raw of body.items) {
-    const item = raw as { id?: unknown; updatedAtUtc?: unknown; status?: unknown; externalId?: unknown; type?: unknown } | null;
-    const at = typeof item?.updatedAtUtc === 'string' ? Date.parse(item.updatedAtUtc) : Number.NaN;
-    if (item === null || typeof item !== 'object' || typeof item.id !== 'string' || Number.isNaN(at)) {
-      throw new FeedUnreadable(finding(`${where}: an item without a string id and a date-time updatedAtUtc`, 'every item with id (string) and updatedAtUtc (date-time)', show(raw, 300), response.exchange));
+    const item = raw as Record<string, unknown> | null;
+    const id = item?.[names.id];
+    const stamp = item?.[names.updatedAt];
+    const at = typeof stamp === 'string' ? Date.parse(stamp) : Number.NaN;
+    if (item === null || typeof item !== 'object' || typeof id !== 'string' || Number.isNaN(at)) {
+      throw new FeedUnreadable(finding(`${where}: an item without a string ${names.id} and a date-time ${names.updatedAt}`, `every item with ${names.id} (string) and ${names.updatedAt} (date-time)`, show(raw, 300), response.exchange));
     }
-    items.push({ id: item.id, updatedAtUtc: item.updatedAtUtc as string, at, status: item.status, externalId: item.externalId, type: item.type, exchange: response.exchange });
+    items.push({ id, updatedAtUtc: stamp as string, at, status: item['status'], externalId: item['externalId'], type: item['type'], exchange: response.exchange });
   }
   return { items, nextCursor: body.nextCursor, exchange: response.exchange };
 }
