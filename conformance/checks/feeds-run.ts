@@ -193,10 +193,14 @@ function archivesOf(ctx: CheckContext, items: readonly RunItem[]): Archive[] {
   return [...archives.values()];
 }
 
-/** Whether a control-plane exchange after the archive names the order (a restore, or a new intake of its external id). */
+/**
+ * Whether a control-plane exchange after the archive names the order in its request or its
+ * answer (a restore, or a new intake of its external id): the order may then be live again.
+ */
 function revived(ctx: CheckContext, archive: Archive): boolean {
   const names = [archive.externalId, ...(typeof archive.last?.id === 'string' ? [archive.last.id] : [])];
-  return ctx.exchanges().some((exchange) => exchange.channel === 'sandbox' && sentAt(exchange) >= sentAt(archive.exchange) && names.some((name) => exchange.request.url.includes(encodeURIComponent(name)) || (exchange.request.body ?? '').includes(name)));
+  const mentions = (exchange: ExchangeRecord) => [exchange.request.url, exchange.request.body ?? '', exchange.response?.body ?? ''].some((text) => names.some((name) => text.includes(name) || text.includes(encodeURIComponent(name))));
+  return ctx.exchanges().some((exchange) => exchange.channel === 'sandbox' && sentAt(exchange) >= sentAt(archive.exchange) && mentions(exchange));
 }
 
 /** Whether `item` is the archived order of `archive`. */
