@@ -96,13 +96,15 @@ describe('profileSummary', () => {
       pools: { payable: 1, cancellable: 1, notCancellable: 1, archivable: 1, onTrip: 1, otherTenant: 1, 'trips.otherTenant': 2 },
       feeds: { minOrders: 120, minTrips: 120 },
       sandbox: true,
+      choices: profileChoiceNames(complete),
     });
+    expect(summary.choices.length).toBeGreaterThan(0);
     const text = JSON.stringify(summary);
     for (const secret of ['admin', 'ext-1', 'trip-1', 'orders:manage', 'driverRef']) expect(text).not.toContain(`"${secret}"`);
   });
 
   it('summarises a profile without the new fields as before', () => {
-    expect(profileSummary({ keys: { full: 'k' } })).toEqual({ keys: ['full'], pools: {}, feeds: {}, sandbox: false });
+    expect(profileSummary({ keys: { full: 'k' } })).toEqual({ keys: ['full'], pools: {}, feeds: {}, sandbox: false, choices: [] });
     expect(profileSummary({ keys: { full: 'k' }, orders: { payable: ['a', 'b'] } }).pools).toEqual({ payable: 2 });
   });
 });

@@ -108,5 +108,6 @@ export function profileSummary(profile: Profile): RunReport['profile'] {
     pools: poolSizes(profile),
     feeds: Object.fromEntries(Object.entries(profile.feeds ?? {}).filter((entry): entry is [string, number] => entry[1] !== undefined)),
     sandbox: profile.sandbox !== undefined,
+    choices: profileChoiceNames(profile),
   };
 }

@@ -371,6 +371,8 @@ export interface RunReport {
     pools: Record<string, number>;
     feeds: Record<string, number>;
     sandbox: boolean;
+    /** Which of the target's own choices were stated (`tripFields.driver`, `writeScope`), never their values. */
+    choices: string[];
   };
   startedAt: string;
   finishedAt: string;

@@ -57,7 +57,7 @@ export const whoamiShape: Check = {
   id: 'discovery.whoami.shape',
   family: 'discovery',
   title: 'whoami answers 200 with the key identity',
-  verifies: ['int.whoami.response', 'int.identity.tenantId', 'int.identity.keyId', 'int.versioning.prefix'],
+  verifies: ['int.whoami.response', 'int.identity.tenantId', 'int.identity.keyId', 'int.identity.scopes', 'int.versioning.prefix'],
   requires: ['key:full'],
   async run(ctx) {
     const response = await ctx.http.request({ method: 'GET', path: whoamiPath, key: 'full' });
@@ -149,6 +149,11 @@ export const responsesContract: Check = {
   verifies: [
     'int.service.json',
     'int.endpoints.error-bodies',
+    // The success status each operation answers with: the seeds' "Response 200: …" and "Response 204 …".
+    'int.payment.response',
+    'int.cancel.response',
+    'int.archive.no-content',
+    'int.whoami.response',
     'int.order.all-present',
     'int.order.id',
     'int.order.externalId',

@@ -1,7 +1,6 @@
-import { connect, createServer, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answer as fakeAnswer, startFakeTarget } from '../testing/fake-target.ts';
+import { startByteProxy } from '../testing/byte-proxy.ts';
 import { answerJson, type ProxiedAnswer, type ProxyRewrite, startProxy } from '../testing/proxy.ts';
 import { runChecks, startReference, type ReferenceTarget } from '../testing/reference.ts';
 import type { Check, Profile } from '../types.ts';
@@ -49,40 +48,11 @@ function withProblem(answer: ProxiedAnswer, changes: Record<string, unknown>): P
   return { ...answer, body: Buffer.from(JSON.stringify({ ...(answerJson(answer) as object), ...changes })) };
 }
 
-/**
- * A byte-level proxy to `targetUrl`. A client that half-closes is hung up on, unanswered, when
- * `hangUp` (a server that drops a cut-off body); otherwise the half-close is passed on, and
- * `answer` rewrites the upstream's bytes on their way back.
- */
-async function startByteProxy(targetUrl: string, options: { hangUp?: boolean; answer?: (text: string) => string } = {}): Promise<string> {
-  const { hostname, port } = new URL(targetUrl);
-  const sockets = new Set<Socket>();
-  const server = createServer({ allowHalfOpen: true }, (client) => {
-    const upstream = connect({ host: hostname, port: Number(port), allowHalfOpen: true });
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.on('close', () => sockets.delete(socket));
-    }
-    client.pipe(upstream, { end: false });
-    upstream.on('data', (chunk: Buffer) => client.write(options.answer ? Buffer.from(options.answer(chunk.toString('latin1')), 'latin1') : chunk));
-    upstream.on('end', () => client.end());
-    client.on('end', () => {
-      if (options.hangUp) {
-        client.destroy();
-        upstream.destroy();
-      } else upstream.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  open.push(
-    () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+/** A byte-level proxy to `targetUrl`, closed after the test (see testing/byte-proxy.ts). */
+async function byteProxy(targetUrl: string, options: Parameters<typeof startByteProxy>[1] = {}): Promise<string> {
+  const proxy = await startByteProxy(targetUrl, options);
+  open.push(proxy.close);
+  return proxy.url;
 }
 
 describe('http checks against the reference', () => {
@@ -184,7 +154,7 @@ describe('http checks against broken targets', () => {
 
   it('fail http.body.incomplete when the target hangs up on a cut-off body, and skip .close', async () => {
     const target = await reference();
-    const { report, byId } = await runChecks(httpChecks, { ...target.profile, target: await startByteProxy(target.server.url, { hangUp: true }) });
+    const { report, byId } = await runChecks(httpChecks, { ...target.profile, target: await byteProxy(target.server.url, { hangUp: true }) });
     expect(report.results.filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.outcome])).toEqual([
       ['http.body.incomplete', 'fail'],
       ['http.body.incomplete.close', 'skip'],
@@ -195,7 +165,7 @@ describe('http checks against broken targets', () => {
 
   it('fail http.body.incomplete when a cut-off body is answered 400 api.malformed_request, and skip .close', async () => {
     const target = await reference();
-    const profile = { ...target.profile, target: await startByteProxy(target.server.url, { answer: (text) => text.replace('HTTP/1.1 408 Request Timeout', 'HTTP/1.1 400 Bad Request').replace('api.request_body_incomplete","title":"Request Timeout","status":408', 'api.malformed_request","title":"Bad Request","status":400') }) };
+    const profile = { ...target.profile, target: await byteProxy(target.server.url, { answer: (text) => text.replace('HTTP/1.1 408 Request Timeout', 'HTTP/1.1 400 Bad Request').replace('api.request_body_incomplete","title":"Request Timeout","status":408', 'api.malformed_request","title":"Bad Request","status":400') }) };
     const { report, byId } = await runChecks(httpChecks, profile);
     expect(report.results.filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.outcome])).toEqual([
       ['http.body.incomplete', 'fail'],
@@ -206,7 +176,7 @@ describe('http checks against broken targets', () => {
 
   it('fail http.body.incomplete.close alone when the 408 keeps the connection', async () => {
     const target = await reference();
-    const profile = { ...target.profile, target: await startByteProxy(target.server.url, { answer: (text) => text.replace(/\r\nConnection: close\r\n/i, '\r\nConnection: keep-alive\r\n') }) };
+    const profile = { ...target.profile, target: await byteProxy(target.server.url, { answer: (text) => text.replace(/\r\nConnection: close\r\n/i, '\r\nConnection: keep-alive\r\n') }) };
     const { report, byId } = await runChecks(httpChecks, profile);
     expect(report.results.filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.outcome])).toEqual([['http.body.incomplete.close', 'fail']]);
     expect(byId.get('http.body.incomplete.close')?.findings.map((found) => [found.expected, found.received])).toEqual([['Connection: close', 'Connection: keep-alive']]);

@@ -89,7 +89,8 @@ export const problemsCatalog: Check = {
   id: 'problems.catalog',
   family: 'problems',
   title: "every failure is application/problem+json; its type is a catalog code answered with the code's status wherever the seeds require one",
-  verifies: ['int.errors.problem-json', 'int.errors.catalog-type', 'cat.type-is-code', 'cat.status-fixed', 'int.errors.status-by-kind', 'int.endpoints.error-bodies'],
+  // It also holds the body's `status` member to the answer's status: the rows of the 400 body and of the others.
+  verifies: ['int.errors.problem-json', 'int.errors.catalog-type', 'cat.type-is-code', 'cat.status-fixed', 'int.errors.status-by-kind', 'int.endpoints.error-bodies', 'int.errors.validation-status', 'int.errors.other-bodies'],
   requires: [],
   after: 'all',
   async run(ctx) {

@@ -102,7 +102,7 @@ export const archivedTenantWrites: Check = {
   id: 'sandbox.tenant.archived',
   family: 'sandbox',
   title: "an archived tenant's payment, cancel and archive answer 409 tenants.tenant.archived",
-  verifies: ['cat.tenants.archived'],
+  verifies: ['cat.tenants.archived', 'int.errors.problem-json'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane, ctx) => {
     const { tenant, keyId, secret, externalId } = await archivedTenant(plane, [writeScopeOf(ctx)]);

@@ -25,7 +25,7 @@ function withoutMilliseconds(value: unknown): unknown {
 export const alternativeVariants: Record<string, AlternativeVariant> = {
   'since exclusive': {
     decides: ['D4'],
-    failsStrict: [],
+    failsStrict: ['feeds.orders.since.inclusive', 'feeds.trips.since.inclusive'],
     wrapStore: (store) => ({
       ...store,
       orders: { ...store.orders, feedPage: (tenantId, query) => store.orders.feedPage(tenantId, query.since ? { ...query, since: new Date(Date.parse(query.since) + 1).toISOString() } : query) },
@@ -34,17 +34,19 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
   },
   'Retry-After as an HTTP-date': {
     decides: ['D14', 'D13'],
-    failsStrict: [],
+    failsStrict: ['discovery.responses.decided', 'idempotency.inflight.decided', 'ratelimit.exceeded.decided'],
     proxy: () => setHeader('retry-after', (answer) => new Date(Date.now() + 1000 * Math.max(1, Number(answer.headers['retry-after']) || 1)).toUTCString(), (_, answer) => answer.status === 429),
   },
+  // Whole seconds on the wire: items of one second then come in the order of their hidden
+  // milliseconds, not of their ids, which decides D7 otherwise too.
   'timestamps without milliseconds': {
-    decides: ['D20'],
-    failsStrict: [],
+    decides: ['D20', 'D7'],
+    failsStrict: ['discovery.responses.decided', 'feeds.orders.order.ties'],
     proxy: () => editJson((request, answer) => is.integration(request) && answer.status === 200, (body) => withoutMilliseconds(body)),
   },
   'a repeated paymentId refused 409': {
     decides: ['D10'],
-    failsStrict: [],
+    failsStrict: ['writes.payment.repeat'],
     wrapStore: (store) => {
       const recorded = store.db.prepare<[string, string, string], number>(
         'SELECT 1 FROM order_payments p JOIN orders o ON o.id = p.order_id WHERE o.tenant_id = ? AND o.external_id = ? AND o.archived_at IS NULL AND p.payment_id = ?',
@@ -56,7 +58,7 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
   },
   'cancel ends Closed': {
     decides: ['D11'],
-    failsStrict: [],
+    failsStrict: ['writes.cancel.status'],
     wrapStore: (store) => {
       const close = store.db.prepare("UPDATE orders SET status = 'Closed' WHERE tenant_id = ? AND external_id = ? AND archived_at IS NULL");
       return overrideOrders(store, (orders) => ({
@@ -71,7 +73,7 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
   },
   'archive allowed on a trip': {
     decides: ['D12'],
-    failsStrict: [],
+    failsStrict: ['writes.archive.onTrip'],
     wrapStore: (store) => {
       const live = store.db.prepare<[string, string], { id: string; status: string }>('SELECT id, status FROM orders WHERE tenant_id = ? AND external_id = ? AND archived_at IS NULL');
       const archive = store.db.prepare('UPDATE orders SET archived_at = ?, updated_at = ?, trip_id = NULL WHERE id = ?');
@@ -86,10 +88,10 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
       }));
     },
   },
-  '404 for a wrong method': { decides: ['D21'], failsStrict: [], proxy: () => restatus((request, answer) => answer.status === 405, 404) },
+  '404 for a wrong method': { decides: ['D21'], failsStrict: ['http.method.notAllowed'], proxy: () => restatus((request, answer) => answer.status === 405, 404) },
   'no request id': {
     decides: ['D23'],
-    failsStrict: [],
+    failsStrict: ['discovery.responses.decided', 'http.requestId.echo', 'http.requestId.present', 'http.requestId.unusable'],
     proxy: () => ({
       answer: (answer, request) => {
         if (!is.integration(request)) return answer;
@@ -102,7 +104,7 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
   },
   'no rate-limit headers': {
     decides: ['D14'],
-    failsStrict: [],
+    failsStrict: ['discovery.responses.decided', 'ratelimit.headers'],
     proxy: () => ({
       answer: (answer) => {
         const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !name.startsWith('ratelimit-')));
@@ -112,17 +114,17 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
   },
   'a body limit of 64 KiB': {
     decides: ['D18'],
-    failsStrict: [],
-    proxy: () => ({
-      answer: (answer, request) =>
-        is.integration(request) && Number(request.headers['content-length']) > 64 * 1024 && answer.status !== 413
-          ? { status: 413, headers: { 'content-type': 'application/problem+json', 'x-request-id': answer.headers['x-request-id'] ?? 'r' }, body: Buffer.from(JSON.stringify({ type: 'api.payload_too_large', title: 'Payload Too Large', status: 413, detail: 'over 64 KiB', instance: request.url.split('?')[0] })) }
-          : answer,
-    }),
+    failsStrict: ['http.body.limit'],
+    rawRefuse: (head) => {
+      const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+      if (length <= 64 * 1024 || !head.includes(' /api/v1/integration/')) return undefined;
+      const body = JSON.stringify({ type: 'api.payload_too_large', title: 'Payload Too Large', status: 413, detail: 'over 64 KiB', instance: null });
+      return `HTTP/1.1 413 Payload Too Large\r\ncontent-type: application/problem+json\r\nx-request-id: req_limit\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+    },
   },
   'other trip field names': {
     decides: ['D15'],
-    failsStrict: [],
+    failsStrict: ['discovery.responses.decided'],
     proxy: () => editTrips((trip) => Object.fromEntries(Object.entries(trip).map(([name, value]) => [otherTripNames[name as keyof typeof otherTripNames] ?? name, value]))),
     profile: (profile: Profile) => ({
       ...profile,
@@ -131,17 +133,17 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
   },
   'the key not taken as a Bearer token': {
     decides: ['D1'],
-    failsStrict: [],
+    failsStrict: ['auth.transport.bearer'],
     proxy: () => ({ request: (request) => (is.integration(request) && request.headers['authorization']?.startsWith('Bearer ') ? { ...request, headers: { ...request.headers, authorization: 'Bearer not-a-key' } } : request) }),
   },
   'a limit of 0 served as 1': {
     decides: ['D8'],
-    failsStrict: [],
+    failsStrict: ['feeds.orders.limit.invalid', 'feeds.trips.limit.invalid'],
     proxy: () => resendChanged((request, answer) => (is.orderFeed(request) || is.tripFeed(request)) && answer.status === 400 && /^-?\d+$/.test(new URL(request.url, 'http://x').searchParams.get('limit') ?? ''), (request) => withQuery(request, (query) => query.set('limit', '1'))),
   },
   'a second cancel answered 200': {
     decides: ['D11'],
-    failsStrict: [],
+    failsStrict: ['writes.cancel.status'],
     wrapStore: (store) => {
       const cancelled = store.db.prepare<[string, string], string>(`SELECT ${ORDER_JSON} FROM orders o WHERE o.tenant_id = ? AND o.external_id = ? AND o.archived_at IS NULL AND o.status = 'Cancelled'`).pluck();
       return overrideOrders(store, (orders) => ({
@@ -153,10 +155,10 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
       }));
     },
   },
-  'a 401 without WWW-Authenticate': { decides: ['D3'], failsStrict: [], proxy: () => dropHeader('www-authenticate', (_, answer) => answer.status === 401) },
+  'a 401 without WWW-Authenticate': { decides: ['D3'], failsStrict: ['auth.problem.unauthorized', 'discovery.responses.decided'], proxy: () => dropHeader('www-authenticate', (_, answer) => answer.status === 401) },
   'an unknown status filter refused with the field in detail only': {
     decides: ['D9'],
-    failsStrict: [],
+    failsStrict: ['feeds.orders.status.unknown-field', 'feeds.trips.status.unknown-field'],
     proxy: () => editProblems({ status: 400, where: (request) => is.orderFeed(request) || is.tripFeed(request) }, (problem, answer) => (typeOf(answer) === 'api.malformed_request' && (problem['errors'] as { field?: string }[] | undefined)?.[0]?.field === 'status' ? { ...problem, detail: 'unknown status', errors: [{ field: 'status[]', code: 'api.malformed_request', value: null, message: 'unknown status' }] } : problem)),
   },
 };

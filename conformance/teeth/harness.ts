@@ -4,12 +4,18 @@
  * one thing — and the whole suite run against it. Breakages live here, in test code, never as
  * switches in the server.
  */
-import { memoryStore, startServer } from '../../server/testing.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { createApp } from '../../server/app.ts';
+import { createHttpServer, listen } from '../../server/http-server.ts';
+import { memoryLogger } from '../../server/log.ts';
+import { memoryStore } from '../../server/testing.ts';
 import type { Store } from '../../server/store/index.ts';
 import { checks } from '../checks/index.ts';
 import { integrationContract } from '../contract.ts';
 import { provisionProfile } from '../profile.ts';
 import { runSuite } from '../runner.ts';
+import { type RunningByteProxy, startByteProxy } from '../testing/byte-proxy.ts';
 import { type ProxyRewrite, type RunningProxy, startProxy } from '../testing/proxy.ts';
 import type { Profile, RunReport } from '../types.ts';
 
@@ -20,6 +26,15 @@ export interface Breakage {
   wrapStore?: (store: Store) => Store;
   /** A proxy in front of the reference; it gets the provisioned profile, to know its keys. */
   proxy?: (profile: Profile) => ProxyRewrite;
+  /**
+   * A rewrite of the reference's answers made inside its own server, as each answer is ended:
+   * its status and its body text (same length: `Content-Length` is already set). It reaches the
+   * requests that go past the HTTP proxy — socket-level ones and those whose bytes must arrive
+   * as written — with the reference's own connection handling.
+   */
+  answer?: (status: number, body: string, request: IncomingMessage | null) => { status: number; body: string } | undefined;
+  /** An answer a byte-level proxy in front of the reference gives itself to a request, from its head; undefined passes it on. */
+  rawRefuse?: (head: string) => string | undefined;
   /** What the profile says of the target's own choices (trip field names, …). */
   profile?: (profile: Profile) => Profile;
 }
@@ -31,6 +46,12 @@ export interface Breakage {
 export interface BrokenVariant extends Breakage {
   breaks: string[];
   fails: string[];
+  /**
+   * Checks that fail too although they verify none of `breaks`, because they cannot read what
+   * the breakage broke (a page whose items are null cannot show a future `since` works), each
+   * with that reason. Kept explicit so that every such case is seen and argued.
+   */
+  alsoFails?: Record<string, string>;
 }
 
 /**
@@ -42,20 +63,68 @@ export interface AlternativeVariant extends Breakage {
   failsStrict: string[];
 }
 
+/** The reference over `store` on an ephemeral port; `answer` rewrites its answers as they are ended. */
+async function startReference(store: Store, answer: Breakage['answer']): Promise<{ url: string; close(): Promise<void> }> {
+  const app = createApp({ store, log: memoryLogger(), adminToken: ADMIN_TOKEN, bodyIdleTimeoutMs: 1000 });
+  const server = createHttpServer(
+    (answer === undefined
+      ? app
+      : (request: IncomingMessage, response: ServerResponse) => {
+          const end = response.end.bind(response) as (chunk?: unknown, ...rest: unknown[]) => ServerResponse;
+          response.end = ((chunk?: unknown, ...rest: unknown[]) => {
+            const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : '';
+            const changed = response.headersSent ? undefined : answer(response.statusCode, text, request);
+            if (changed === undefined) return end(chunk, ...rest);
+            response.statusCode = changed.status;
+            return end(changed.body, ...rest.filter((item) => typeof item === 'function'));
+          }) as ServerResponse['end'];
+          app(request as Parameters<typeof app>[0], response as Parameters<typeof app>[1]);
+        }) as unknown as Parameters<typeof createHttpServer>[0],
+  );
+  if (answer !== undefined) {
+    // Answers the server writes straight to a socket (a request it cannot parse, a body cut short).
+    server.prependListener('clientError', (_error: Error, socket: Socket) => {
+      const end = socket.end.bind(socket) as (data?: unknown) => Socket;
+      socket.end = ((data?: unknown) => {
+        const match = typeof data === 'string' ? /^HTTP\/1\.1 (\d{3}) [^\r]*([\s\S]*?\r\n\r\n)([\s\S]*)$/.exec(data) : null;
+        const changed = match ? answer(Number(match[1]), match[3]!, null) : undefined;
+        return end(match && changed ? `HTTP/1.1 ${changed.status} Changed${match[2]}${changed.body}` : data);
+      }) as Socket['end'];
+    });
+  }
+  const url = await listen(server, 0, '127.0.0.1');
+  return {
+    url,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** An `answer` rewrite that gives status `to` (and the problem's `status` member) where the reference answered `from` and `when` holds. */
+export function restatusAnswer(from: number, to: number, when: (body: string) => boolean = () => true): NonNullable<Breakage['answer']> {
+  return (status, body) => (status === from && when(body) ? { status: to, body: body.replace(`"status":${from}`, `"status":${to}`) } : undefined);
+}
+
 /** Runs the whole registry against the reference changed by `breakage`, provisioned as --provision does. */
 export async function runAgainst(breakage: Breakage = {}, options: { strict?: boolean } = {}): Promise<RunReport> {
   const store = memoryStore();
-  const server = await startServer(breakage.wrapStore ? breakage.wrapStore(store) : store, { adminToken: ADMIN_TOKEN, bodyIdleTimeoutMs: 1000 });
+  const server = await startReference(breakage.wrapStore ? breakage.wrapStore(store) : store, breakage.answer);
   let proxy: RunningProxy | undefined;
+  let rawProxy: RunningByteProxy | undefined;
   try {
     const provisioned = await provisionProfile(server.url, ADMIN_TOKEN, 30_000);
     if (breakage.proxy) proxy = await startProxy(server.url, breakage.proxy(provisioned));
-    // Everything goes through the proxy, socket-level requests included: it streams request bodies as they come.
+    if (breakage.rawRefuse) rawProxy = await startByteProxy(server.url, { refuse: breakage.rawRefuse });
     const target = proxy?.url ?? server.url;
+    // The control plane goes through the proxy too, so a variant can break what it answers.
     const profile = (breakage.profile ?? ((same: Profile) => same))({ ...provisioned, target, ...(proxy ? { sandbox: { ...provisioned.sandbox!, url: `${proxy.url}/sandbox/v1` } } : {}) });
-    return await runSuite({ checks, profile, target, contract: integrationContract, concurrency: 4, seed: 11, timeoutMs: 5000, strict: options.strict ?? false });
+    return await runSuite({ checks, profile, target, rawTarget: rawProxy?.url ?? server.url, contract: integrationContract, concurrency: 4, seed: 11, timeoutMs: 5000, strict: options.strict ?? false });
   } finally {
     await proxy?.close();
+    await rawProxy?.close();
     await server.close();
   }
 }

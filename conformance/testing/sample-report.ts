@@ -84,7 +84,7 @@ export function sampleReport(): RunReport {
     target: 'http://127.0.0.1:4321',
     seed: 1234,
     options: { only: [], skip: [], level: 'all', strict: false, concurrency: 4, timeoutMs: 10000 },
-    profile: { keys: ['full', 'ordersRead'], pools: { payable: 3 }, feeds: {}, sandbox: false },
+    profile: { keys: ['full', 'ordersRead'], pools: { payable: 3 }, feeds: {}, sandbox: false, choices: ['tripFields.driver'] },
     startedAt: '2026-11-22T01:40:00.000Z',
     finishedAt: '2026-11-22T01:40:01.500Z',
     durationMs: 1500,
