@@ -61,6 +61,11 @@ export interface BrokenVariant extends Breakage {
 export interface AlternativeVariant extends Breakage {
   decides: string[];
   failsStrict: string[];
+  /**
+   * DECISION checks of `decides` that fail or pass by the timing of the run (two writes in one
+   * second, say), each with the reason; never a MUST or SHOULD check.
+   */
+  mayFailStrict?: Record<string, string>;
 }
 
 /** The reference over `store` on an ephemeral port; `answer` rewrites its answers as they are ended. */
