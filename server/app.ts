@@ -39,13 +39,16 @@ export function createApp(options: AppOptions): express.Express {
   app.set('query parser', 'simple');
   app.use(makeRequestId());
   if (log.requests) app.use(makeAccessLog({ log }));
+  const sandboxShapes = sandboxOperations.map(({ path, method }) => ({ path: `${SANDBOX_PREFIX}${path}`, method }));
+  const fallback = makeFallback(routeShapes([...operations.values(), ...sandboxShapes]));
+  // No operation takes OPTIONS: the routers would answer it 200 text/plain themselves (D21).
+  app.use((req, res, next) => (req.method === 'OPTIONS' ? fallback(req, res, next) : next()));
   app.use(makeIntegrationRouter({ store: options.store, cursors, bodyIdleTimeoutMs }));
   app.use(
     SANDBOX_PREFIX,
     makeSandboxRouter({ store: options.store, adminToken: options.adminToken ?? newAdminToken(), cursors, bodyIdleTimeoutMs }),
   );
-  const sandboxShapes = sandboxOperations.map(({ path, method }) => ({ path: `${SANDBOX_PREFIX}${path}`, method }));
-  app.use(makeFallback(routeShapes([...operations.values(), ...sandboxShapes])));
+  app.use(fallback);
   app.use(makeErrorHandler({ log }));
   return app;
 }

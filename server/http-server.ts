@@ -2,7 +2,7 @@
  * The HTTP server around the app. Node answers requests it cannot parse before Express
  * sees them; `clientError` makes those answers problem+json too (D17, D18).
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express } from 'express';
 import { newRequestId } from './http/request-id.ts';
@@ -33,15 +33,71 @@ function clientErrorAnswer(code: string | undefined, path: string): string {
   }
 }
 
-/** An HTTP server for `app` that answers unparseable requests with problem+json. */
+/** Client errors about the request being read (its body cut short or stalled), not a new one behind it. */
+const CURRENT_REQUEST_ERRORS = new Set(['ERR_HTTP_REQUEST_TIMEOUT', 'HPE_INVALID_EOF_STATE']);
+
+/** A problem answer written through Node's response object (for requests Node parsed but would answer itself). */
+function writeProblem(response: ServerResponse, status: number, reason: string, type: string, detail: string, path: string, headers: Record<string, string> = {}): void {
+  const requestId = newRequestId();
+  const body = JSON.stringify({ type, title: reason, status, detail, instance: `${path}#${requestId}` });
+  response.writeHead(status, reason, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId, Connection: 'close', ...headers });
+  response.end(body);
+}
+
+/**
+ * An HTTP server for `app` whose every answer is problem+json with a request id, those Node
+ * would give on its own included: a request it cannot parse (also on a connection that already
+ * carried answers, once they are out), one without Host (RFC 9112 §3.2), an Expect it cannot
+ * meet, and CONNECT. A connection is closed only after an answer, or when a partly written
+ * answer leaves no room for one.
+ */
 export function createHttpServer(app: Express): Server {
-  const server = createServer(app);
-  // The path of the request a socket is in, so a problem written to the socket names it (D23).
+  // Host is checked below, so that its absence is answered as a problem too.
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
+    if (request.headers.host === undefined && request.httpVersion === '1.1') {
+      writeProblem(response, 400, 'Bad Request', 'api.malformed_request', 'An HTTP/1.1 request must carry a Host header (RFC 9112 §3.2).', (request.url ?? '').split('?')[0]!);
+      return;
+    }
+    app(request as Parameters<Express>[0], response as Parameters<Express>[1]);
+  });
+  // The path of the request a socket is in, so a problem written to the socket names it (D23);
+  // and how many answers on it are not yet fully written.
   const pathOf = new WeakMap<Socket, string>();
-  server.on('request', (request: IncomingMessage) => pathOf.set(request.socket, (request.url ?? '').split('?')[0]!));
+  const unfinished = new WeakMap<Socket, number>();
+  // A request that could not be parsed behind one still being answered: answered once that is out.
+  const waiting = new WeakMap<Socket, string>();
+  // Bytes written on a socket when its last answer was complete: more means one is partly out.
+  const answeredBytes = new WeakMap<Socket, number>();
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    pathOf.set(socket, (request.url ?? '').split('?')[0]!);
+    unfinished.set(socket, (unfinished.get(socket) ?? 0) + 1);
+    response.once('finish', () => {
+      const left = (unfinished.get(socket) ?? 1) - 1;
+      unfinished.set(socket, left);
+      answeredBytes.set(socket, socket.bytesWritten);
+      const answer = waiting.get(socket);
+      if (left === 0 && answer !== undefined && socket.writable) socket.end(answer);
+    });
+    response.once('close', () => {
+      if (!response.writableFinished && waiting.has(socket)) socket.destroy();
+    });
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (socket.writable && socket.bytesWritten === 0) socket.end(clientErrorAnswer(error.code, pathOf.get(socket) ?? ''));
-    else socket.destroy();
+    if (!socket.writable) return void socket.destroy();
+    const answer = clientErrorAnswer(error.code, pathOf.get(socket) ?? '');
+    // A body cut short or too slow is the request being answered: answer it now, unless part of
+    // an answer is already out. Any other error is a new request behind the ones in progress.
+    if (CURRENT_REQUEST_ERRORS.has(error.code ?? '') || (unfinished.get(socket) ?? 0) === 0) {
+      if (socket.bytesWritten === (answeredBytes.get(socket) ?? 0)) socket.end(answer);
+      else socket.destroy();
+    } else waiting.set(socket, answer);
+  });
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    writeProblem(response, 417, 'Expectation Failed', 'about:blank', `Expect: ${String(request.headers.expect).slice(0, 100)} cannot be met; only 100-continue is understood.`, (request.url ?? '').split('?')[0]!);
+  });
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => {
+    socket.end(rawProblem(405, 'Method Not Allowed', 'about:blank', 'CONNECT is not supported: this is not a proxy.', '').replace('\r\nConnection: close', '\r\nAllow: GET, POST, DELETE\r\nConnection: close'));
   });
   return server;
 }

@@ -1,0 +1,85 @@
+/**
+ * Answers Node would give on its own — to a request it cannot parse on a reused connection, one
+ * without Host, an unknown Expect, CONNECT, OPTIONS — are problem+json with a request id like
+ * every other answer (D21, D23); a connection is closed only after an answer.
+ */
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryStore, type RunningServer, startServer } from './testing.ts';
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer(memoryStore());
+});
+afterAll(() => server.close());
+
+/** Everything the server sends back on one connection to `bytes`, until it closes or goes quiet for `quietMs`. */
+function exchange(bytes: string, quietMs = 300): Promise<string> {
+  const { hostname, port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) });
+    let received = '';
+    let timer = setTimeout(() => socket.end(), quietMs);
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+      clearTimeout(timer);
+      timer = setTimeout(() => socket.end(), quietMs);
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(received);
+    });
+    socket.on('error', reject);
+    socket.write(bytes);
+  });
+}
+
+/** The answers in `text`: status, headers (lower case) and body of each. */
+function answers(text: string): { status: number; headers: Record<string, string>; body: string }[] {
+  const found: { status: number; headers: Record<string, string>; body: string }[] = [];
+  let rest = text;
+  while (rest.startsWith('HTTP/1.1 ')) {
+    const end = rest.indexOf('\r\n\r\n');
+    const [statusLine, ...lines] = rest.slice(0, end).split('\r\n');
+    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    const length = Number(headers['content-length'] ?? 0);
+    found.push({ status: Number(statusLine!.split(' ')[1]), headers, body: rest.slice(end + 4, end + 4 + length) });
+    rest = rest.slice(end + 4 + length);
+  }
+  return found;
+}
+
+/** Holds `answer` to problem+json with a request id, the status in the body, and `type`. */
+function expectProblem(answer: { status: number; headers: Record<string, string>; body: string } | undefined, status: number, type: string) {
+  expect(answer?.status).toBe(status);
+  expect(answer?.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(answer?.headers['x-request-id']).toBeTruthy();
+  expect(JSON.parse(answer!.body)).toMatchObject({ type, status });
+}
+
+describe('answers Node would give on its own', () => {
+  it('answers an unparseable request on a reused keep-alive connection, after the answer before it', async () => {
+    const text = await exchange(`GET /api/v1/integration/whoami HTTP/1.1\r\nHost: x\r\n\r\nGARBAGE\r\n\r\n`);
+    const [first, second] = answers(text);
+    expectProblem(first, 401, 'about:blank');
+    expectProblem(second, 400, 'api.malformed_request');
+  });
+
+  it('answers a request without Host with a 400 problem', async () => {
+    expectProblem(answers(await exchange('GET /api/v1/integration/whoami HTTP/1.1\r\nConnection: close\r\n\r\n'))[0], 400, 'api.malformed_request');
+  });
+
+  it('answers an Expect it cannot meet with a 417 problem', async () => {
+    expectProblem(answers(await exchange('POST /api/v1/integration/orders/externalid/x/cancel HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}'))[0], 417, 'about:blank');
+  });
+
+  it('answers CONNECT with a 405 problem instead of closing the connection', async () => {
+    expectProblem(answers(await exchange('CONNECT example.test:443 HTTP/1.1\r\nHost: example.test:443\r\n\r\n'))[0], 405, 'about:blank');
+  });
+
+  it.each(['/api/v1/integration/orders', '/sandbox/v1/tenants'])('answers OPTIONS %s with a 405 problem listing the methods, not a 200 text/plain', async (path) => {
+    const [answer] = answers(await exchange(`OPTIONS ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+    expectProblem(answer, 405, 'about:blank');
+    expect(answer?.headers['allow']).toMatch(/GET/);
+  });
+});
