@@ -9,12 +9,28 @@ import { UsageError } from './errors.ts';
  */
 export function parseCommandLine(program: Command, argv: string[]): boolean {
   try {
+    rejectUnknownOptionFirst(program, argv);
     program.parse(argv, { from: 'user' });
     return true;
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return false;
     throw new UsageError(`${error.message.replace(/^error: /, '')} (see ${program.name()} --help)`);
+  }
+}
+
+/**
+ * Commander reports a missing required option before an unknown one, so `--bogus` alone
+ * would read "required option … not specified". This names the unknown option first (unless
+ * help is asked for), through commander's own error, before `program.parse` runs.
+ */
+export function rejectUnknownOptionFirst(program: Command, argv: string[]): void {
+  program.saveStateBeforeParse();
+  const { unknown } = program.parseOptions([...argv]);
+  if (unknown.includes('--help') || unknown.includes('-h')) return;
+  const first = unknown[0];
+  if (first !== undefined && first.length > 1 && first.startsWith('-') && first !== '--') {
+    (program as unknown as { unknownOption(flag: string): never }).unknownOption(first);
   }
 }
 

@@ -32,4 +32,11 @@ describe('waybill', () => {
     expect(stdout).toMatch(new RegExp(`waybill ${name}`));
     expect(stdout).toMatch(/Examples?:/);
   });
+
+  it('prints a command\'s own help for `waybill help <command>`', () => {
+    const { status, stdout } = run('help', 'conformance');
+    expect(status).toBe(0);
+    expect(stdout).toContain('Usage: waybill conformance [options]');
+    expect(stdout).not.toContain('Commands:');
+  });
 });

@@ -45,6 +45,8 @@ function usage(): string {
 /** Dispatches `argv` (without node and script) and resolves to the process exit code. */
 export async function dispatch(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  // `waybill help <command>` is `waybill <command> --help`.
+  if (name === 'help' && rest[0] !== undefined && Object.hasOwn(subcommands, rest[0])) return dispatch([rest[0], '--help']);
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage());
     return name === undefined ? 2 : 0;

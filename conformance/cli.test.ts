@@ -50,6 +50,12 @@ describe('waybill conformance: usage errors exit 2', () => {
     expect(printed(stderr)).toContain(message);
   });
 
+  it('names an unknown option before a missing required one', async () => {
+    expect(await main(['--bogus'])).toBe(2);
+    expect(printed(stderr)).toContain("unknown option '--bogus'");
+    expect(printed(stderr)).not.toContain('required option');
+  });
+
   it('--provision without a token (flag or WAYBILL_ADMIN_TOKEN)', async () => {
     vi.stubEnv('WAYBILL_ADMIN_TOKEN', '');
     expect(await main(['--target', 'http://127.0.0.1:9', '--provision'])).toBe(2);

@@ -6,6 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { reportToolError, UsageError, WaybillError } from '../bin/errors.ts';
 import { ADMIN_TOKEN_FILE, readAdminTokenFor } from '../bin/admin-token-file.ts';
+import { rejectUnknownOptionFirst } from '../bin/command-line.ts';
 import { SPEC_FILE, startPrism, type RunningPrism } from '../bin/prism.ts';
 import { contractChecks } from './checks/contract.ts';
 import { checks } from './checks/index.ts';
@@ -106,7 +107,9 @@ function program(): Command {
 /** Parses `argv`; resolves to the options, or to an exit code when commander has already answered (help, usage error). */
 function parse(argv: string[]): CliOptions | number {
   try {
-    return program().parse(argv, { from: 'user' }).opts<CliOptions>();
+    const command = program();
+    rejectUnknownOptionFirst(command, argv);
+    return command.parse(argv, { from: 'user' }).opts<CliOptions>();
   } catch (error) {
     if (error instanceof CommanderError) return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 2;
     throw error;

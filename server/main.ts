@@ -21,7 +21,8 @@ function command(): Command {
     .option('--quiet', 'do not log one line per request', false)
     .addHelpText('after', `\nExamples:\n  waybill serve\n  waybill serve --port 4100 --db :memory:\n  PORT=4200 waybill serve --db /tmp/sandbox.db\n`)
     .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+    // Commander's errors become a UsageError, printed once by the dispatcher.
+    .configureOutput({ outputError: () => {} });
 }
 
 /** Runs the sandbox until SIGINT or SIGTERM; resolves to the exit code. */
@@ -30,7 +31,7 @@ export async function main(argv: string[]): Promise<number> {
   if (!parseCommandLine(program, argv)) return 0;
   const options = program.opts<{ port: number; host: string; db: string; quiet: boolean }>();
   const log = consoleLogger({ quiet: options.quiet });
-  const store = openStore(options.db);
+  const store = openStoreOrExplain(options.db);
   const demo = store.tenants.list().length === 0 ? seedDemo(store) : null;
   const adminToken = process.env['WAYBILL_ADMIN_TOKEN'] || newAdminToken();
   const server = createHttpServer(createApp({ store, log, adminToken }));
@@ -60,6 +61,20 @@ export async function main(argv: string[]): Promise<number> {
   removeTokenFile();
   store.db.close();
   return 0;
+}
+
+/** Opens the database, turning a file SQLite cannot use into a one-line usage error naming it. */
+function openStoreOrExplain(db: string): ReturnType<typeof openStore> {
+  try {
+    return openStore(db);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('SQLITE_') || code.startsWith('E'))) {
+      const reason = code === 'SQLITE_NOTADB' ? 'not a SQLite database' : (error as Error).message;
+      throw new UsageError(`--db ${db}: ${reason} (give another file, or ':memory:')`);
+    }
+    throw error;
+  }
 }
 
 /** What the sandbox prints when it is ready. */

@@ -1,6 +1,6 @@
 /** `waybill serve` as a user runs it: banner, demo data, the printed curl line, clean shutdown, durability. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,5 +97,28 @@ describe('waybill serve', () => {
     expect(busy.err).toMatch(/in use/);
     first.child.kill('SIGTERM');
     await first.exited;
+  }, 60_000);
+
+  it('prints one line naming a --db file that is not a database, and each usage error once', async () => {
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; err: string }>((resolve) => {
+        const child = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
+        let err = '';
+        child.stderr.on('data', (chunk) => (err += chunk));
+        child.on('exit', (code) => resolve({ code, err }));
+      });
+    const text = join(dir, 'notadb.db');
+    writeFileSync(text, 'this is not a database\n'.repeat(200));
+    const notDb = await run(['--port', '0', '--db', text]);
+    expect(notDb.code).toBe(2);
+    expect(notDb.err.trim().split('\n')).toHaveLength(1);
+    expect(notDb.err).toContain(text);
+    expect(notDb.err).not.toMatch(/\n\s+at /);
+    for (const [args, message] of [[['--bogus'], "unknown option '--bogus'"], [['--port', '99999'], '--port']] as const) {
+      const usage = await run([...args, '--db', ':memory:']);
+      expect(usage.code).toBe(2);
+      expect(usage.err.trim().split('\n'), usage.err).toHaveLength(1);
+      expect(usage.err).toContain(message);
+    }
   }, 60_000);
 });
