@@ -1,8 +1,9 @@
 /**
- * The running sandbox's admin token, left for local tools: `waybill serve` writes
- * `.waybill/admin-token.json` (mode 0600) with its base URL and token, and removes it at
- * shutdown; `waybill conformance --provision` reads it when no token is given, but only for
- * a target that is that very URL, so the token never travels to another server.
+ * Running sandboxes' admin tokens, left for local tools: `waybill serve` adds an entry
+ * `{ url, token }` for its base URL to `.waybill/admin-token.json` (mode 0600) and removes its
+ * own entry at shutdown (the file with the last one); `waybill conformance --provision` reads
+ * it when no token is given, but only the entry for a target that is that very URL
+ * (`localhost` standing for `127.0.0.1`), so a token never travels to another server.
  */
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -10,31 +11,67 @@ import { dirname, resolve } from 'node:path';
 /** Where the file lives, relative to the working directory (beside the default database). */
 export const ADMIN_TOKEN_FILE = '.waybill/admin-token.json';
 
-interface TokenFile {
+interface TokenEntry {
   url: string;
   token: string;
 }
 
-const normalise = (url: string) => url.replace(/\/+$/, '').toLowerCase();
+/** A base URL as compared: lower case, no trailing slash, default port dropped, localhost as 127.0.0.1. */
+function normalise(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.hostname === 'localhost') parsed.hostname = '127.0.0.1';
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`.replace(/\/+$/, '').toLowerCase();
+  } catch {
+    return url.replace(/\/+$/, '').toLowerCase();
+  }
+}
 
-/** Writes the file for the sandbox at `url`; returns a function that removes it if it is still ours. */
+/** The file's entries; an earlier single `{ url, token }` object counts as one entry. */
+function readEntries(path: string): TokenEntry[] {
+  let content: unknown;
+  try {
+    content = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return [];
+  }
+  const items = Array.isArray(content) ? content : [content];
+  return items.filter(
+    (item): item is TokenEntry => typeof item === 'object' && item !== null && typeof (item as TokenEntry).url === 'string' && typeof (item as TokenEntry).token === 'string',
+  );
+}
+
+function writeEntries(path: string, entries: TokenEntry[]): void {
+  if (entries.length === 0) {
+    rmSync(path, { force: true });
+    return;
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(entries.map(({ url, token }) => ({ url, token })), null, 2)}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600);
+}
+
+/**
+ * Puts the entry of the sandbox at `url` in the file (replacing an older entry for the same
+ * URL, keeping the others); returns a function that removes that entry if it is still ours.
+ */
 export function writeAdminTokenFile(url: string, token: string, file = ADMIN_TOKEN_FILE): () => void {
   const path = resolve(file);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify({ url, token } satisfies TokenFile)}\n`, { mode: 0o600 });
-  chmodSync(path, 0o600);
+  const others = readEntries(path).filter((entry) => normalise(entry.url) !== normalise(url));
+  writeEntries(path, [...others, { url, token }]);
   return () => {
-    if (readAdminTokenFor(url, file) === token) rmSync(path, { force: true });
+    const entries = readEntries(path);
+    const rest = entries.filter((entry) => !(normalise(entry.url) === normalise(url) && entry.token === token));
+    if (rest.length !== entries.length) writeEntries(path, rest);
   };
 }
 
-/** The token the file holds for exactly `target`, or undefined (no file, unreadable, or another URL). */
+/** The token the file holds for exactly `target`, or undefined (no file, unreadable, or no entry for that URL). */
 export function readAdminTokenFor(target: string, file = ADMIN_TOKEN_FILE): string | undefined {
-  try {
-    const content = JSON.parse(readFileSync(resolve(file), 'utf8')) as Partial<TokenFile>;
-    if (typeof content.url !== 'string' || typeof content.token !== 'string') return undefined;
-    return normalise(content.url) === normalise(target) ? content.token : undefined;
-  } catch {
-    return undefined;
-  }
+  return readEntries(resolve(file)).find((entry) => normalise(entry.url) === normalise(target))?.token;
+}
+
+/** The URLs the file holds a token for, as written (for an error that says which targets would work). */
+export function adminTokenUrls(file = ADMIN_TOKEN_FILE): string[] {
+  return readEntries(resolve(file)).map((entry) => entry.url);
 }

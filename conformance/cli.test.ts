@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -155,5 +155,17 @@ describe('the waybill binary', () => {
     expect(help).toContain('Usage: waybill conformance [options]');
     const usage = await promisify(execFile)(process.execPath, [bin, 'conformance', '--target', 'ftp://x', '--profile', 'p.json']).catch((error: { code: number; stderr: string }) => error);
     expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('must be an http or https URL') });
+  });
+
+  it('--provision without a token names the URLs the local admin token file has a token for', async () => {
+    const bin = fileURLToPath(new URL('../bin/waybill.js', import.meta.url));
+    const cwd = tempDir();
+    mkdirSync(join(cwd, '.waybill'));
+    writeFileSync(join(cwd, '.waybill', 'admin-token.json'), JSON.stringify([{ url: 'http://127.0.0.1:4999', token: 'wba_elsewhere' }]));
+    const env = { ...process.env, WAYBILL_ADMIN_TOKEN: '' };
+    const run = promisify(execFile)(process.execPath, [bin, 'conformance', '--target', 'http://127.0.0.1:9', '--provision'], { cwd, env });
+    const failed = await run.catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('has a token for http://127.0.0.1:4999 only') });
+    expect((failed as { stderr: string }).stderr).not.toContain('wba_elsewhere');
   });
 });

@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { reportToolError, UsageError, WaybillError } from '../bin/errors.ts';
-import { ADMIN_TOKEN_FILE, readAdminTokenFor } from '../bin/admin-token-file.ts';
+import { ADMIN_TOKEN_FILE, adminTokenUrls, readAdminTokenFor } from '../bin/admin-token-file.ts';
 import { rejectUnknownOptionFirst } from '../bin/command-line.ts';
 import { SPEC_FILE, startPrism, type RunningPrism } from '../bin/prism.ts';
 import { contractChecks } from './checks/contract.ts';
@@ -88,7 +88,7 @@ function program(): Command {
     .requiredOption('--target <url>', 'base URL of the API under test (http or https); overrides the profile\'s target')
     .addOption(new Option('--profile <file>', 'conformance profile (JSON, see conformance/profile.schema.json)').conflicts('provision'))
     .addOption(new Option('--provision', "build a fresh profile through the target's sandbox control plane").conflicts('profile'))
-    .option('--admin-token <token>', `admin token of the control plane for --provision (default: env WAYBILL_ADMIN_TOKEN, else ${ADMIN_TOKEN_FILE} when it names this --target)`)
+    .option('--admin-token <token>', `admin token of the control plane for --provision (default: env WAYBILL_ADMIN_TOKEN, else ${ADMIN_TOKEN_FILE} when it has an entry for this --target; localhost = 127.0.0.1)`)
     .option('--out <dir>', 'directory for the reports (default: reports/<UTC timestamp>/)')
     .addOption(new Option('--only <ids>', 'run only these checks: ids, families or prefixes such as feeds. (comma-separated)').argParser(list).default([], 'every check'))
     .addOption(new Option('--skip <ids>', 'leave out these checks: ids, families or prefixes (comma-separated)').argParser(list).default([], 'none'))
@@ -132,7 +132,11 @@ function validate(options: CliOptions): { adminToken?: string } {
   }
   const adminToken = options.adminToken ?? (process.env['WAYBILL_ADMIN_TOKEN'] || readAdminTokenFor(options.target));
   if (adminToken === undefined || adminToken === '') {
-    throw new UsageError(`--provision needs the admin token: --admin-token T or env WAYBILL_ADMIN_TOKEN (a local \`waybill serve\` leaves it in ${ADMIN_TOKEN_FILE} for its own URL)`);
+    const urls = adminTokenUrls();
+    const file = urls.length === 0
+      ? `a local \`waybill serve\` leaves it in ${ADMIN_TOKEN_FILE} for its own URL`
+      : `${ADMIN_TOKEN_FILE} has a token for ${urls.join(', ')} only, not for ${options.target}`;
+    throw new UsageError(`--provision needs the admin token: --admin-token T or env WAYBILL_ADMIN_TOKEN (${file})`);
   }
   return { adminToken };
 }

@@ -46,7 +46,7 @@ describe('waybill serve', () => {
     // The admin token is left for local tools, readable by the owner only, and only for this URL.
     const tokenFile = join(dir, '.waybill', 'admin-token.json');
     const token = /admin token: (\S+)/.exec(banner)![1];
-    expect(JSON.parse(readFileSync(tokenFile, 'utf8'))).toEqual({ url, token });
+    expect(JSON.parse(readFileSync(tokenFile, 'utf8'))).toEqual([{ url, token }]);
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
