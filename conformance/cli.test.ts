@@ -105,6 +105,24 @@ describe('waybill conformance: runs', () => {
     expect(printed(stdout)).not.toContain('✓');
   });
 
+  it('prints the one-line verdict on stderr whatever the reporters (json or junit alone too)', async () => {
+    for (const reporter of ['json', 'junit', 'console']) {
+      stdout.mockClear();
+      stderr.mockClear();
+      target = await startFakeTarget(conformingHandler({ ...testScopes, [testKeys.tripsRead]: ['orders:read', 'trips:read'] }));
+      expect(await main(['--target', target.url, '--profile', profileFile(), '--out', tempDir(), '--reporter', reporter, '--only', 'discovery.whoami'])).toBe(1);
+      await target.close();
+      target = undefined;
+      expect(printed(stderr).match(/FAIL — 1 check\(s\) failed \(exit 1/g), reporter).toHaveLength(1);
+      expect(printed(stdout), reporter).not.toContain('FAIL —');
+    }
+  });
+
+  it('refuses --out - with a usage error naming the option', async () => {
+    expect(await main(['--target', 'http://127.0.0.1:9', '--profile', profileFile(), '--out', '-'])).toBe(2);
+    expect(printed(stderr)).toContain('--out -');
+  });
+
   it('defaults --out to reports/<UTC timestamp>', () => {
     expect(defaultOutDir(new Date('2026-11-22T01:40:00.123Z'))).toBe('reports/2026-11-22T01-40-00Z');
   });

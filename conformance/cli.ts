@@ -15,6 +15,7 @@ import { exitCodeHelp } from './exit-code.ts';
 import { describeNetworkError } from './network-error.ts';
 import { loadProfile, provisionProfile } from './profile.ts';
 import { isReporterName, type Reporter, type ReporterName, reporters } from './reporters/index.ts';
+import { useColour, verdictLine } from './reporters/console.ts';
 import { runSuite } from './runner.ts';
 import type { Profile } from './types.ts';
 
@@ -89,7 +90,7 @@ function program(): Command {
     .addOption(new Option('--profile <file>', 'conformance profile (JSON, see conformance/profile.schema.json)').conflicts('provision'))
     .addOption(new Option('--provision', "build a fresh profile through the target's sandbox control plane").conflicts('profile'))
     .option('--admin-token <token>', `admin token of the control plane for --provision (default: env WAYBILL_ADMIN_TOKEN, else ${ADMIN_TOKEN_FILE} when it has an entry for this --target; localhost = 127.0.0.1)`)
-    .option('--out <dir>', 'directory for the reports (default: reports/<UTC timestamp>/)')
+    .option('--out <dir>', "directory for the reports (default: reports/<UTC timestamp>/); '-' is refused: the reports are files, and the one-line verdict always goes to stderr")
     .addOption(new Option('--only <ids>', 'run only these checks: ids, families or prefixes such as feeds. (comma-separated)').argParser(list).default([], 'every check'))
     .addOption(new Option('--skip <ids>', 'leave out these checks: ids, families or prefixes (comma-separated)').argParser(list).default([], 'none'))
     .addOption(new Option('--level <level>', 'must = MUST checks only; should = MUST and SHOULD (default: every level)').choices(['must', 'should']))
@@ -125,6 +126,7 @@ function validate(options: CliOptions): { adminToken?: string } {
     throw new UsageError(`--target ${options.target}: not a URL (expected http://host:port or https://…)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target ${options.target}: must be an http or https URL`);
+  if (options.out === '-') throw new UsageError('--out -: reports are files written into a directory, not standard output; give a directory (e.g. --out reports/ci)');
   if (options.profile === undefined && !options.provision) throw new UsageError('one of --profile FILE or --provision is required');
   if (!options.provision) {
     if (options.adminToken !== undefined) throw new UsageError('--admin-token is only used with --provision');
@@ -190,7 +192,8 @@ async function startValidationProxy(target: string): Promise<RunningPrism> {
 async function runAndReport(options: CliOptions, profile: Profile, target: string, prism: RunningPrism | null, adminToken: string | undefined): Promise<number> {
   const outDir = options.out ?? defaultOutDir();
   await mkdir(outDir, { recursive: true });
-  const active: Reporter[] = [...new Set(options.reporter)].map((name) => reporters[name]({ outDir }));
+  // The verdict line goes to stderr below, whichever reporters are chosen, so the console one leaves it out.
+  const active: Reporter[] = [...new Set(options.reporter)].map((name) => reporters[name]({ outDir, verdict: false }));
   const report = await runSuite({
     checks: prism === null ? checks : [...checks, ...contractChecks],
     profile: { ...profile, target },
@@ -215,5 +218,6 @@ async function runAndReport(options: CliOptions, profile: Profile, target: strin
     if (typeof file === 'string') files.push(file);
   }
   if (files.length > 0) process.stdout.write(`\nReports:\n${files.map((file) => `  ${file}`).join('\n')}\n`);
+  process.stderr.write(`${verdictLine(report, useColour(process.stderr, process.env))}\n`);
   return report.exitCode;
 }

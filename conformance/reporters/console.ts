@@ -29,6 +29,18 @@ export function useColour(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): 
   return stream.isTTY === true && (env['NO_COLOR'] === undefined || env['NO_COLOR'] === '');
 }
 
+/** The run's one-line verdict: PASS, FAIL or INCOMPLETE, with the exit code, duration and exchange count. */
+export function verdictLine(report: RunReport, colour: boolean): string {
+  const paint = (name: Colour, text: string) => (colour ? `\u001b[${colours[name]}m${text}\u001b[0m` : text);
+  const verdict =
+    report.exitCode === 0
+      ? paint('green', `PASS — no failure that counts${report.counts.warnings > 0 ? ` (${report.counts.warnings} DECISION warning(s))` : ''}`)
+      : report.exitCode === 1
+        ? paint('red', `FAIL — ${report.counts.failing} check(s) failed`)
+        : paint('magenta', `INCOMPLETE — ${report.counts.byOutcome.error} check(s) ended in error`);
+  return `${verdict} (exit ${report.exitCode}, ${report.durationMs} ms, ${report.exchangeCount} exchanges)`;
+}
+
 /** Prints the run as it goes and a summary at the end. */
 export function consoleReporter(options: ReporterOptions): Reporter {
   const stream = options.stream ?? process.stdout;
@@ -90,13 +102,7 @@ export function consoleReporter(options: ReporterOptions): Reporter {
       write(requirementsLine(report.requirements.counts));
       for (const result of report.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error')) details(result);
       write();
-      const verdict =
-        report.exitCode === 0
-          ? paint('green', `PASS — no failure that counts${report.counts.warnings > 0 ? ` (${report.counts.warnings} DECISION warning(s))` : ''}`)
-          : report.exitCode === 1
-            ? paint('red', `FAIL — ${report.counts.failing} check(s) failed`)
-            : paint('magenta', `INCOMPLETE — ${report.counts.byOutcome.error} check(s) ended in error`);
-      write(`${verdict} (exit ${report.exitCode}, ${report.durationMs} ms, ${report.exchangeCount} exchanges)`);
+      if (options.verdict !== false) write(verdictLine(report, colour));
     },
   };
 }

@@ -7,6 +7,8 @@ export interface ReporterOptions {
   outDir: string;
   /** Where the console reporter prints; default process.stdout. */
   stream?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Whether the console reporter ends with the verdict line; default true (the CLI prints it on stderr itself). */
+  verdict?: boolean;
   /** Environment read for NO_COLOR; default process.env. */
   env?: NodeJS.ProcessEnv;
 }
