@@ -37,6 +37,8 @@ export function createApp(options: AppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // Paths are case-sensitive (D21): `/API/V1/...` is no operation.
+  app.set('case sensitive routing', true);
   app.use(makeRequestId());
   if (log.requests) app.use(makeAccessLog({ log }));
   const sandboxShapes = sandboxOperations.map(({ path, method }) => ({ path: `${SANDBOX_PREFIX}${path}`, method }));

@@ -135,3 +135,55 @@ describe('request ids (D23)', () => {
     expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
   });
 });
+
+describe('input hygiene (issue 10: D8, D17, D21, D47)', () => {
+  it.each(['0x10', '0b11', '0o7', '1e3', 'Infinity', ' 5', '5 ', '+5'])('refuses limit=%j: only decimal integers are (D8)', async (limit) => {
+    const answer = await call(server.url, 'orderFeed', `/api/v1/integration/orders?limit=${encodeURIComponent(limit)}`, { key: keys.full });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ type: 'api.malformed_request', errors: [{ field: 'limit', code: 'api.malformed_request' }] });
+  });
+
+  it('still serves limit=5 and caps limit=500 (D8)', async () => {
+    expect((await call(server.url, 'orderFeed', '/api/v1/integration/orders?limit=5', { key: keys.full })).body.items).toHaveLength(5);
+    expect((await call(server.url, 'orderFeed', '/api/v1/integration/orders?limit=500', { key: keys.full })).status).toBe(200);
+  });
+
+  it('matches paths case-sensitively: another case is 404 about:blank, not the operation (D21)', async () => {
+    for (const path of ['/API/V1/integration/orders', '/api/v1/Integration/orders', '/api/v1/integration/ORDERS']) {
+      const response = await fetch(`${server.url}${path}`, { headers: { 'X-Api-Key': keys.full } });
+      expect(response.status, path).toBe(404);
+      expect(((await response.json()) as { type: string }).type).toBe('about:blank');
+    }
+    const sandbox = await fetch(`${server.url}/SANDBOX/v1/tenants`);
+    expect(sandbox.status).toBe(404);
+  });
+
+  it('echoes at most the first 100 characters of an unknown external id, and a bounded path', async () => {
+    const externalId = 'x'.repeat(10_000);
+    const answer = await post(`/api/v1/integration/orders/externalid/${externalId}/cancel`, 'cancelOrder', '{}', { 'Content-Type': 'application/json' });
+    expect(answer.status).toBe(404);
+    expect(answer.body.type).toBe('orders.notFound');
+    expect(answer.body.detail).toBe(`No order with external id ${'x'.repeat(100)}….`);
+    expect(JSON.stringify(answer.body).length).toBeLessThan(1000);
+  });
+
+  it.each(['gzip', 'deflate', 'br', 'GZIP'])('refuses Content-Encoding %s with 415 api.unsupported_media_type naming it (D47)', async (encoding) => {
+    for (const [path, operationId, body] of [[PAYMENT_PATH, 'attachPayment', PAYMENT], [CANCEL_PATH, 'cancelOrder', '{}']] as const) {
+      const answer = await post(path, operationId, body, { 'Content-Type': 'application/json', 'Content-Encoding': encoding });
+      expect(answer.status).toBe(415);
+      expect(answer.body).toMatchObject({ type: 'api.unsupported_media_type', detail: `Content-Encoding ${encoding} is not accepted; send the body uncompressed.` });
+      expect(answer.headers.get('accept-encoding')).toBe('identity');
+    }
+  });
+
+  it('reads a body with Content-Encoding identity (D47)', async () => {
+    expect((await post(PAYMENT_PATH, 'attachPayment', PAYMENT, { 'Content-Type': 'application/json', 'Content-Encoding': 'identity' })).status).toBe(200);
+  });
+
+  it.each(['null', '42', '"x"', 'true', '[]'])('answers the valid JSON %s "must be a JSON object", not "not valid JSON" (D17)', async (body) => {
+    const answer = await post(PAYMENT_PATH, 'attachPayment', body, { 'Content-Type': 'application/json' });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ type: 'api.malformed_request', detail: 'The body must be a JSON object.' });
+    expect((await post(PAYMENT_PATH, 'attachPayment', '{"a":', { 'Content-Type': 'application/json' })).body.detail).toBe('The body is not valid JSON.');
+  });
+});

@@ -204,10 +204,10 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
  * `coerceTypes: 'array'` is for request parameters, which arrive as strings; responses
  * are validated without coercion. `verbose` puts the failing schema and value on each error.
  */
-export function createAjv(options: { coerceTypes?: false | 'array'; verbose?: boolean } = {}): Ajv2020 {
+export function createAjv(options: { coerceTypes?: false | 'array'; verbose?: boolean; allErrors?: boolean; wellFormedText?: boolean } = {}): Ajv2020 {
   const ajv = new Ajv2020({
     strict: true,
-    allErrors: true,
+    allErrors: options.allErrors ?? true,
     coerceTypes: options.coerceTypes ?? false,
     // Errors carry the failing schema and value: the server reads `x-error-code` from it.
     verbose: options.verbose ?? false,
@@ -234,13 +234,50 @@ export function createAjv(options: { coerceTypes?: false | 'array'; verbose?: bo
     validate: (required: boolean, value: string) => !required || isIsoCountry(value),
     error: { message: 'must be an ISO 3166-1 alpha-2 country code' },
   });
+  ajv.addKeyword({
+    keyword: WELL_FORMED_KEYWORD,
+    type: 'string',
+    schemaType: 'boolean',
+    validate: (required: boolean, value: string) => !required || isWellFormedText(value),
+    error: { message: 'must not contain NUL or an unpaired surrogate' },
+  });
   keywords.delete('x-iso4217');
   keywords.delete('x-iso3166-alpha2');
   for (const keyword of keywords) ajv.addKeyword({ keyword, schemaType: ['string', 'number', 'boolean', 'array', 'object', 'null'] });
   for (const [name, document] of Object.entries(documents) as [DocumentName, JsonObject][]) {
-    ajv.addSchema({ $id: schemaIds[name], $defs: rewriteSchemaRefs(componentSchemas(document), '#/$defs/') } as object);
+    const defs = rewriteSchemaRefs(componentSchemas(document), '#/$defs/');
+    ajv.addSchema({ $id: schemaIds[name], $defs: options.wellFormedText ? requireWellFormedText(defs) : defs } as object);
   }
   return ajv;
+}
+
+/** The keyword `requireWellFormedText` adds to every string schema. */
+export const WELL_FORMED_KEYWORD = 'x-waybill-well-formed';
+
+// NUL, or a UTF-16 surrogate without its pair: text that cannot be stored or sent back as it came.
+// eslint-disable-next-line no-control-regex
+const illFormedText = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** True when `value` has no NUL and no unpaired surrogate. */
+export function isWellFormedText(value: string): boolean {
+  return !illFormedText.test(value);
+}
+
+/**
+ * `schema` with every string schema in it also requiring well-formed text (no NUL, no
+ * unpaired surrogate): what a request may carry, not what an answer is checked against.
+ */
+export function requireWellFormedText<T extends Json | object>(schema: T): T {
+  const walk = (value: Json): Json => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (value === null || typeof value !== 'object') return value;
+    const out: JsonObject = {};
+    for (const [key, child] of Object.entries(value)) out[key] = key === 'enum' || key === 'const' || key === 'examples' || key === 'example' || key === 'default' ? child : walk(child);
+    const type = value['type'];
+    if (type === 'string' || (Array.isArray(type) && type.includes('string'))) out[WELL_FORMED_KEYWORD] = true;
+    return out;
+  };
+  return walk(schema as Json) as T;
 }
 
 /** The shared Ajv instance (no coercion). */

@@ -66,6 +66,17 @@ export function makeJsonBody(options: { required: boolean; idleTimeoutMs: number
       next();
       return;
     }
+    const encoding = req.headers['content-encoding']?.trim();
+    if (encoding !== undefined && encoding !== '' && encoding.toLowerCase() !== 'identity') {
+      // Only identity bodies are read (D47): a compressed body is refused before it is read.
+      res.set('Connection', 'close');
+      next(
+        problem('api.unsupported_media_type', `Content-Encoding ${encoding.slice(0, 100)} is not accepted; send the body uncompressed.`, undefined, {
+          headers: { 'Accept-Encoding': 'identity' },
+        }),
+      );
+      return;
+    }
     if (Number(req.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) {
       res.set('Connection', 'close');
       next(problem('api.payload_too_large', `The body exceeds ${BODY_LIMIT_BYTES} bytes.`));

@@ -18,11 +18,23 @@ type ParserErrorType =
   | 'charset.unsupported'
   | 'encoding.unsupported';
 
+/** True when `text` is JSON text (the parser's strict mode refused it for not being an object). */
+function isJson(text: unknown): boolean {
+  if (typeof text !== 'string') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The problem an Express or body-parser error stands for, or null when it is not one of theirs. */
-function expressProblem(error: { type?: string; status?: number }): ProblemError | null {
+function expressProblem(error: { type?: string; status?: number; body?: unknown }): ProblemError | null {
   switch (error.type as ParserErrorType | undefined) {
     case 'entity.parse.failed':
-      return problem('api.malformed_request', 'The body is not valid JSON.');
+      // The parser refuses JSON that is not an object or array (`null`, `42`, `"x"`) the same way as broken JSON.
+      return problem('api.malformed_request', isJson(error.body) ? 'The body must be a JSON object.' : 'The body is not valid JSON.');
     case 'entity.too.large':
       return problem('api.payload_too_large', 'The body exceeds 1048576 bytes.');
     case 'request.aborted':

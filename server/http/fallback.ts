@@ -11,7 +11,7 @@ export interface RouteShape {
 /** A matcher for an OpenAPI path template: `{name}` is one non-empty segment. */
 function templatePattern(path: string): RegExp {
   const escaped = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
-  return new RegExp(`^${escaped}/?$`, 'i');
+  return new RegExp(`^${escaped}/?$`);
 }
 
 /** Middleware answering every request no route took. */

@@ -52,6 +52,11 @@ export function aboutBlank(status: 401 | 403 | 404 | 405 | 500, detail: string, 
   return new ProblemError(status, 'about:blank', reason(status), detail, undefined, headers);
 }
 
+/** At most `max` characters of a value echoed in a detail, with "…" when it was longer. */
+export function bounded(text: string, max = 100): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
 /** One field error of a 400 body; `value` is echoed as text, null when not safe to echo. */
 export function fieldError(field: string, code: CatalogCode, message: string, value: unknown): FieldError {
   return { field, code, value: echo(value), message };

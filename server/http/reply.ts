@@ -34,7 +34,8 @@ export function sendProblem(req: Request, res: Response, problem: ProblemError):
     title: problem.title,
     status: problem.status,
     detail: problem.detail,
-    instance: `${req.path}#${contextOf(res).requestId}`,
+    // The path is echoed at most 200 characters long: a huge id in it should not make a huge answer.
+    instance: `${req.path.slice(0, 200)}#${contextOf(res).requestId}`,
     ...(problem.errors !== undefined && problem.errors.length > 0 ? { errors: problem.errors } : {}),
   });
   contextOf(res).onAnswer?.(problem.status, 'application/problem+json', body);

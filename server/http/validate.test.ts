@@ -18,12 +18,24 @@ const operation: OperationSpec = {
   responses: {},
 };
 
+// A made-up operation taking an order intake, for bodies with many invalid lines.
+const intakeOperation: OperationSpec = {
+  ...operation,
+  operationId: 'createOrderLike',
+  path: '/orders',
+  parameters: [{ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1 }, explode: true }],
+  requestBody: { required: true, content: { 'application/json': { $ref: '#/components/schemas/OrderIntake' } } },
+};
+
 let url: string;
 let close: () => void;
 
 beforeAll(async () => {
   const app = express();
-  app.use(express.json());
+  app.use(express.json({ limit: '2mb' }));
+  app.post('/orders', makeValidate(intakeOperation, 'sandbox'), (_req, res) => {
+    res.json(res.locals['input']);
+  });
   app.post('/keys', makeValidate(operation, 'sandbox'), (_req, res) => {
     res.json(res.locals['input']);
   });
@@ -55,6 +67,49 @@ describe('makeValidate with a document other than the integration one', () => {
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ type: 'tenants.lifecycle.state.invalid', errors: [{ field: 'state' }] });
     expect((await post({ name: 'k', scopes: [] }, '?state=Active')).status).toBe(200);
+  });
+});
+
+describe('bodies with many invalid fields (issue 10)', () => {
+  const postOrder = async (body: unknown, query = '') => {
+    const response = await fetch(`${url}/orders${query}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await response.text();
+    return { status: response.status, bytes: text.length, body: JSON.parse(text) as { type?: string; detail?: string; errors?: { field: string; code: string }[] } };
+  };
+  const badLine = { warehouseId: 'x', productId: 'y', quantity: 0 };
+  const intake = (lines: unknown[]) => ({ externalId: 'A', type: 'Delivery', lines });
+
+  it('lists the first 50 field errors of a small body and says how many more there are', async () => {
+    // 30 lines of 3 errors each, and one over maxItems (100) is not reached: 90 field errors.
+    const answer = await postOrder(intake(Array.from({ length: 30 }, () => badLine)));
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors).toHaveLength(50);
+    expect(answer.body.detail).toBe('90 fields are invalid: the first 50 are listed, …and 40 more field errors.');
+  });
+
+  it('keeps a body of a few invalid fields listed in full', async () => {
+    const answer = await postOrder(intake([badLine]));
+    expect(answer.body.errors?.map((e) => e.field)).toEqual(['lines[0].warehouseId', 'lines[0].productId', 'lines[0].quantity']);
+    expect(answer.body.detail).toBe('3 fields are invalid.');
+  });
+
+  it('answers a 1 MiB body of invalid lines 400 with at most 50 errors and a small body, without a stack overflow', async () => {
+    const lines = Array.from({ length: 240_000 }, () => 1);
+    expect(JSON.stringify(intake(lines)).length).toBeGreaterThan(480_000);
+    const answer = await postOrder(intake(lines));
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors?.length).toBeGreaterThan(0);
+    expect(answer.body.errors?.length).toBeLessThanOrEqual(50);
+    expect(answer.body.detail).toMatch(/…and more field errors/);
+    expect(answer.bytes).toBeLessThan(20_000);
+    const objects = await postOrder(intake(Array.from({ length: 20_000 }, () => badLine)));
+    expect(objects.body.errors?.length).toBeLessThanOrEqual(50);
+    expect(objects.body.errors?.[0]).toMatchObject({ field: 'lines', code: 'api.malformed_request' });
+  });
+
+  it.each(['0x10', '0b11', '0o7', '1e3', 'Infinity', ' 5'])('refuses the integer query parameter %j: decimal integers only', async (limit) => {
+    const answer = await postOrder(intake([badLine]), `?limit=${encodeURIComponent(limit)}`);
+    expect(answer.body.errors?.[0]).toMatchObject({ field: 'limit', code: 'api.malformed_request' });
   });
 });
 

@@ -17,14 +17,38 @@ import {
   type Json,
   type OperationSpec,
   type ParameterSpec,
+  requireWellFormedText,
   standaloneSchema,
 } from '../../spec/load.ts';
 import { contextOf } from './context.ts';
 import { fieldError, problem } from './problem.ts';
 
 // Parameters arrive as text and are coerced to their schema types; bodies are JSON and are not.
-const parameterAjv = createAjv({ coerceTypes: 'array', verbose: true });
-const bodyAjv = createAjv({ verbose: true });
+// Text a request carries must be well formed (no NUL, no unpaired surrogate) wherever the schema takes a string.
+const parameterAjv = createAjv({ coerceTypes: 'array', verbose: true, wellFormedText: true });
+const bodyAjv = createAjv({ verbose: true, wellFormedText: true });
+// A body is first judged stopping at its first error: Ajv's allErrors grows quadratically with
+// the errors inside a referenced schema's array items (10k bad lines took seconds).
+const firstErrorAjv = createAjv({ verbose: true, allErrors: false, wellFormedText: true });
+
+/** At most this many field errors are listed in an answer; the detail says how many more there are. */
+export const MAX_FIELD_ERRORS = 50;
+/** Bodies up to this size (JSON text) are judged with every error counted; larger ones only in part. */
+const FULL_REPORT_BYTES = 16 * 1024;
+/** In a larger body, each array is judged on this many leading items for the listed errors. */
+const PARTIAL_ARRAY_ITEMS = MAX_FIELD_ERRORS;
+
+/** `value` with every array cut to its first `items` items, at any depth. */
+function pruneArrays(value: unknown, items: number): unknown {
+  if (Array.isArray(value)) return value.slice(0, items).map((item) => pruneArrays(item, items));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) out[key] = pruneArrays(child, items);
+  return out;
+}
+
+/** Decimal integer text, as a query parameter of type integer must be (D8): no `0x10`, `1e3`, ` 5`. */
+const decimalInteger = /^-?\d+$/;
 
 type Location = 'query' | 'path' | 'header';
 
@@ -58,8 +82,7 @@ function bodyField(pointer: string): string {
 }
 
 /** Turns Ajv errors into the seed's field errors, one per field, in schema order. */
-function fieldErrors(errors: ErrorObject[], location: Location | 'body'): FieldError[] {
-  const byField = new Map<string, FieldError>();
+function fieldErrors(errors: ErrorObject[], location: Location | 'body', byField = new Map<string, FieldError>()): FieldError[] {
   for (const error of errors) {
     const missing = error.keyword === 'required' ? (error.params as { missingProperty: string }).missingProperty : undefined;
     const pointer = missing === undefined ? error.instancePath : `${error.instancePath}/${missing}`;
@@ -80,41 +103,81 @@ function fieldErrors(errors: ErrorObject[], location: Location | 'body'): FieldE
  * that are judged one by one, such as the rows of an import.
  */
 export function makeSchemaCheck(schema: Json, document: DocumentName = 'integration'): (value: unknown) => FieldError[] {
-  const check = bodyAjv.compile(standaloneSchema(schema, document));
+  const check = bodyAjv.compile(requireWellFormedText(standaloneSchema(schema, document)));
   return (value) => (check(value) ? [] : fieldErrors(check.errors ?? [], 'body'));
+}
+
+/** The detail of a 400 listing `found` field errors of `total` (null: not all counted). */
+function errorsDetail(first: FieldError, found: number, total: number | null): string {
+  if (found === 1 && total === 1) return first.message;
+  if (total === null) return `${Math.min(found, MAX_FIELD_ERRORS)} field errors are listed, …and more field errors that were not counted in so large a body.`;
+  if (total <= MAX_FIELD_ERRORS) return `${total} fields are invalid.`;
+  return `${total.toLocaleString('en-US')} fields are invalid: the first ${MAX_FIELD_ERRORS} are listed, …and ${(total - MAX_FIELD_ERRORS).toLocaleString('en-US')} more field errors.`;
 }
 
 /** Middleware validating an operation's parameters and body; the coerced values land in `res.locals.input`. */
 export function makeValidate(operation: OperationSpec, document: DocumentName = 'integration') {
   const compile = (location: Location): ValidateFunction | null => {
     const parameters = operation.parameters.filter((p) => p.in === location);
-    return parameters.length === 0 ? null : parameterAjv.compile(parametersSchema(parameters, document));
+    return parameters.length === 0 ? null : parameterAjv.compile(requireWellFormedText(parametersSchema(parameters, document)));
   };
+  const integerQuery = operation.parameters.filter((p) => p.in === 'query' && (p.schema as { type?: unknown }).type === 'integer').map((p) => p.name);
   const validators = { query: compile('query'), path: compile('path'), header: compile('header') };
   const headerNames = operation.parameters.filter((p) => p.in === 'header').map((p) => p.name);
   const bodySchema = operation.requestBody?.content['application/json'];
-  const validateBody = bodySchema === undefined ? null : bodyAjv.compile(standaloneSchema(bodySchema, document));
+  const bodyStandalone = bodySchema === undefined ? null : requireWellFormedText(standaloneSchema(bodySchema, document));
+  const validateBody = bodyStandalone === null ? null : bodyAjv.compile(bodyStandalone);
+  const firstBodyError = bodyStandalone === null ? null : firstErrorAjv.compile(bodyStandalone);
+
+  /**
+   * The field errors of a body that failed its first-error check, with how many there are
+   * in all (null when the body is too large to count them all quickly).
+   */
+  const bodyFieldErrors = (body: unknown, firstErrors: ErrorObject[], rawBytes: number): { errors: FieldError[]; total: number | null } => {
+    if (rawBytes <= FULL_REPORT_BYTES) {
+      validateBody!(body);
+      const errors = fieldErrors(validateBody!.errors ?? firstErrors, 'body');
+      return { errors, total: errors.length };
+    }
+    // The first error is real; the partial body (arrays cut short) adds more real ones without the quadratic cost.
+    const byField = new Map<string, FieldError>();
+    fieldErrors(firstErrors, 'body', byField);
+    if (!validateBody!(pruneArrays(body, PARTIAL_ARRAY_ITEMS))) fieldErrors(validateBody!.errors ?? [], 'body', byField);
+    return { errors: [...byField.values()], total: null };
+  };
 
   return function validate(req: Request, res: Response, next: NextFunction): void {
     const query = { ...(req.query as Record<string, unknown>) };
     const params = { ...req.params } as Record<string, string>;
     const headers = Object.fromEntries(headerNames.flatMap((name) => (req.get(name) === undefined ? [] : [[name, req.get(name)]])));
-    const errors: FieldError[] = [];
+    const byField = new Map<string, FieldError>();
+    for (const name of integerQuery) {
+      const value = query[name];
+      if (typeof value === 'string' && !decimalInteger.test(value)) {
+        byField.set(`query:${name}`, fieldError(name, 'api.malformed_request', `${name} must be a decimal integer`, value));
+      }
+    }
     for (const [location, value] of [['query', query], ['path', params], ['header', headers]] as const) {
       const check = validators[location];
-      if (check !== null && !check(value)) errors.push(...fieldErrors(check.errors ?? [], location));
+      if (check === null || check(value)) continue;
+      for (const error of fieldErrors(check.errors ?? [], location)) if (!byField.has(`${location}:${error.field}`)) byField.set(`${location}:${error.field}`, error);
     }
-    if (validateBody !== null && !validateBody(req.body)) {
-      const bodyErrors = validateBody.errors ?? [];
-      if (bodyErrors.some((error) => error.instancePath === '' && error.keyword === 'type')) {
+    let total: number | null = byField.size;
+    if (firstBodyError !== null && !firstBodyError(req.body)) {
+      const firstErrors = firstBodyError.errors ?? [];
+      if (firstErrors.some((error) => error.instancePath === '' && error.keyword === 'type')) {
         next(problem('api.malformed_request', 'The body must be a JSON object.'));
         return;
       }
-      errors.push(...fieldErrors(bodyErrors, 'body'));
+      const body = bodyFieldErrors(req.body, firstErrors, contextOf(res).rawBody?.length ?? JSON.stringify(req.body ?? null).length);
+      for (const error of body.errors) byField.set(`body:${error.field}`, error);
+      total = body.total === null ? null : total + body.total;
     }
-    const first = errors[0];
+    const all = [...byField.values()];
+    const first = all[0];
     if (first !== undefined) {
-      next(problem(first.code as CatalogCode, errors.length === 1 ? first.message : `${errors.length} fields are invalid.`, errors));
+      const listed = all.slice(0, MAX_FIELD_ERRORS);
+      next(problem(first.code as CatalogCode, errorsDetail(first, all.length, total), listed));
       return;
     }
     contextOf(res).input = { query, params, body: req.body };

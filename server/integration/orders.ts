@@ -2,14 +2,14 @@
 import type { Request, Response } from 'express';
 import type { CancelRequest, PaymentRequest } from '../../spec/load.ts';
 import { contextOf, principalOf } from '../http/context.ts';
-import { problem } from '../http/problem.ts';
+import { bounded, problem } from '../http/problem.ts';
 import { sendEmpty, sendJsonText } from '../http/reply.ts';
 import type { Orders, OrderWriteResult } from '../store/orders.ts';
 
 /** The order JSON of a successful write, or the problem of a refused one. */
 function orderOrProblem(result: OrderWriteResult, externalId: string, move: string): string {
   if (result.ok) return result.orderJson;
-  if (result.reason === 'notFound') throw problem('orders.notFound', `No order with external id ${externalId}.`);
+  if (result.reason === 'notFound') throw problem('orders.notFound', `No order with external id ${bounded(externalId)}.`);
   throw problem('orders.status.illegal', `An order in status ${result.status} cannot be ${move}.`);
 }
 

@@ -53,7 +53,7 @@ export function makeIntegrationRouter(options: { store: Store; cursors: CursorCo
   const auth = makeAuth({ keys: store.keys });
   const rateLimit = makeRateLimit({ clock: store.clock });
   const idempotency = makeIdempotency({ store: store.idempotency });
-  const router = express.Router();
+  const router = express.Router({ caseSensitive: true });
 
   for (const operation of operations.values()) {
     const handler = handlers[operation.operationId];

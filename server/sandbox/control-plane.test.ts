@@ -143,3 +143,47 @@ describe('reset and routing', () => {
     expect((await api('createTenant', '/tenants', { json: { country: 'NL' } })).status).toBe(201);
   });
 });
+
+describe('hostile input (issue 10)', () => {
+  const many = Array.from({ length: 130_000 }, () => 1);
+
+  it.each([
+    ['setTenantSkills', 'skills', 'PUT', (): unknown => ({ skills: many }), 'tenants.skills.too_many'],
+    ['createApiKey', 'keys', 'POST', (): unknown => ({ name: 'k', scopes: many }), 'apikeys.invalid_scope'],
+    ['buildTrip', 'trips', 'POST', (): unknown => ({ orderIds: many }), 'api.malformed_request'],
+    ['createOrder', 'orders', 'POST', (): unknown => orderIntake('HUGE-TAGS', { tags: many }), 'api.malformed_request'],
+  ] as const)('answers %s with 130,000 invalid items 400 with the field code, not a 500 (stack overflow)', async (operationId, tail, method, body, code) => {
+    const { base } = await tenantWithKey();
+    const answer = await api(operationId, `${base}/${tail}`, { method, json: body() });
+    expect(answer.status).toBe(400);
+    expect(answer.body.type).toBe(code);
+    expect(answer.body.errors.length).toBeGreaterThan(0);
+    expect(answer.body.errors.length).toBeLessThanOrEqual(50);
+  });
+
+  it.each(['\ud800x', 'x\udc00', 'a\u0000b'])('refuses the tag name %j with tags.name.invalid, every time (no 500, nothing stored mangled)', async (name) => {
+    const { base } = await tenantWithKey();
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const answer = await api('createTag', `${base}/tags`, { json: { name, color: '#000000' } });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ type: 'tags.name.invalid', errors: [{ field: 'name', code: 'tags.name.invalid' }] });
+    }
+    expect((await api('listTags', `${base}/tags`)).body.items).toEqual([]);
+    // A well-formed pair (an emoji) is text like any other.
+    expect((await api('createTag', `${base}/tags`, { json: { name: 'Fragile \ud83d\udce6', color: '#000000' } })).status).toBe(201);
+  });
+
+  it('refuses NUL and lone surrogates in tenant names, skills and external ids with each field\'s code', async () => {
+    const { base } = await tenantWithKey();
+    expect((await api('setTenantSkills', `${base}/skills`, { json: { skills: ['ok', 'b\u0000d'] } })).body).toMatchObject({
+      status: 400,
+      errors: [{ field: 'skills[1]', code: 'tenants.skills.value.invalid' }],
+    });
+    const order = await api('createOrder', `${base}/orders`, { json: orderIntake('SHOP-\ud800') });
+    expect(order.status).toBe(400);
+    expect(order.body.errors[0]).toMatchObject({ field: 'externalId', code: 'orders.externalId.required' });
+    const tenant = await api('createTenant', '/tenants', { json: { name: 'Nul\u0000Co', country: 'NL' } });
+    expect(tenant.status).toBe(400);
+    expect(tenant.body.errors[0].field).toBe('name');
+  });
+});

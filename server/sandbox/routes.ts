@@ -42,7 +42,7 @@ export function makeSandboxRouter(options: { store: Store; adminToken: string; c
     ...makeTripHandlers(store),
   };
   const auth = makeAdminAuth({ token: options.adminToken });
-  const router = express.Router();
+  const router = express.Router({ caseSensitive: true });
 
   for (const operation of sandboxOperations) {
     const handler = handlers[operation.operationId];
