@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -163,6 +163,47 @@ describe('no secret ever reaches a report', () => {
     const json = files.find(([name]) => name === 'report.json')?.[1] ?? '';
     expect(json).toContain('<redacted:ordersRead>');
     expect(json).toContain('\\"$WAYBILL_KEY_ORDERS_READ\\"');
+  });
+});
+
+describe('--save-profile', () => {
+  const adminToken = 'wb_ADMIN_S3CRET_token_9999';
+  const provisioningHandler: FakeHandler = (request, response) => {
+    if (request.method === 'POST' && request.url === '/sandbox/v1/profiles') return answer(response, 201, testProfile());
+    const key = String(request.headers['x-api-key'] ?? '');
+    if (request.url === '/api/v1/integration/whoami' && testScopes[key] !== undefined) {
+      return answer(response, 200, { tenantId: `tenant of ${key}`, keyId: key, scopes: ['orders:read', 'orders:write', 'trips:read', key] });
+    }
+    return answer(response, 404, { type: 'about:blank', title: 'Not Found', status: 404 });
+  };
+
+  it('writes the provisioned profile (0600) without printing a key, and says how to set the replay variables from it', async () => {
+    target = await startFakeTarget(provisioningHandler);
+    const file = join(tempDir(), 'saved', 'profile.json');
+    vi.stubEnv('WAYBILL_ADMIN_TOKEN', adminToken);
+    const code = await main(['--target', target.url, '--provision', '--save-profile', file, '--out', tempDir(), '--only', 'discovery.whoami']);
+    vi.unstubAllEnvs();
+    expect(code).toBe(1);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ ...testProfile(), target: target.url });
+    const console = printed(stdout) + printed(stderr);
+    for (const secret of [...Object.values(testKeys), adminToken]) expect(console.includes(secret), secret).toBe(false);
+    const line = /^ {2}(eval .*)$/m.exec(printed(stdout))?.[1];
+    expect(line).toContain(file);
+    const { stdout: set } = await promisify(execFile)('sh', ['-c', `${line}; printf '%s %s' "$WAYBILL_KEY_FULL" "$WAYBILL_KEY_ORDERS_READ"`]);
+    expect(set).toBe(`${testKeys.full} ${testKeys.ordersRead}`);
+  });
+
+  it('refuses a file that exists, and a run without --provision', async () => {
+    const file = profileFile();
+    const before = readFileSync(file, 'utf8');
+    vi.stubEnv('WAYBILL_ADMIN_TOKEN', adminToken);
+    expect(await main(['--target', 'http://127.0.0.1:9', '--provision', '--save-profile', file])).toBe(2);
+    vi.unstubAllEnvs();
+    expect(printed(stderr)).toContain(`--save-profile ${file}: the file exists`);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(await main(['--target', 'http://127.0.0.1:9', '--profile', file, '--save-profile', join(tempDir(), 'p.json')])).toBe(2);
+    expect(printed(stderr)).toContain('--save-profile is only used with --provision');
   });
 });
 

@@ -2,7 +2,9 @@
  * `waybill conformance`: parses the command line, gets the profile (file or provisioned),
  * runs the suite with the chosen reporters and resolves to the exit code (see exit-code.ts).
  */
-import { mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { reportToolError, UsageError, WaybillError } from '../bin/errors.ts';
 import { ADMIN_TOKEN_FILE, adminTokenUrls, readAdminTokenFor } from '../bin/admin-token-file.ts';
@@ -25,6 +27,7 @@ interface CliOptions {
   profile?: string;
   provision?: boolean;
   adminToken?: string;
+  saveProfile?: string;
   out?: string;
   only: string[];
   skip: string[];
@@ -90,6 +93,7 @@ function program(): Command {
     .addOption(new Option('--profile <file>', 'conformance profile (JSON, see conformance/profile.schema.json)').conflicts('provision'))
     .addOption(new Option('--provision', "build a fresh profile through the target's sandbox control plane").conflicts('profile'))
     .option('--admin-token <token>', `admin token of the control plane for --provision (default: env WAYBILL_ADMIN_TOKEN, else ${ADMIN_TOKEN_FILE} when it has an entry for this --target; localhost = 127.0.0.1)`)
+    .option('--save-profile <file>', 'with --provision: write the provisioned profile (with its keys) to this new file, mode 0600, for the replay lines\' $WAYBILL_KEY_… variables; an existing file is refused')
     .option('--out <dir>', "directory for the reports (default: reports/<UTC timestamp>/); '-' is refused: the reports are files, and the one-line verdict always goes to stderr")
     .addOption(new Option('--only <ids>', 'run only these checks: ids, families or prefixes such as feeds. (comma-separated)').argParser(list).default([], 'every check'))
     .addOption(new Option('--skip <ids>', 'leave out these checks: ids, families or prefixes (comma-separated)').argParser(list).default([], 'none'))
@@ -130,7 +134,11 @@ function validate(options: CliOptions): { adminToken?: string } {
   if (options.profile === undefined && !options.provision) throw new UsageError('one of --profile FILE or --provision is required');
   if (!options.provision) {
     if (options.adminToken !== undefined) throw new UsageError('--admin-token is only used with --provision');
+    if (options.saveProfile !== undefined) throw new UsageError('--save-profile is only used with --provision (with --profile, the profile is already in a file)');
     return {};
+  }
+  if (options.saveProfile !== undefined && existsSync(options.saveProfile)) {
+    throw new UsageError(`--save-profile ${options.saveProfile}: the file exists; remove it or give a new name (it is never overwritten)`);
   }
   const adminToken = options.adminToken ?? (process.env['WAYBILL_ADMIN_TOKEN'] || readAdminTokenFor(options.target));
   if (adminToken === undefined || adminToken === '') {
@@ -141,6 +149,38 @@ function validate(options: CliOptions): { adminToken?: string } {
     throw new UsageError(`--provision needs the admin token: --admin-token T or env WAYBILL_ADMIN_TOKEN (${file})`);
   }
   return { adminToken };
+}
+
+/** Writes the provisioned profile to a new file only its owner can read; the keys are never printed. */
+async function saveProfile(file: string, profile: Profile): Promise<void> {
+  await mkdir(dirname(resolve(file)), { recursive: true });
+  try {
+    await writeFile(file, `${JSON.stringify(profile, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new UsageError(`--save-profile ${file}: the file exists; remove it or give a new name (it is never overwritten)`);
+    throw new WaybillError(`--save-profile ${file}: ${(error as Error).message}`, 'tool');
+  }
+  await chmod(file, 0o600);
+  process.stderr.write(`saved the provisioned profile to ${file} (mode 0600: it holds the keys)\n`);
+}
+
+/** Single-quotes `text` for a POSIX shell. */
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * A shell line that exports the replay lines' variables (`WAYBILL_KEY_FULL`, …,
+ * `WAYBILL_SANDBOX_TOKEN`) from a profile file, named as `profileSecrets` names them; it
+ * reads the file in the user's shell, so the keys never pass through waybill's output.
+ */
+export function replayVariablesLine(file: string): string {
+  const script = [
+    'const p=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")),q=String.fromCharCode(39),sh=v=>q+String(v).split(q).join(q+"\\\\"+q+q)+q;',
+    'for(const[n,e]of Object.entries(p.keys||{})){const v=typeof e=="string"?e:e&&e.key;if(v)console.log("export WAYBILL_KEY_"+n.replace(/([a-z0-9])([A-Z])/g,"$1_$2").toUpperCase()+"="+sh(v))}',
+    'if(p.sandbox)console.log("export WAYBILL_SANDBOX_TOKEN="+sh(p.sandbox.token))',
+  ].join('');
+  return `eval "$(node -e '${script}' ${shellQuote(file)})"`;
 }
 
 /** Fails fast, as a tool error, when nothing answers at the target at all. */
@@ -161,8 +201,10 @@ export async function main(argv: string[]): Promise<number> {
     const { adminToken } = validate(options);
     const target = options.target.replace(/\/+$/, '');
     let profile: Profile;
-    if (adminToken !== undefined) profile = await provisionProfile(target, adminToken, Math.max(options.timeout, 30_000));
-    else profile = loadProfile(options.profile as string);
+    if (adminToken !== undefined) {
+      profile = await provisionProfile(target, adminToken, Math.max(options.timeout, 30_000));
+      if (options.saveProfile !== undefined) await saveProfile(options.saveProfile, { ...profile, target });
+    } else profile = loadProfile(options.profile as string);
     await assertReachable(target, options.timeout);
 
     const prism = options.viaPrism ? await startValidationProxy(target) : null;
@@ -186,6 +228,15 @@ async function startValidationProxy(target: string): Promise<RunningPrism> {
   const prism = await startPrism({ mode: 'proxy', args: ['-v', 'error', SPEC_FILE, target] });
   process.stderr.write(`Prism proxy at ${prism.url}; socket-level checks go straight to ${target}\n`);
   return prism;
+}
+
+/** How to get the keys the replay lines' `$WAYBILL_…` variables stand for, never the keys themselves. */
+function replayHint(options: CliOptions): string {
+  const file = options.saveProfile ?? options.profile;
+  if (file === undefined) {
+    return 'Replay lines name the keys as $WAYBILL_KEY_… variables; the provisioned keys are not shown: run with --save-profile FILE to keep them.';
+  }
+  return `Replay lines name the keys as $WAYBILL_KEY_… variables; to set them from ${file} in this shell:\n  ${replayVariablesLine(file)}`;
 }
 
 /** Runs the suite (through `prism` when given), writes the reports and resolves to the exit code. */
@@ -218,6 +269,9 @@ async function runAndReport(options: CliOptions, profile: Profile, target: strin
     if (typeof file === 'string') files.push(file);
   }
   if (files.length > 0) process.stdout.write(`\nReports:\n${files.map((file) => `  ${file}`).join('\n')}\n`);
+  if (report.results.some((result) => result.findings.some((finding) => finding.exchange !== undefined))) {
+    process.stdout.write(`\n${replayHint(options)}\n`);
+  }
   process.stderr.write(`${verdictLine(report, useColour(process.stderr, process.env))}\n`);
   return report.exitCode;
 }
