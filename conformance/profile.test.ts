@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -183,5 +184,16 @@ describe('provisionProfile', () => {
   it('is a tool error when nothing listens', async () => {
     const url = await closedTargetUrl();
     await expect(provisionProfile(url, 't')).rejects.toThrow(`provisioning failed: POST ${url}/sandbox/v1/profiles: fetch failed (ECONNREFUSED)`);
+  });
+});
+
+describe('conformance/profile.example.json', () => {
+  const file = fileURLToPath(new URL('./profile.example.json', import.meta.url));
+
+  it('is a valid profile, with placeholders for every key', () => {
+    const example = JSON.parse(readFileSync(file, 'utf8')) as { keys: Record<string, string | { key: string }> };
+    expect(profileProblems(example)).toEqual([]);
+    expect(loadProfile(file).keys.full).toBeDefined();
+    for (const entry of Object.values(example.keys)) expect(typeof entry === 'string' ? entry : entry.key).toMatch(/^REPLACE_WITH_/);
   });
 });
