@@ -3,7 +3,7 @@ import { UsageError } from '../bin/errors.ts';
 import { exitCodeOf, failsRun } from './exit-code.ts';
 import { type RunOptions, runSuite } from './runner.ts';
 import { closedTargetUrl, type FakeTarget, startFakeTarget, testProfile } from './testing/fake-target.ts';
-import type { Check, CheckContext, Contract, Level, RequirementInfo } from './types.ts';
+import type { Check, Contract, Level, RequirementInfo } from './types.ts';
 
 /** A register of one requirement per level, and one no exchange can test. */
 const register = new Map<string, RequirementInfo>(

@@ -24,7 +24,6 @@ import {
   stableVersions,
   statusesByCount,
   versionOf,
-  type Walk,
   walkFeed,
 } from './feeds-walk.ts';
 

@@ -9,7 +9,6 @@ import {
   asWalk,
   capFindings,
   feedRun,
-  type FeedItem,
   type FeedPage,
   type FeedSpec,
   listItems,

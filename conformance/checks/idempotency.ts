@@ -16,8 +16,6 @@ import { paths } from './support/order-requests.ts';
 import { type OrderState, poolStates, preferring, qualifyingOrders } from './support/pool-state.ts';
 import { answerClock, HONOURABLE_SECONDS, retryAfterDishonourable, retryAfterProblem, retryAfterUnreadable } from './support/retry-after.ts';
 
-const gap = '01-integration-api.md › Endpoints: "Format, lifetime and replay behaviour of the Idempotency-Key header: not shown."';
-
 /** How long the held request waits for the duplicate's answer before it is completed anyway. */
 const holdMs = 1500;
 /** Lets the target read the held request's head before the duplicate arrives. */

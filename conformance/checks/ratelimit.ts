@@ -12,7 +12,6 @@ import type { Check, CheckContext, Finding, HttpResponse } from '../types.ts';
 import { answerClock, HONOURABLE_SECONDS, retryAfterDishonourable, retryAfterProblem, retryAfterUnreadable } from './support/retry-after.ts';
 
 const whoamiPath = '/api/v1/integration/whoami';
-const limitsRow = '01-integration-api.md › Limits: "| Rate limit | a per-key number of requests per minute; exceeding it answers 429 with `Retry-After` | all calls with that key |"';
 
 /** whoami with `key`. */
 function whoami(ctx: CheckContext, key: string): Promise<HttpResponse> {

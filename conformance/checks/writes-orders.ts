@@ -10,6 +10,7 @@ import { absentExternalId, expectProblem, type FeedWalk, objectOf, paths, paymen
 import { CANCELLABLE_STATUSES, endedBySeeds, type OrderState, poolStates, preferring, qualifyingOrders } from './support/pool-state.ts';
 import { cancellableId, expectOrder, liveId } from './support/write-answers.ts';
 
+/** An external id nobody holds: 404 orders.notFound on payment and archive, whose sections say so. */
 export const unknownOrder: Check = {
   id: 'writes.notFound',
   family: 'writes',
@@ -78,7 +79,7 @@ export const cancelHistory: Check = {
   requires: ['sandbox', 'orders:cancellable:1'],
   run: onControlPlane(async (plane, ctx) => {
     const [order] = preferring(await qualifyingOrders(ctx, 'cancellable', poolStates.cancellable), ['New', 'InPlanning', 'Planned']) as [OrderState];
-    const tenant = await fullKeyTenant(plane, ctx);
+    const tenant = await fullKeyTenant(ctx);
     const reason = uniqueReason(ctx);
     const cancelled = await ctx.http.request({ method: 'POST', path: paths.cancel(order.externalId), body: { reason } });
     // Whether the cancel answers 200 is writes.cancel.legal's rule; a refused cancel records nothing.

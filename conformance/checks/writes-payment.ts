@@ -207,7 +207,7 @@ export const paymentRecordedOnce: Check = {
   requires: ['sandbox', 'orders:payable:1'],
   run: onControlPlane(async (plane, ctx) => {
     const externalId = await liveId(ctx, 'payable');
-    const tenant = await fullKeyTenant(plane, ctx);
+    const tenant = await fullKeyTenant(ctx);
     const body = paymentBody();
     const first = await ctx.http.request({ method: 'POST', path: paths.payment(externalId), body });
     const orderId = objectOf(first)?.['id'];
@@ -233,6 +233,5 @@ export const paymentRecordedOnce: Check = {
   }),
 };
 
-/** An external id nobody holds: 404 orders.notFound on payment and archive, whose sections say so. */
 /** The payment checks, in the order they run. */
 export const paymentChecks: Check[] = [paymentSuccess, amountNotPositive, amountNotNumber, currencyInvalid, currencyNotIso, amountType, paymentRequired, paymentIdNotUuid, paymentRepeat, paymentRecordedOnce];

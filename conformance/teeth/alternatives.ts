@@ -6,7 +6,7 @@
 import { ORDER_JSON } from '../../server/store/feed-sql.ts';
 import type { Profile } from '../types.ts';
 import type { AlternativeVariant } from './harness.ts';
-import { dropHeader, editJson, editProblems, editTrips, is, overrideOrders, restatus, resendChanged, setHeader, typeOf, withQuery } from './rewrites.ts';
+import { dropHeader, editJson, editProblems, editTrips, is, overrideOrders, queryOf, restatus, resendChanged, setHeader, typeOf, withQuery } from './rewrites.ts';
 import { answerJson } from '../testing/proxy.ts';
 
 type JsonObject = Record<string, unknown>;
@@ -89,7 +89,7 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
       }));
     },
   },
-  '404 for a wrong method': { decides: ['D21'], failsStrict: ['http.method.notAllowed'], proxy: () => restatus((request, answer) => answer.status === 405, 404) },
+  '404 for a wrong method': { decides: ['D21'], failsStrict: ['http.method.notAllowed'], proxy: () => restatus((_, answer) => answer.status === 405, 404) },
   'no request id': {
     decides: ['D23'],
     failsStrict: ['discovery.responses.decided', 'http.requestId.echo', 'http.requestId.present', 'http.requestId.unusable'],
@@ -140,7 +140,7 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
   'a limit of 0 served as 1': {
     decides: ['D8'],
     failsStrict: ['feeds.orders.limit.invalid', 'feeds.trips.limit.invalid'],
-    proxy: () => resendChanged((request, answer) => (is.orderFeed(request) || is.tripFeed(request)) && answer.status === 400 && /^-?\d+$/.test(new URL(request.url, 'http://x').searchParams.get('limit') ?? ''), (request) => withQuery(request, (query) => query.set('limit', '1'))),
+    proxy: () => resendChanged((request, answer) => (is.orderFeed(request) || is.tripFeed(request)) && answer.status === 400 && /^-?\d+$/.test(queryOf(request).get('limit') ?? ''), (request) => withQuery(request, (query) => query.set('limit', '1'))),
   },
   'a second cancel answered 200': {
     decides: ['D11'],

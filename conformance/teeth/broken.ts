@@ -9,7 +9,6 @@ import { answerJson, type ProxiedAnswer, type ProxyRewrite } from '../testing/pr
 import { type BrokenVariant, restatusAnswer } from './harness.ts';
 import {
   acceptInstead,
-  both,
   dropHeader,
   editJson,
   editOrders,
@@ -249,12 +248,12 @@ export const brokenVariants: Record<string, BrokenVariant> = {
   'a non-positive amount refused with another code': {
     breaks: ['int.payment.amount-invalid'],
     fails: ['writes.payment.amount.notPositive'],
-    proxy: () => editProblems({ type: 'payments.amount.invalid', where: is.payment }, (problem) => (['0', '-1'].includes(String(firstFieldErrorValue(problem))) ? { ...problem, type: 'api.malformed_request' } : problem)),
+    proxy: () => editProblems({ type: 'payments.amount.invalid', where: is.payment }, (problem, answer) => (['0', '-1'].includes(String(firstFieldError(answer)?.value)) ? { ...problem, type: 'api.malformed_request' } : problem)),
   },
   'a currency of the wrong shape refused with another code': {
     breaks: ['int.payment.currency-invalid'],
     fails: ['writes.payment.currency.invalid'],
-    proxy: () => editProblems({ type: 'payments.currency.invalid', where: is.payment }, (problem) => (String(firstFieldErrorValue(problem)).length !== 3 || /[a-z]/.test(String(firstFieldErrorValue(problem))) ? { ...problem, type: 'api.malformed_request' } : problem)),
+    proxy: () => editProblems({ type: 'payments.currency.invalid', where: is.payment }, (problem, answer) => (String(firstFieldError(answer)?.value).length !== 3 || /[a-z]/.test(String(firstFieldError(answer)?.value)) ? { ...problem, type: 'api.malformed_request' } : problem)),
   },
   'a currency that is not ISO 4217 accepted': { breaks: ['int.payment.currency'], fails: ['writes.payment.currency.notIso'], proxy: () => acceptInstead((request, answer) => is.payment(request) && firstFieldError(answer)?.value === 'ABC') },
   'a payment without a required member accepted': {
@@ -415,7 +414,7 @@ export const brokenVariants: Record<string, BrokenVariant> = {
   'a malformed cursor served from the start': {
     breaks: ['int.orders-feed.cursor', 'int.trips-feed.refusals'],
     fails: ['feeds.orders.cursor.malformed', 'feeds.orders.cursor.unissued', 'feeds.trips.cursor.malformed', 'feeds.trips.cursor.unissued'],
-    proxy: () => resendChanged((request, answer) => answer.status === 400 && firstFieldError(answer)?.field === 'cursor', (request) => withQuery(request, (query) => query.delete('cursor'))),
+    proxy: () => resendChanged((_, answer) => answer.status === 400 && firstFieldError(answer)?.field === 'cursor', (request) => withQuery(request, (query) => query.delete('cursor'))),
   },
   'an unknown order status served unfiltered': {
     breaks: ['int.orders-feed.status'],
@@ -491,11 +490,3 @@ export const brokenVariants: Record<string, BrokenVariant> = {
   'a trip with an open stop completed': { breaks: ['int.trip.complete'], fails: ['sandbox.trips.lifecycle'], proxy: () => sandboxAccepts('POST', /\/trips\/[^/]+\/complete$/, 'planning.trip_has_open_stops') },
   'a trip cancelled without a reason': { breaks: ['int.trip.cancel'], fails: ['sandbox.trips.lifecycle'], proxy: () => sandboxAccepts('POST', /\/trips\/[^/]+\/cancel$/, 'trips.mutation.cancelReasonRequired') },
 };
-
-/** errors[0].value of a problem body. */
-function firstFieldErrorValue(problem: JsonObject): unknown {
-  return (problem['errors'] as { value?: unknown }[] | undefined)?.[0]?.value;
-}
-
-/** Every rewrite helper used above, re-exported for tests that build one-off variants. */
-export { both };

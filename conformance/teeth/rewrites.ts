@@ -137,18 +137,6 @@ export function withQuery(request: ProxiedRequest, edit: (query: URLSearchParams
   return { url: `${url.pathname}${url.search}` };
 }
 
-/** Several rewrites applied in turn (requests first to last, answers last to first). */
-export function both(...rewrites: ProxyRewrite[]): ProxyRewrite {
-  return {
-    request: (request) => rewrites.reduce((current, rewrite) => rewrite.request?.(current) ?? current, request),
-    answer: async (answer, request, resend) => {
-      let current = answer;
-      for (const rewrite of rewrites) if (rewrite.answer) current = await rewrite.answer(current, request, resend);
-      return current;
-    },
-  };
-}
-
 type Orders = Store['orders'];
 /** The order store's methods as plain functions (a replacement need not be a transaction). */
 type OrderMethods = { [K in keyof Orders]: Orders[K] extends (...args: infer A) => infer R ? (...args: A) => R : Orders[K] };

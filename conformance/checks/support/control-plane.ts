@@ -168,7 +168,7 @@ export function onControlPlane(body: (plane: ControlPlane, ctx: CheckContext) =>
  * names it. When whoami cannot name it the check is skipped: the discovery checks judge whoami,
  * and this check cannot reach the state it needs.
  */
-export async function fullKeyTenant(_plane: ControlPlane, ctx: CheckContext): Promise<string> {
+export async function fullKeyTenant(ctx: CheckContext): Promise<string> {
   const whoami = await ctx.http.request({ method: 'GET', path: paths.whoami });
   const tenantId = objectOf(whoami)?.['tenantId'];
   if (whoami.status !== 200 || typeof tenantId !== 'string' || tenantId === '') {
