@@ -1,5 +1,6 @@
 /** `waybill mock` as a user runs it: Prism over the spec, answering with the spec's examples. */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type Json, openapi, resolveRef } from '../spec/load.ts';
@@ -46,6 +47,25 @@ describe('waybill mock', () => {
     }
     expect(await exited).toBe(0);
   }, 120_000);
+
+  it('refuses a port in use with exit 2 and says so, without claiming to listen', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const child = spawn(process.execPath, [bin, 'mock', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk) => (out += chunk));
+      child.stderr.on('data', (chunk) => (err += chunk));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(2);
+      expect(err).toContain(`port ${port} on 127.0.0.1 is in use; pick another with --port`);
+      expect(out).not.toMatch(/listening/);
+    } finally {
+      taken.close();
+    }
+  }, 60_000);
 
   it('refuses --seed without --dynamic with exit 2', async () => {
     const child = spawn(process.execPath, [bin, 'mock', '--seed', '3'], { stdio: ['ignore', 'ignore', 'pipe'] });

@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { parseCommandLine, portNumber } from './command-line.ts';
 import { UsageError } from './errors.ts';
-import { SPEC_FILE, startPrism } from './prism.ts';
+import { ensurePortFree, SPEC_FILE, startPrism } from './prism.ts';
 
 function command(): Command {
   return new Command('waybill mock')
@@ -36,6 +36,7 @@ export async function main(argv: string[]): Promise<number> {
   if (!parseCommandLine(program, argv)) return 0;
   const options = program.opts<{ port: number; host: string; dynamic: boolean; seed?: string; verbose: boolean }>();
   if (options.seed !== undefined && !options.dynamic) throw new UsageError('--seed only applies with --dynamic');
+  await ensurePortFree(options.host, options.port);
   const args = ['-v', options.verbose ? 'info' : 'error', ...(options.dynamic ? ['--dynamic'] : []), ...(options.seed ? ['--seed', options.seed] : []), SPEC_FILE];
   const prism = await startPrism({ mode: 'mock', args, port: options.port, host: options.host, inherit: true });
   process.stdout.write(

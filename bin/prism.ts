@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WaybillError } from './errors.ts';
+import { UsageError, WaybillError } from './errors.ts';
 
 /** The contract Prism serves or validates against. */
 export const SPEC_FILE = fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url));
@@ -33,6 +33,23 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
       const { port } = probe.address() as { port: number };
       probe.close(() => resolve(port));
     });
+  });
+}
+
+/**
+ * Resolves when `host:port` can be listened on, by listening and closing again; a port in
+ * use or an address not of this machine is a UsageError worded as `waybill serve` words it.
+ * Prism itself would first answer connections made to whoever holds the port, then exit.
+ */
+export function ensurePortFree(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new UsageError(`port ${port} on ${host} is in use; pick another with --port`));
+      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new UsageError(`cannot listen on ${host}`));
+      else reject(error);
+    });
+    probe.listen(port, host, () => probe.close(() => resolve()));
   });
 }
 
