@@ -30,6 +30,11 @@ Examples:
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 }
 
+/** The arguments of `prism mock` for the mock's options (port and host aside). */
+export function prismArguments(options: { dynamic: boolean; seed?: string; verbose: boolean }): string[] {
+  return ['-v', options.verbose ? 'info' : 'error', ...(options.dynamic ? ['--dynamic'] : []), ...(options.seed ? ['--seed', options.seed] : []), SPEC_FILE];
+}
+
 /** Runs the mock until SIGINT or SIGTERM; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const program = command();
@@ -37,8 +42,7 @@ export async function main(argv: string[]): Promise<number> {
   const options = program.opts<{ port: number; host: string; dynamic: boolean; seed?: string; verbose: boolean }>();
   if (options.seed !== undefined && !options.dynamic) throw new UsageError('--seed only applies with --dynamic');
   await ensurePortFree(options.host, options.port);
-  const args = ['-v', options.verbose ? 'info' : 'error', ...(options.dynamic ? ['--dynamic'] : []), ...(options.seed ? ['--seed', options.seed] : []), SPEC_FILE];
-  const prism = await startPrism({ mode: 'mock', args, port: options.port, host: options.host, inherit: true });
+  const prism = await startPrism({ mode: 'mock', args: prismArguments(options), port: options.port, host: options.host, inherit: true });
   process.stdout.write(
     [
       `waybill mock (Prism) listening on ${prism.url}`,
