@@ -5,7 +5,10 @@ import { writeAdminTokenFile } from '../bin/admin-token-file.ts';
 import { UsageError } from '../bin/errors.ts';
 import { createApp } from './app.ts';
 import { newAdminToken } from './http/admin-auth.ts';
-import { seedDemo } from './demo.ts';
+import { integerFlag } from '../fixtures/cli.ts';
+import { maxSeed } from '../fixtures/generate.ts';
+import { loadStartingDataset, type StartingDataset, startingDataset } from './dataset-seed.ts';
+import { type SeededTenant, seedDemo } from './demo.ts';
 import { createHttpServer, listen } from './http-server.ts';
 import { consoleLogger } from './log.ts';
 import { openStore } from './store/index.ts';
@@ -19,7 +22,22 @@ function command(): Command {
     .option('--host <host>', 'address to listen on; loopback unless you mean to share it', '127.0.0.1')
     .option('--db <file>', "SQLite database file, or ':memory:'", DEFAULT_DB)
     .option('--quiet', 'do not log one line per request', false)
-    .addHelpText('after', `\nExamples:\n  waybill serve\n  waybill serve --port 4100 --db :memory:\n  PORT=4200 waybill serve --db /tmp/sandbox.db\n`)
+    .addOption(new Option('--fixtures <file>', 'start from a dataset file `waybill fixtures` wrote, instead of the demo tenant').conflicts('seed'))
+    .addOption(new Option('--seed <n>', 'start from the dataset `waybill fixtures --seed <n>` writes (500 orders), made in memory').argParser(integerFlag('--seed', 0, maxSeed)))
+    .addHelpText('after', `
+--fixtures and --seed load the dataset into a tenant of its own, with new API keys
+(printed once), into an empty database only: a new file or ':memory:'. Started again
+on the database it was loaded into, the same dataset finds its tenant and loads
+nothing; a database holding anything else is refused. The same dataset gets the same
+tenant and order ids on every machine.
+
+Examples:
+  waybill serve
+  waybill serve --port 4100 --db :memory:
+  PORT=4200 waybill serve --db /tmp/sandbox.db
+  waybill fixtures --seed 7 --out data.json && waybill serve --fixtures data.json --db :memory:
+  waybill serve --seed 7 --db .waybill/seed-7.db
+`)
     .exitOverride()
     // Commander's errors become a UsageError, printed once by the dispatcher.
     .configureOutput({ outputError: () => {} });
@@ -29,10 +47,18 @@ function command(): Command {
 export async function main(argv: string[]): Promise<number> {
   const program = command();
   if (!parseCommandLine(program, argv)) return 0;
-  const options = program.opts<{ port: number; host: string; db: string; quiet: boolean }>();
+  const options = program.opts<{ port: number; host: string; db: string; quiet: boolean; fixtures?: string; seed?: number }>();
   const log = consoleLogger({ quiet: options.quiet });
+  // A bad dataset file is refused before the database file is created.
+  const dataset = startingDataset(options);
   const store = openStoreOrExplain(options.db);
-  const demo = store.tenants.list().length === 0 ? seedDemo(store) : null;
+  let start: StartingData;
+  try {
+    start = startingData(store, dataset, options.db);
+  } catch (error) {
+    store.db.close();
+    throw error;
+  }
   const adminToken = process.env['WAYBILL_ADMIN_TOKEN'] || newAdminToken();
   const server = createHttpServer(createApp({ store, log, adminToken }));
   let url: string;
@@ -45,10 +71,9 @@ export async function main(argv: string[]): Promise<number> {
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${options.host}`);
     throw error;
   }
-  const tenantId = demo?.tenantId ?? store.tenants.list()[0]?.id ?? null;
   const removeTokenFile = writeAdminTokenFile(url, adminToken);
-  process.stdout.write(banner(url, options.db, demo, { adminToken, tenantId }));
-  await new Promise<void>((resolve) => {
+  // The signal handlers are in place before the banner tells anyone the sandbox is up.
+  const stopped = new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       process.stdout.write(`\n${signal}: shutting down\n`);
       server.close(() => resolve());
@@ -58,6 +83,8 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
+  process.stdout.write(banner(url, options.db, start, adminToken));
+  await stopped;
   removeTokenFile();
   store.db.close();
   return 0;
@@ -77,27 +104,51 @@ function openStoreOrExplain(db: string): ReturnType<typeof openStore> {
   }
 }
 
+/** What the sandbox starts with: the tenant it seeded (with keys to show) or the one it found. */
+interface StartingData {
+  tenantId: string | null;
+  seeded?: { headline: string; keysTitle: string; tenant: SeededTenant };
+  note?: string;
+}
+
+/** Seeds the demo tenant into an empty database, or loads the dataset asked for. */
+function startingData(store: ReturnType<typeof openStore>, dataset: StartingDataset | null, db: string): StartingData {
+  if (dataset !== null) {
+    const tenant = loadStartingDataset(store, dataset, db);
+    if (tenant === null) {
+      return { tenantId: dataset.tenantId, note: `${dataset.label}: already loaded into tenant ${dataset.tenantId}; its API keys were printed then (delete the file to start over)` };
+    }
+    const headline = `loaded ${dataset.label} into tenant ${tenant.tenantId}: ${tenant.orders} orders, ${tenant.trips} trips`;
+    return { tenantId: tenant.tenantId, seeded: { headline, keysTitle: 'its API keys', tenant } };
+  }
+  if (store.tenants.list().length === 0) {
+    const tenant = seedDemo(store);
+    const headline = `created the demo tenant ${tenant.tenantId}: ${tenant.orders} orders, ${tenant.trips} trips`;
+    return { tenantId: tenant.tenantId, seeded: { headline, keysTitle: 'demo API keys', tenant } };
+  }
+  return { tenantId: store.tenants.list()[0]!.id, note: 'existing database: its demo keys were printed when it was created; delete the file to start over.' };
+}
+
 /** What the sandbox prints when it is ready. */
-function banner(url: string, db: string, demo: ReturnType<typeof seedDemo> | null, control: { adminToken: string; tenantId: string | null }): string {
+function banner(url: string, db: string, start: StartingData, adminToken: string): string {
   const fixed = process.env['WAYBILL_ADMIN_TOKEN'] ? 'from WAYBILL_ADMIN_TOKEN' : 'new at every start; set WAYBILL_ADMIN_TOKEN to fix it';
   const lines = [
     `waybill sandbox listening on ${url}`,
     `  database: ${db}`,
-    `  control plane: ${url}/sandbox/v1  admin token: ${control.adminToken}  (${fixed})`,
-    `  create a key: curl -s -X POST -H 'Authorization: Bearer ${control.adminToken}' -H 'Content-Type: application/json' -d '{"name":"my-key","scopes":["orders:read","orders:write","trips:read"]}' '${url}/sandbox/v1/tenants/${control.tenantId ?? '<tenant id>'}/keys'`,
+    `  control plane: ${url}/sandbox/v1  admin token: ${adminToken}  (${fixed})`,
+    `  create a key: curl -s -X POST -H 'Authorization: Bearer ${adminToken}' -H 'Content-Type: application/json' -d '{"name":"my-key","scopes":["orders:read","orders:write","trips:read"]}' '${url}/sandbox/v1/tenants/${start.tenantId ?? '<tenant id>'}/keys'`,
   ];
-  if (demo !== null) {
-    const full = demo.keys[0]!;
+  if (start.seeded !== undefined) {
+    const { headline, keysTitle, tenant } = start.seeded;
     lines.push(
-      `  created the demo tenant ${demo.tenantId}: ${demo.orders} orders, ${demo.trips} trips`,
-      '  demo API keys (shown once; only their hashes are stored):',
-      ...demo.keys.map((key) => `    ${key.name.padEnd(18)} ${key.secret}  [${key.scopes.join(' ') || 'no scopes'}]`),
+      `  ${headline}`,
+      `  ${keysTitle} (shown once; only their hashes are stored):`,
+      ...tenant.keys.map((key) => `    ${key.name.padEnd(22)} ${key.secret}  [${key.scopes.join(' ') || 'no scopes'}]`),
       '',
       '  try it:',
-      `    curl -s -H 'X-Api-Key: ${full.secret}' '${url}/api/v1/integration/orders?limit=2'`,
+      `    curl -s -H 'X-Api-Key: ${tenant.keys[0]!.secret}' '${url}/api/v1/integration/orders?limit=2'`,
     );
-  } else {
-    lines.push('  existing database: its demo keys were printed when it was created; delete the file to start over.');
   }
+  if (start.note !== undefined) lines.push(`  ${start.note}`);
   return `${lines.join('\n')}\n\n`;
 }

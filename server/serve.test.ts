@@ -1,4 +1,4 @@
-/** `waybill serve` as a user runs it: banner, demo data, the printed curl line, clean shutdown, durability. */
+/** `waybill serve` as a user runs it: banner, demo data or a fixtures dataset, the printed curl line, clean shutdown, durability. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +29,56 @@ function serve(args: string[]): Promise<{ child: ChildProcess; banner: string; e
     });
     child.on('exit', () => reject(new Error(`exited early: ${out} ${err}`)));
   });
+}
+
+/** Runs `waybill <args>` to its end; resolves to its exit code and standard error. */
+function waybill(args: string[]): Promise<{ code: number | null; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
+    let err = '';
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.on('exit', (code) => resolve({ code, err }));
+  });
+}
+
+let seed7: Promise<string> | undefined;
+
+/** The file `waybill fixtures --seed 7` writes (written once). */
+function seed7File(): Promise<string> {
+  const file = join(dir, 'seed-7.json');
+  seed7 ??= waybill(['fixtures', '--seed', '7', '--out', file]).then(({ code, err }) => {
+    if (code !== 0) throw new Error(`waybill fixtures failed: ${err}`);
+    return file;
+  });
+  return seed7;
+}
+
+/** Every page of the orders feed and of the trips feed of the key, read with the largest page size. */
+async function feeds(url: string, key: string): Promise<{ orders: unknown[]; trips: unknown[] }> {
+  const read = async (path: string) => {
+    const items: unknown[] = [];
+    let cursor: string | null = null;
+    do {
+      const answer = await fetch(`${url}/api/v1/integration/${path}?limit=100${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`, { headers: { 'X-Api-Key': key } });
+      expect(answer.status).toBe(200);
+      const page = (await answer.json()) as { items: unknown[]; nextCursor: string | null };
+      items.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    return items;
+  };
+  return { orders: await read('orders'), trips: await read('trips') };
+}
+
+/** Starts `waybill serve` with `args`, reads what its banner says it loaded and both feeds, and stops it. */
+async function loadedData(args: string[]) {
+  const { child, banner, exited } = await serve(args);
+  const [, tenantId] = /into tenant (\S+):/.exec(banner) ?? [];
+  const [, key, url] = /curl -s -H 'X-Api-Key: (\S+)' '(\S+?)\/api/.exec(banner)!;
+  const data = await feeds(url!, key!);
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+  return { banner, tenantId, ...data };
 }
 
 describe('waybill serve', () => {
@@ -80,13 +130,7 @@ describe('waybill serve', () => {
   }, 60_000);
 
   it('refuses a bad port with exit 2 and a port in use with a clear message', async () => {
-    const run = (args: string[]) =>
-      new Promise<{ code: number | null; err: string }>((resolve) => {
-        const child = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-        let err = '';
-        child.stderr.on('data', (chunk) => (err += chunk));
-        child.on('exit', (code) => resolve({ code, err }));
-      });
+    const run = (args: string[]) => waybill(['serve', ...args]);
     const bad = await run(['--port', 'abc', '--db', ':memory:']);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/--port/);
@@ -100,13 +144,7 @@ describe('waybill serve', () => {
   }, 60_000);
 
   it('prints one line naming a --db file that is not a database, and each usage error once', async () => {
-    const run = (args: string[]) =>
-      new Promise<{ code: number | null; err: string }>((resolve) => {
-        const child = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
-        let err = '';
-        child.stderr.on('data', (chunk) => (err += chunk));
-        child.on('exit', (code) => resolve({ code, err }));
-      });
+    const run = (args: string[]) => waybill(['serve', ...args]);
     const text = join(dir, 'notadb.db');
     writeFileSync(text, 'this is not a database\n'.repeat(200));
     const notDb = await run(['--port', '0', '--db', text]);
@@ -121,4 +159,79 @@ describe('waybill serve', () => {
       expect(usage.err).toContain(message);
     }
   }, 60_000);
+
+  it('loads --seed 7 the same on every start, and --fixtures of the file `waybill fixtures --seed 7` writes the same', async () => {
+    const file = await seed7File();
+    const first = await loadedData(['--seed', '7', '--db', ':memory:']);
+    expect(first.banner).toMatch(/loaded fixtures seed 7 into tenant [0-9a-f-]{36}: 500 orders, 125 trips/);
+    expect(first.banner).toMatch(/fixtures-full\s+wbk_\S+\s+\[orders:read orders:write trips:read\]/);
+    expect(first.banner).toMatch(/fixtures-orders-read\s+wbk_/);
+    expect(first.banner).not.toMatch(/demo/);
+    expect(first.orders).toHaveLength(500);
+    expect(first.trips).toHaveLength(125);
+    const second = await loadedData(['--seed', '7', '--db', ':memory:']);
+    const fromFile = await loadedData(['--fixtures', file, '--db', ':memory:']);
+    expect(fromFile.banner).toContain(`loaded fixtures seed 7 (${file}) into tenant`);
+    for (const again of [second, fromFile]) {
+      expect(again.tenantId).toBe(first.tenantId);
+      expect(again.orders).toEqual(first.orders);
+      expect(again.trips).toEqual(first.trips);
+    }
+  }, 90_000);
+
+  it('loads a dataset into an empty database only: a restart finds it, other data is refused', async () => {
+    const db = join(dir, 'seed-3.db');
+    const loaded = await serve(['--seed', '3', '--db', db]);
+    const [, tenantId] = /into tenant (\S+):/.exec(loaded.banner)!;
+    const [, key] = /curl -s -H 'X-Api-Key: (\S+)'/.exec(loaded.banner)!;
+    loaded.child.kill('SIGTERM');
+    expect(await loaded.exited).toBe(0);
+
+    const again = await serve(['--seed', '3', '--db', db]);
+    expect(again.banner).toContain(`fixtures seed 3: already loaded into tenant ${tenantId}`);
+    expect(again.banner).not.toMatch(/wbk_/);
+    const url = /listening on (\S+)/.exec(again.banner)![1]!;
+    expect((await fetch(`${url}/api/v1/integration/orders?limit=1`, { headers: { 'X-Api-Key': key! } })).status).toBe(200);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+
+    const other = await waybill(['serve', '--port', '0', '--seed', '4', '--db', db]);
+    expect(other.code).toBe(2);
+    expect(other.err.trim().split('\n')).toHaveLength(1);
+    expect(other.err).toContain(`--seed 4: the database ${db} already holds other data`);
+  }, 60_000);
+
+  it('refuses a bad --fixtures file, and --fixtures with --seed, in one line with exit 2', async () => {
+    const write = (name: string, text: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      return path;
+    };
+    const seed7 = await seed7File();
+    const good = JSON.parse(readFileSync(seed7, 'utf8')) as { orders: { status: string; lines: { productId: string }[] }[] };
+    good.orders[3]!.status = 'Lost';
+    const badStatus = write('bad-status.json', JSON.stringify(good));
+    good.orders[3]!.status = 'New';
+    good.orders[4]!.lines[0]!.productId = 'no-such-product';
+    const badReference = write('bad-reference.json', JSON.stringify(good));
+    const missing = join(dir, 'missing.json');
+    const cases: [string[], string][] = [
+      [['--fixtures', missing], `--fixtures ${missing}: no such file`],
+      [['--fixtures', dir], `--fixtures ${dir}: is a folder`],
+      [['--fixtures', write('not-json.json', '{"orders": [')], 'not-json.json: not JSON'],
+      [['--fixtures', write('array.json', '[1, 2]')], 'array.json: not a dataset written by waybill fixtures: (the file) must be object'],
+      [['--fixtures', write('no-orders.json', '{"seed": 1}')], "no-orders.json: not a dataset written by waybill fixtures: (the file) must have required property 'baseTime'"],
+      [['--fixtures', badStatus], 'bad-status.json: not a dataset written by waybill fixtures: orders[3].status must be equal to one of the allowed values'],
+      [['--fixtures', badReference], "bad-reference.json: not a dataset written by waybill fixtures: orders[4].lines[0].productId 'no-such-product' is no product of the dataset"],
+      [['--fixtures', seed7, '--seed', '7'], "option '--fixtures <file>' cannot be used with option '--seed <n>'"],
+      [['--seed', 'seven'], "--seed must be an integer from 0 to 4294967295, got 'seven'"],
+    ];
+    for (const [args, message] of cases) {
+      const refused = await waybill(['serve', '--port', '0', '--db', ':memory:', ...args]);
+      expect(refused.code, refused.err).toBe(2);
+      expect(refused.err.trim().split('\n'), refused.err).toHaveLength(1);
+      expect(refused.err).toContain(message);
+      expect(refused.err).not.toMatch(/\n\s+at /);
+    }
+  }, 90_000);
 });
