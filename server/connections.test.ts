@@ -5,7 +5,7 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryStore, type RunningServer, startServer } from './testing.ts';
+import { memoryStore, type RunningServer, seedTenant, startServer } from './testing.ts';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -77,9 +77,41 @@ describe('answers Node would give on its own', () => {
     expectProblem(answers(await exchange('CONNECT example.test:443 HTTP/1.1\r\nHost: example.test:443\r\n\r\n'))[0], 405, 'about:blank');
   });
 
+  it.each(['http://[::1/', 'http://x:99999/api/v1/integration/whoami'])('answers a request target that is no URL (%s) with a 400 problem, not an HTML 404', async (target) => {
+    expectProblem(answers(await exchange(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`))[0], 400, 'api.malformed_request');
+  });
+
   it.each(['/api/v1/integration/orders', '/sandbox/v1/tenants'])('answers OPTIONS %s with a 405 problem listing the methods, not a 200 text/plain', async (path) => {
     const [answer] = answers(await exchange(`OPTIONS ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
     expectProblem(answer, 405, 'about:blank');
     expect(answer?.headers['allow']).toMatch(/GET/);
+  });
+});
+
+describe('a malformed chunked body', () => {
+  let head = '';
+  beforeAll(() => {
+    const key = seedTenant(server.store).keys.full;
+    head = `POST /api/v1/integration/orders/externalid/x/cancel HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`;
+  });
+
+  it.each([
+    ['a chunk size that is not hexadecimal', 'zz\r\n{}\r\n0\r\n\r\n'],
+    ['a NUL where a trailer belongs', '0\r\n\u0000\r\n0\r\n\r\n'],
+  ])('is answered 400 api.malformed_request at once, not 408 once the body times out: %s', async (_, body) => {
+    // The server under test waits 10 s for a stalled body; the exchange gives up after 300 ms of quiet.
+    expectProblem(answers(await exchange(`${head}${body}`))[0], 400, 'api.malformed_request');
+  });
+
+  it('is answered even when the client then closes its side', async () => {
+    const { hostname, port } = new URL(server.url);
+    const text = await new Promise<string>((resolve) => {
+      const socket = connect({ host: hostname, port: Number(port) }, () => socket.end(`${head}zz\r\n{}\r\n0\r\n\r\n`));
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(received));
+    });
+    expectProblem(answers(text)[0], 400, 'api.malformed_request');
   });
 });

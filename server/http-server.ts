@@ -47,15 +47,20 @@ function writeProblem(response: ServerResponse, status: number, reason: string, 
 /**
  * An HTTP server for `app` whose every answer is problem+json with a request id, those Node
  * would give on its own included: a request it cannot parse (also on a connection that already
- * carried answers, once they are out), one without Host (RFC 9112 §3.2), an Expect it cannot
- * meet, and CONNECT. A connection is closed only after an answer, or when a partly written
- * answer leaves no room for one.
+ * carried answers, once they are out), one without Host (RFC 9112 §3.2), one whose target is no
+ * URL, an Expect it cannot meet, and CONNECT. A connection is closed only after an answer, or
+ * when a partly written answer leaves no room for one.
  */
 export function createHttpServer(app: Express): Server {
   // Host is checked below, so that its absence is answered as a problem too.
   const server = createServer({ requireHostHeader: false }, (request, response) => {
     if (request.headers.host === undefined && request.httpVersion === '1.1') {
       writeProblem(response, 400, 'Bad Request', 'api.malformed_request', 'An HTTP/1.1 request must carry a Host header (RFC 9112 §3.2).', (request.url ?? '').split('?')[0]!);
+      return;
+    }
+    // An absolute-form target that is no URL leaves the router without a path: it would end in Express's HTML 404.
+    if (!request.url?.startsWith('/') && request.url !== '*' && !URL.canParse(request.url ?? '')) {
+      writeProblem(response, 400, 'Bad Request', 'api.malformed_request', 'The request target is not a valid URL.', '');
       return;
     }
     app(request as Parameters<Express>[0], response as Parameters<Express>[1]);
@@ -68,8 +73,12 @@ export function createHttpServer(app: Express): Server {
   const waiting = new WeakMap<Socket, string>();
   // Bytes written on a socket when its last answer was complete: more means one is partly out.
   const answeredBytes = new WeakMap<Socket, number>();
+  // The request whose head was read last on a socket: while its body is still being read, a
+  // parse error is about that body (bad chunked framing), not about a request behind it.
+  const latest = new WeakMap<Socket, IncomingMessage>();
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const socket = request.socket;
+    latest.set(socket, request);
     pathOf.set(socket, (request.url ?? '').split('?')[0]!);
     unfinished.set(socket, (unfinished.get(socket) ?? 0) + 1);
     response.once('finish', () => {
@@ -86,9 +95,11 @@ export function createHttpServer(app: Express): Server {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return void socket.destroy();
     const answer = clientErrorAnswer(error.code, pathOf.get(socket) ?? '');
-    // A body cut short or too slow is the request being answered: answer it now, unless part of
-    // an answer is already out. Any other error is a new request behind the ones in progress.
-    if (CURRENT_REQUEST_ERRORS.has(error.code ?? '') || (unfinished.get(socket) ?? 0) === 0) {
+    // A body cut short, too slow or badly framed is the request being answered: answer it now,
+    // unless part of an answer is already out. Any other error is a new request behind the ones
+    // in progress.
+    const bodyUnread = latest.get(socket)?.complete === false;
+    if (CURRENT_REQUEST_ERRORS.has(error.code ?? '') || bodyUnread || (unfinished.get(socket) ?? 0) === 0) {
       if (socket.bytesWritten === (answeredBytes.get(socket) ?? 0)) socket.end(answer);
       else socket.destroy();
     } else waiting.set(socket, answer);

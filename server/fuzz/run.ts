@@ -1,0 +1,90 @@
+/**
+ * `npm run fuzz`: the fuzz campaign against an in-process reference sandbox on 127.0.0.1
+ * (see campaign.ts). Prints the seed first, progress on stderr, then the counts, the
+ * duration and the probe's worst delay; on failure the smallest failing case and the line
+ * that replays it. Exit 0 when every case held and no probe waited more than 100 ms longer
+ * than usual, 1 otherwise, 2 on a usage error.
+ */
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { type CampaignResult, runCampaign } from './campaign.ts';
+
+/** The most a probe may wait beyond its usual time while bad requests are in flight. */
+const PROBE_BOUND_MS = 100;
+
+/** An integer option of at least `min`. */
+function integer(min: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError(`must be an integer of at least ${min}`);
+    return Number(value);
+  };
+}
+
+function program(): Command {
+  return new Command('npm run fuzz --')
+    .description(
+      'Fuzz the reference sandbox: generated requests to every operation of spec/openapi.yaml and spec/sandbox.yaml over fetch, and malformed bytes over raw sockets, each held to: no 5xx, every error problem+json with a catalog (or about:blank) type of its status, X-Request-Id on every answer, no connection dropped without an answer unless nothing asked for one; and a probe request never delayed more than 100 ms by them. Traffic goes only to a sandbox this command starts on 127.0.0.1.',
+    )
+    .option('--cases <n>', 'number of generated cases', integer(1), 10_000)
+    .option('--seed <n>', 'seed of the generator (default: random; always printed)', integer(0))
+    .option('--path <path>', "fast-check's replay path of a failing case (printed with it): runs that case alone")
+    .addHelpText('after', '\nExamples:\n  $ npm run fuzz\n  $ npm run fuzz -- --cases 50000 --seed 42\n  $ npm run fuzz -- --seed 42 --path 1234:5:0   # replay the failure a run printed\n')
+    .exitOverride();
+}
+
+/** `{ a: 3, b: 1 }` as `a 3, b 1`, largest first. */
+function counts(record: Record<string, number>): string {
+  return Object.entries(record)
+    .sort(([, a], [, b]) => b - a)
+    .map(([key, value]) => `${key} ${value}`)
+    .join(', ');
+}
+
+/** The summary of a campaign, as printed. */
+export function summary(result: CampaignResult): string {
+  const lines = [
+    `seed ${result.seed}: ${Object.values(result.byTransport).reduce((a, b) => a + b, 0)} cases in ${(result.durationMs / 1000).toFixed(1)} s`,
+    `  by transport: ${counts(result.byTransport)}${result.unsendable > 0 ? ` (${result.unsendable} fetch cases fetch refused to send)` : ''}`,
+    `  by kind: ${counts(result.byLabel)}`,
+    `  answers by status: ${counts(result.byStatus)}`,
+    `  probe: ${result.probe.count} whoami requests during the run, usual time ${result.probe.baselineMs.toFixed(1)} ms, worst delay beyond it ${result.probe.maxDelayMs.toFixed(1)} ms (bound ${PROBE_BOUND_MS} ms, during ${result.probe.worstDuring || 'no case'})`,
+  ];
+  for (const failure of result.probe.failures) lines.push(`  probe failure: ${failure}`);
+  for (const line of result.serverErrors) lines.push(`  server error: ${line.split('\n')[0]}`);
+  return lines.join('\n');
+}
+
+/** Runs `npm run fuzz` with `argv` and resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let options: { cases: number; seed?: number; path?: string };
+  try {
+    options = program().parse(argv, { from: 'user' }).opts();
+  } catch (error) {
+    if (error instanceof CommanderError) return error.code === 'commander.helpDisplayed' ? 0 : 2;
+    throw error;
+  }
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  process.stdout.write(`fuzz: ${options.cases} cases, seed ${seed}${options.path === undefined ? '' : `, path ${options.path}`}\n`);
+  const tty = process.stderr.isTTY;
+  const result = await runCampaign({
+    cases: options.cases,
+    seed,
+    ...(options.path === undefined ? {} : { path: options.path }),
+    onProgress: (done) => {
+      if (tty) process.stderr.write(`\r  ${done} / ${options.cases} cases…`);
+      else if (done % 2000 === 0) process.stderr.write(`  ${done} / ${options.cases} cases…\n`);
+    },
+  });
+  if (tty) process.stderr.write('\r\u001b[K');
+  process.stdout.write(`${summary(result)}\n`);
+  const slow = result.probe.maxDelayMs > PROBE_BOUND_MS;
+  if (slow) process.stdout.write(`FAIL: a probe waited ${result.probe.maxDelayMs.toFixed(1)} ms beyond its usual time while bad requests were in flight (bound ${PROBE_BOUND_MS} ms)\n`);
+  if (result.failure !== undefined) {
+    process.stdout.write(`FAIL: ${result.failure.error}\n  smallest failing case: ${JSON.stringify(result.failure.counterexample)}\n`);
+    process.stdout.write(`  replay: npm run fuzz -- --seed ${seed} --path ${result.failure.path} --cases ${options.cases}\n`);
+  }
+  const passed = result.passed && !slow;
+  process.stdout.write(passed ? 'PASS\n' : result.failure === undefined && !slow ? 'FAIL\n' : '');
+  return passed ? 0 : 1;
+}
+
+process.exitCode = await main(process.argv.slice(2));
