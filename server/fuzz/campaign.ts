@@ -33,7 +33,7 @@ export interface CampaignResult {
   /** Fetch cases that fetch itself refused to send (a header value it does not allow). */
   unsendable: number;
   durationMs: number;
-  /** The probe's usual time, its worst delay beyond it, and the case in flight then. */
+  /** Probes that overlapped a case, the probe's usual time, its worst delay beyond it, and the case in flight then. */
   probe: { count: number; baselineMs: number; maxDelayMs: number; worstDuring: string; failures: string[] };
   /** On failure: the smallest failing case, why it failed, and fast-check's replay path. */
   failure?: { counterexample: FuzzCase; error: string; path: string };
@@ -93,10 +93,14 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   let probing = true;
   const probeLoop = (async () => {
     while (probing) {
-      const during = inFlight;
+      const before = inFlight;
       const { ms, failure } = await probe();
-      probes.count += 1;
-      if (ms - baselineMs > probes.maxDelayMs) [probes.maxDelayMs, probes.worstDuring] = [ms - baselineMs, during];
+      // Only a probe that overlapped a case measures what a bad request costs a good one.
+      const during = before || inFlight;
+      if (during !== '') {
+        probes.count += 1;
+        if (ms - baselineMs > probes.maxDelayMs) [probes.maxDelayMs, probes.worstDuring] = [ms - baselineMs, during];
+      }
       if (failure !== undefined && probes.failures.length < 10) probes.failures.push(failure);
       await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS));
     }
@@ -117,6 +121,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     } else {
       const answer = await sendHttp(item, target);
       if ('unsendable' in answer) {
+        inFlight = '';
         unsendable += 1;
         return;
       }
@@ -128,6 +133,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
         violations = answerViolations(answer, ORACLE);
       }
     }
+    inFlight = '';
     if (violations.length > 0) throw new Error(violations.join('; '));
   };
 

@@ -6,10 +6,8 @@
  * than usual, 1 otherwise, 2 on a usage error.
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { type CampaignResult, runCampaign } from './campaign.ts';
-
-/** The most a probe may wait beyond its usual time while bad requests are in flight. */
-const PROBE_BOUND_MS = 100;
+import { runCampaign } from './campaign.ts';
+import { PROBE_BOUND_MS, summary } from './summary.ts';
 
 /** An integer option of at least `min`. */
 function integer(min: number) {
@@ -29,28 +27,6 @@ function program(): Command {
     .option('--path <path>', "fast-check's replay path of a failing case (printed with it): runs that case alone")
     .addHelpText('after', '\nExamples:\n  $ npm run fuzz\n  $ npm run fuzz -- --cases 50000 --seed 42\n  $ npm run fuzz -- --seed 42 --path 1234:5:0   # replay the failure a run printed\n')
     .exitOverride();
-}
-
-/** `{ a: 3, b: 1 }` as `a 3, b 1`, largest first. */
-function counts(record: Record<string, number>): string {
-  return Object.entries(record)
-    .sort(([, a], [, b]) => b - a)
-    .map(([key, value]) => `${key} ${value}`)
-    .join(', ');
-}
-
-/** The summary of a campaign, as printed. */
-export function summary(result: CampaignResult): string {
-  const lines = [
-    `seed ${result.seed}: ${Object.values(result.byTransport).reduce((a, b) => a + b, 0)} cases in ${(result.durationMs / 1000).toFixed(1)} s`,
-    `  by transport: ${counts(result.byTransport)}${result.unsendable > 0 ? ` (${result.unsendable} fetch cases fetch refused to send)` : ''}`,
-    `  by kind: ${counts(result.byLabel)}`,
-    `  answers by status: ${counts(result.byStatus)}`,
-    `  probe: ${result.probe.count} whoami requests during the run, usual time ${result.probe.baselineMs.toFixed(1)} ms, worst delay beyond it ${result.probe.maxDelayMs.toFixed(1)} ms (bound ${PROBE_BOUND_MS} ms, during ${result.probe.worstDuring || 'no case'})`,
-  ];
-  for (const failure of result.probe.failures) lines.push(`  probe failure: ${failure}`);
-  for (const line of result.serverErrors) lines.push(`  server error: ${line.split('\n')[0]}`);
-  return lines.join('\n');
 }
 
 /** Runs `npm run fuzz` with `argv` and resolves to the exit code. */

@@ -1,0 +1,28 @@
+/** The printed summary of a fuzz campaign (`npm run fuzz`, and the message of the test's sample). */
+import type { CampaignResult } from './campaign.ts';
+
+/** The most a probe may wait beyond its usual time while bad requests are in flight. */
+export const PROBE_BOUND_MS = 100;
+
+/** `{ a: 3, b: 1 }` as `a 3, b 1`, largest first. */
+function counts(record: Record<string, number>): string {
+  return Object.entries(record)
+    .sort(([, a], [, b]) => b - a)
+    .map(([key, value]) => `${key} ${value}`)
+    .join(', ');
+}
+
+/** The summary of a campaign, as printed. */
+export function summary(result: CampaignResult): string {
+  const lines = [
+    `seed ${result.seed}: ${Object.values(result.byTransport).reduce((a, b) => a + b, 0)} cases in ${(result.durationMs / 1000).toFixed(1)} s`,
+    `  by transport: ${counts(result.byTransport)}${result.unsendable > 0 ? ` (${result.unsendable} fetch cases fetch refused to send)` : ''}`,
+    `  by kind: ${counts(result.byLabel)}`,
+    `  answers by status: ${counts(result.byStatus)}`,
+    `  probe: ${result.probe.count} whoami requests while a case was in flight, usual time ${result.probe.baselineMs.toFixed(1)} ms, worst delay beyond it ${result.probe.maxDelayMs.toFixed(1)} ms (bound ${PROBE_BOUND_MS} ms, during ${result.probe.worstDuring || 'no case'})`,
+  ];
+  for (const failure of result.probe.failures) lines.push(`  probe failure: ${failure}`);
+  for (const line of result.serverErrors) lines.push(`  server error: ${line.split('\n')[0]}`);
+  return lines.join('\n');
+}
+
