@@ -11,6 +11,7 @@ import { ADMIN_TOKEN_FILE, adminTokenUrls, readAdminTokenFor } from '../bin/admi
 import { rejectUnknownOptionFirst } from '../bin/command-line.ts';
 import { SPEC_FILE, startPrism, type RunningPrism } from '../bin/prism.ts';
 import { contractChecks } from './checks/contract.ts';
+import { fuzzCheck } from './checks/fuzz.ts';
 import { checks } from './checks/index.ts';
 import { integrationContract } from './contract.ts';
 import { exitCodeHelp } from './exit-code.ts';
@@ -38,6 +39,7 @@ interface CliOptions {
   seed?: number;
   reporter: ReporterName[];
   viaPrism?: boolean;
+  fuzz: number;
 }
 
 const examples = `
@@ -51,6 +53,9 @@ Examples:
 
   # an independent witness: every exchange also judged by Stoplight Prism's validation proxy
   $ waybill conformance --target http://127.0.0.1:4000 --provision --via-prism
+
+  # 2000 generated malformed requests as well, reproducible with the same --seed
+  $ waybill conformance --target http://127.0.0.1:4000 --provision --fuzz 2000 --seed 7
 
   # one family and one check, replaying an earlier run's seed
   $ waybill conformance --target http://127.0.0.1:4000 --profile profile.json --only discovery,problems.catalog --seed 1234
@@ -102,6 +107,7 @@ function program(): Command {
     .option('--timeout <ms>', 'timeout of each request in milliseconds', integer(1), 10_000)
     .option('--concurrency <n>', 'checks run at once (exclusive and run-level checks always run alone)', integer(1), 4)
     .option('--seed <n>', 'seed of the checks\' random choices (default: random, printed in the report)', integer(0))
+    .option('--fuzz <n>', 'add the fuzz family: N generated malformed requests (fetch and raw sockets), seeded by --seed, after every other check (default: off)', integer(0), 0)
     .option('--via-prism', "send the suite's requests through a Prism validation proxy and report each spec violation it finds (check contract.prism)")
     .addOption(new Option('--reporter <names>', `report formats, comma-separated: ${Object.keys(reporters).join(', ')}`).argParser(reporterList).default(defaultReporters, defaultReporters.join(',')))
     .addHelpText('after', examples)
@@ -246,7 +252,7 @@ async function runAndReport(options: CliOptions, profile: Profile, target: strin
   // The verdict line goes to stderr below, whichever reporters are chosen, so the console one leaves it out.
   const active: Reporter[] = [...new Set(options.reporter)].map((name) => reporters[name]({ outDir, verdict: false }));
   const report = await runSuite({
-    checks: prism === null ? checks : [...checks, ...contractChecks],
+    checks: [...checks, ...(prism === null ? [] : contractChecks), ...(options.fuzz > 0 ? [fuzzCheck(options.fuzz)] : [])],
     profile: { ...profile, target },
     target: prism?.url ?? target,
     rawTarget: target,
