@@ -10,15 +10,13 @@
 import fc from 'fast-check';
 import { ExchangeError } from '../exchange.ts';
 import { describeExchange, finding } from '../findings.ts';
-import { type Credential, fuzzCase, type FuzzCase, type HttpCase } from '../fuzz/cases.ts';
+import { type Credential, fuzzCase, type FuzzCase, GARBAGE_KEY, type HttpCase } from '../fuzz/cases.ts';
 import { answerViolations, type OracleOptions, rawViolations } from '../fuzz/oracle.ts';
 import { fillRaw } from '../fuzz/raw-cases.ts';
 import type { Check, CheckContext, ExchangeRecord, Finding, HttpRequest } from '../types.ts';
 
 /** The seeds' problem rules; X-Request-Id is waybill's decision (D23), held elsewhere. */
 const ORACLE: OracleOptions = { requestId: false };
-/** A key of the usual shape that no tenant has. */
-const GARBAGE_KEY = `wbk_fuzz_${'A'.repeat(32)}`;
 /** Findings kept in full; the rest are counted. */
 const MAX_FINDINGS = 20;
 

@@ -3,7 +3,7 @@
  * operation, a raw socket for byte-level ones, reading every answer until the server closes.
  */
 import { connect } from 'node:net';
-import type { Credential, HttpCase } from '../../conformance/fuzz/cases.ts';
+import { type Credential, GARBAGE_KEY, type HttpCase } from '../../conformance/fuzz/cases.ts';
 import type { FuzzAnswer, RawOutcome } from '../../conformance/fuzz/oracle.ts';
 import { fillRaw, type RawCase } from '../../conformance/fuzz/raw-cases.ts';
 import { parseHead } from '../../conformance/http-message.ts';
@@ -15,9 +15,6 @@ export interface FuzzTarget {
   adminToken: string;
   timeoutMs: number;
 }
-
-/** A key of the right shape that no tenant has. */
-export const GARBAGE_KEY = `wbk_AAAAAAAAAAAA_${'A'.repeat(32)}`;
 
 /** The credential header of `item`, if any. */
 function credentialHeader(item: HttpCase, target: FuzzTarget): Record<string, string> {
