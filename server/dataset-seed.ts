@@ -76,5 +76,12 @@ export function loadStartingDataset(store: Store, start: StartingDataset, db: st
     throw new UsageError(`${start.flag}: the database ${db} already holds other data; load a dataset into an empty one (--db :memory: or a new file)`);
   }
   const country = start.dataset.warehouses[0]?.address.country ?? 'US';
-  return seedTenantWithKeys(store, { id: start.tenantId, name: `Fixtures seed ${start.dataset.seed}`, country, keyPrefix: 'fixtures' }, start.dataset);
+  try {
+    return seedTenantWithKeys(store, { id: start.tenantId, name: `Fixtures seed ${start.dataset.seed}`, country, keyPrefix: 'fixtures' }, start.dataset);
+  } catch (error) {
+    // The checks of `datasetProblem` should leave nothing for the database to refuse; if it does, say so in one line.
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT')) throw new UsageError(`${start.flag}: the database refuses the dataset: ${(error as Error).message}`);
+    throw error;
+  }
 }
