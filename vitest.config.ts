@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['{spec,server,conformance,fixtures,bin,test}/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // Commands the tests start (`node bin/waybill.js …`) run the sources, not dist/.
+    env: { WAYBILL_FROM_SOURCES: '1' },
   },
 });

@@ -7,11 +7,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../spec/package-files.ts';
 import { UsageError, WaybillError } from './errors.ts';
 
 /** The contract Prism serves or validates against. */
-export const SPEC_FILE = fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url));
+export const SPEC_FILE = packageFile('spec/openapi.yaml');
 
 const require = createRequire(import.meta.url);
 const PRISM_BIN = join(dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');

@@ -52,8 +52,8 @@ export async function dispatch(argv: string[]): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
-    const { default: pkg } = await import('../package.json', { with: { type: 'json' } });
-    process.stdout.write(`${pkg.version}\n`);
+    const { PACKAGE_VERSION } = await import('../spec/package-files.ts');
+    process.stdout.write(`${PACKAGE_VERSION}\n`);
     return 0;
   }
   const subcommand = subcommands[name];

@@ -5,10 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { UsageError, WaybillError } from '../bin/errors.ts';
+import { packageFile } from '../spec/package-files.ts';
 import { describeNetworkError } from './network-error.ts';
 import type { Profile, RunReport } from './types.ts';
 
-const profileSchema = JSON.parse(readFileSync(new URL('./profile.schema.json', import.meta.url), 'utf8')) as object;
+const profileSchema = JSON.parse(readFileSync(packageFile('conformance/profile.schema.json'), 'utf8')) as object;
 const validateProfile = new Ajv2020({ allErrors: true, strict: true }).compile(profileSchema);
 
 /** One Ajv error as `/keys/full must be string`. */

@@ -5,8 +5,8 @@
  * Order: independent checks in a pool of `concurrency`, then `exclusive` checks one at a time,
  * then `after: 'all'` checks, which see the exchanges of the whole run.
  */
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { PACKAGE_VERSION } from '../spec/package-files.ts';
 import { createCheckContext, type RunEnvironment, SkipSignal } from './context.ts';
 import { createExchangeLog, ExchangeError } from './exchange.ts';
 import { exitCodeOf, failsRun } from './exit-code.ts';
@@ -19,9 +19,8 @@ import { selectChecks } from './select.ts';
 import type { Check, CheckResult, Contract, CoverageState, Finding, Level, LevelFilter, Outcome, OutcomeCounts, PoolName, Profile, ResolvedCheck, RunReport, RunStart } from './types.ts';
 import { requirementResults, resolveChecks } from './verifies.ts';
 
-const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 /** The suite's version: the package's. */
-export const suiteVersion = packageJson.version;
+export const suiteVersion = PACKAGE_VERSION;
 
 /** Everything a run needs. */
 export interface RunOptions {

@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import type { Dataset, FixtureOrder, FixtureTrip } from '../fixtures/dataset.ts';
 import { type ErrorObject } from 'ajv';
-import { ajv, catalog, operations, standaloneSchema, statusesOf, validateSchema } from '../spec/load.ts';
+import { catalog, operations, sharedAjv, standaloneSchema, statusesOf, validateSchema } from '../spec/load.ts';
 import { type AppOptions, createApp } from './app.ts';
 import type { Clock } from './domain/time.ts';
 import { createHttpServer, listen } from './http-server.ts';
@@ -228,7 +228,7 @@ function sandboxResponseCheck(operationId: string, status: number, contentType: 
     const operation = sandboxOperations.find((op) => op.operationId === operationId);
     const schema = operation?.responses[String(status)]?.content[contentType];
     if (schema === undefined) throw new Error(`${operationId} does not declare ${status} ${contentType}`);
-    check = ajv.compile(standaloneSchema(schema, 'sandbox'));
+    check = sharedAjv().compile(standaloneSchema(schema, 'sandbox'));
     sandboxValidators.set(key, check);
   }
   return check;

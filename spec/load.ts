@@ -6,7 +6,6 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import currencyCodes from 'currency-codes';
@@ -14,6 +13,7 @@ import countries from 'i18n-iso-countries';
 import { parse as parseYaml } from 'yaml';
 import type { CatalogCode } from './catalog-codes.ts';
 import type { components } from './openapi-types.ts';
+import { DOCUMENT_CACHE_FILE, packageFile } from './package-files.ts';
 
 export type { CatalogCode } from './catalog-codes.ts';
 
@@ -68,22 +68,62 @@ type JsonObject = { [key: string]: Json };
 /** Which document a component schema belongs to. */
 export type DocumentName = 'integration' | 'sandbox';
 
-const specDir = fileURLToPath(new URL('.', import.meta.url));
-
 function readSpecFile(name: string): string {
-  return readFileSync(`${specDir}${name}`, 'utf8');
+  return readFileSync(packageFile(`spec/${name}`), 'utf8');
 }
 
-const openapiText = readSpecFile('openapi.yaml');
+/** A YAML document of `spec/` as loaded: its parsed value and the SHA-256 of its text. */
+export interface ParsedDocument {
+  sha256: string;
+  value: Json;
+}
+
+/**
+ * The YAML documents as the build parsed (and, for the register, validated) them, under the
+ * SHA-256 of their text. A file changed since the build misses the cache and is parsed
+ * again, so the cache only saves start-up time (YAML parsing is most of it); it can never
+ * serve an old contract.
+ */
+const documentCache: Record<string, ParsedDocument> = readDocumentCache();
+
+function readDocumentCache(): Record<string, ParsedDocument> {
+  try {
+    return JSON.parse(readFileSync(DOCUMENT_CACHE_FILE, 'utf8')) as Record<string, ParsedDocument>;
+  } catch {
+    return {};
+  }
+}
+
+/** Every YAML document this process loaded, by file name: what the build writes to the cache. */
+export const parsedDocuments = new Map<string, ParsedDocument>();
+
+/**
+ * `text` parsed: the cache's value when the cache holds this very text (same SHA-256), else
+ * the YAML parser's. `fromCache` says which.
+ */
+export function parseDocument(text: string, cached: ParsedDocument | undefined): ParsedDocument & { fromCache: boolean } {
+  const sha256 = createHash('sha256').update(text).digest('hex');
+  if (cached?.sha256 === sha256) return { ...cached, fromCache: true };
+  return { sha256, value: parseYaml(text) as Json, fromCache: false };
+}
+
+/** Reads and parses a YAML document of `spec/`, through the build's cache. */
+function loadYaml(name: string): ParsedDocument & { fromCache: boolean } {
+  const document = parseDocument(readSpecFile(name), documentCache[name]);
+  parsedDocuments.set(name, { sha256: document.sha256, value: document.value });
+  return document;
+}
+
+const openapiDocument = loadYaml('openapi.yaml');
 
 /** The integration API's OpenAPI 3.1 document, parsed. */
-export const openapi = parseYaml(openapiText) as JsonObject;
+export const openapi = openapiDocument.value as JsonObject;
 /** The sandbox control plane's OpenAPI 3.1 document, parsed. */
-export const sandboxOpenapi = parseYaml(readSpecFile('sandbox.yaml')) as JsonObject;
+export const sandboxOpenapi = loadYaml('sandbox.yaml').value as JsonObject;
 /** SHA-256 of `openapi.yaml` as shipped, recorded in conformance reports. */
-export const specHash = createHash('sha256').update(openapiText).digest('hex');
+export const specHash = openapiDocument.sha256;
 
-const errorsDocument = parseYaml(readSpecFile('errors.yaml')) as { codes: CatalogEntry[] };
+const errorsDocument = loadYaml('errors.yaml').value as unknown as { codes: CatalogEntry[] };
 
 /**
  * The requirements register (`requirements.yaml`), by id, in register order: every testable
@@ -93,19 +133,25 @@ const errorsDocument = parseYaml(readSpecFile('errors.yaml')) as { codes: Catalo
 export const requirements: ReadonlyMap<string, RegisterEntry> = loadRegister();
 
 function loadRegister(): Map<string, RegisterEntry> {
-  const register = parseYaml(readSpecFile('requirements.yaml')) as { requirements: RegisterEntry[] };
-  const schema = JSON.parse(readSpecFile('requirements.schema.json')) as object;
-  const validate = new Ajv2020({ allErrors: true }).compile(schema);
-  if (!validate(register)) {
-    const where = (validate.errors ?? []).slice(0, 5).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
-    throw new Error(`spec/requirements.yaml does not match spec/requirements.schema.json: ${where.join('; ')}`);
-  }
+  const document = loadYaml('requirements.yaml');
+  const register = document.value as unknown as { requirements: RegisterEntry[] };
+  // The build validated the text it cached; only a register changed since needs it again.
+  if (!document.fromCache) validateRegister(register);
   const byId = new Map<string, RegisterEntry>();
   for (const entry of register.requirements) {
     if (byId.has(entry.id)) throw new Error(`spec/requirements.yaml lists '${entry.id}' twice`);
     byId.set(entry.id, entry);
   }
   return byId;
+}
+
+function validateRegister(register: { requirements: RegisterEntry[] }): void {
+  const schema = JSON.parse(readSpecFile('requirements.schema.json')) as object;
+  const validate = new Ajv2020({ allErrors: true }).compile(schema);
+  if (!validate(register)) {
+    const where = (validate.errors ?? []).slice(0, 5).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
+    throw new Error(`spec/requirements.yaml does not match spec/requirements.schema.json: ${where.join('; ')}`);
+  }
 }
 
 /** Where a requirement stands, as reports cite it: `01-integration-api.md › Section` or `spec/DECISIONS.md D4 — Title`. */
@@ -280,8 +326,12 @@ export function requireWellFormedText<T extends Json | object>(schema: T): T {
   return walk(schema as Json) as T;
 }
 
-/** The shared Ajv instance (no coercion). */
-export const ajv = createAjv();
+let shared: Ajv2020 | undefined;
+
+/** The shared Ajv instance (no coercion), made on first use. */
+export function sharedAjv(): Ajv2020 {
+  return (shared ??= createAjv());
+}
 
 /** The JSON Schema reference of a component schema, for composing schemas in another Ajv instance. */
 export function schemaRef(name: string, document: DocumentName = 'integration'): { $ref: string } {
@@ -298,7 +348,7 @@ export function validator(name: string, document: DocumentName = 'integration'):
   const key = `${document}:${name}`;
   let validate = validators.get(key);
   if (validate === undefined) {
-    validate = ajv.compile(schemaRef(name, document));
+    validate = sharedAjv().compile(schemaRef(name, document));
     validators.set(key, validate);
   }
   return validate;

@@ -23,13 +23,21 @@ import {
 import { contextOf } from './context.ts';
 import { fieldError, problem } from './problem.ts';
 
+/** `make()`, called the first time the result is asked for and then remembered. */
+function lazy<T>(make: () => T): () => T {
+  let value: { made: T } | undefined;
+  return () => (value ??= { made: make() }).made;
+}
+
+// The Ajv instances and every validator are made on first use, once: a process starts
+// without compiling the schemas of operations it is never asked for.
 // Parameters arrive as text and are coerced to their schema types; bodies are JSON and are not.
 // Text a request carries must be well formed (no NUL, no unpaired surrogate) wherever the schema takes a string.
-const parameterAjv = createAjv({ coerceTypes: 'array', verbose: true, wellFormedText: true });
-const bodyAjv = createAjv({ verbose: true, wellFormedText: true });
+const parameterAjv = lazy(() => createAjv({ coerceTypes: 'array', verbose: true, wellFormedText: true }));
+const bodyAjv = lazy(() => createAjv({ verbose: true, wellFormedText: true }));
 // A body is first judged stopping at its first error: Ajv's allErrors grows quadratically with
 // the errors inside a referenced schema's array items (10k bad lines took seconds).
-const firstErrorAjv = createAjv({ verbose: true, allErrors: false, wellFormedText: true });
+const firstErrorAjv = lazy(() => createAjv({ verbose: true, allErrors: false, wellFormedText: true }));
 
 /** At most this many field errors are listed in an answer; the detail says how many more there are. */
 export const MAX_FIELD_ERRORS = 50;
@@ -103,8 +111,11 @@ function fieldErrors(errors: ErrorObject[], location: Location | 'body', byField
  * that are judged one by one, such as the rows of an import.
  */
 export function makeSchemaCheck(schema: Json, document: DocumentName = 'integration'): (value: unknown) => FieldError[] {
-  const check = bodyAjv.compile(requireWellFormedText(standaloneSchema(schema, document)));
-  return (value) => (check(value) ? [] : fieldErrors(check.errors ?? [], 'body'));
+  const compiled = lazy(() => bodyAjv().compile(requireWellFormedText(standaloneSchema(schema, document))));
+  return (value) => {
+    const check = compiled();
+    return check(value) ? [] : fieldErrors(check.errors ?? [], 'body');
+  };
 }
 
 /** The detail of a 400 listing `found` field errors of `total` (null: not all counted). */
@@ -119,21 +130,26 @@ function errorsDetail(first: FieldError, found: number, total: number | null): s
 export function makeValidate(operation: OperationSpec, document: DocumentName = 'integration') {
   const compile = (location: Location): ValidateFunction | null => {
     const parameters = operation.parameters.filter((p) => p.in === location);
-    return parameters.length === 0 ? null : parameterAjv.compile(requireWellFormedText(parametersSchema(parameters, document)));
+    return parameters.length === 0 ? null : parameterAjv().compile(requireWellFormedText(parametersSchema(parameters, document)));
   };
   const integerQuery = operation.parameters.filter((p) => p.in === 'query' && (p.schema as { type?: unknown }).type === 'integer').map((p) => p.name);
-  const validators = { query: compile('query'), path: compile('path'), header: compile('header') };
   const headerNames = operation.parameters.filter((p) => p.in === 'header').map((p) => p.name);
   const bodySchema = operation.requestBody?.content['application/json'];
-  const bodyStandalone = bodySchema === undefined ? null : requireWellFormedText(standaloneSchema(bodySchema, document));
-  const validateBody = bodyStandalone === null ? null : bodyAjv.compile(bodyStandalone);
-  const firstBodyError = bodyStandalone === null ? null : firstErrorAjv.compile(bodyStandalone);
+  const compiled = lazy(() => {
+    const bodyStandalone = bodySchema === undefined ? null : requireWellFormedText(standaloneSchema(bodySchema, document));
+    return {
+      parameters: { query: compile('query'), path: compile('path'), header: compile('header') },
+      validateBody: bodyStandalone === null ? null : bodyAjv().compile(bodyStandalone),
+      firstBodyError: bodyStandalone === null ? null : firstErrorAjv().compile(bodyStandalone),
+    };
+  });
 
   /**
    * The field errors of a body that failed its first-error check, with how many there are
    * in all (null when the body is too large to count them all quickly).
    */
   const bodyFieldErrors = (body: unknown, firstErrors: ErrorObject[], rawBytes: number): { errors: FieldError[]; total: number | null } => {
+    const { validateBody } = compiled();
     if (rawBytes <= FULL_REPORT_BYTES) {
       validateBody!(body);
       const errors = fieldErrors(validateBody!.errors ?? firstErrors, 'body');
@@ -147,6 +163,7 @@ export function makeValidate(operation: OperationSpec, document: DocumentName = 
   };
 
   return function validate(req: Request, res: Response, next: NextFunction): void {
+    const { parameters: validators, firstBodyError } = compiled();
     const query = { ...(req.query as Record<string, unknown>) };
     const params = { ...req.params } as Record<string, string>;
     const headers = Object.fromEntries(headerNames.flatMap((name) => (req.get(name) === undefined ? [] : [[name, req.get(name)]])));

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Dataset } from '../../fixtures/dataset.ts';
+import { transaction } from './db.ts';
 import type { Store } from './index.ts';
 
 /** The id a fixture row takes in `tenantId`: a UUID made from both. */
@@ -36,7 +37,7 @@ export function makeDatasetImport(store: Pick<Store, 'db' | 'tenants'>) {
   const history = db.prepare('INSERT INTO order_history (order_id, at, kind, data) VALUES (?, ?, ?, ?)');
 
   /** Inserts every row of `dataset` into the tenant; returns the counts. */
-  return db.transaction((tenantId: string, dataset: Dataset) => {
+  return transaction(db, (tenantId: string, dataset: Dataset) => {
     const id = (fixtureId: string) => scopedId(tenantId, fixtureId);
     const maybe = (fixtureId: string | null) => (fixtureId === null ? null : id(fixtureId));
     for (const w of dataset.warehouses) warehouse.run(id(w.id), tenantId, w.name, JSON.stringify(w.address));

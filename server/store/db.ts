@@ -5,12 +5,13 @@
  */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { packageFile } from '../../spec/package-files.ts';
 
-export type Db = Database.Database;
+/** A sandbox database connection (an interface of its own, so emitted declarations can name it). */
+export interface Db extends Database.Database {}
 
-const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
+const migrationsDir = packageFile('server/store/migrations/');
 
 /** The migrations shipped with the server, in the order they apply. */
 function migrations(): { version: number; sql: string }[] {
@@ -42,4 +43,13 @@ export function openDatabase(file: string): Db {
     })();
   }
   return db;
+}
+
+/**
+ * `fn` as one transaction (better-sqlite3's `db.transaction`): it commits when `fn` returns
+ * and rolls back when it throws; nested calls become savepoints. Typed as `fn` itself so the
+ * store's methods keep plain function types in the emitted declarations.
+ */
+export function transaction<F extends (...args: never[]) => unknown>(db: Db, fn: F): F {
+  return db.transaction(fn) as unknown as F;
 }

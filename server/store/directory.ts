@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Clock, utc } from '../domain/time.ts';
 import { refuse } from '../domain/refusal.ts';
-import type { Db } from './db.ts';
+import { type Db, transaction } from './db.ts';
 
 /** A tag. */
 export interface Tag {
@@ -58,14 +58,14 @@ export function makeDirectory(db: Db, clock: Clock) {
       return ids.filter((id) => tag.get(id, tenantId) === undefined);
     },
     /** Creates a tag; refuses a name the tenant already has. */
-    createTag: db.transaction((tenantId: string, input: { name: string; color: string }): Tag => {
+    createTag: transaction(db, (tenantId: string, input: { name: string; color: string }): Tag => {
       assertTagNameFree(tenantId, input.name, null);
       const id = randomUUID();
       insertTag.run(id, tenantId, input.name, input.color);
       return { id, name: input.name, color: input.color };
     }),
     /** Renames or recolours a tag; refuses an unknown tag and a name another tag has. */
-    updateTag: db.transaction((tenantId: string, id: string, patch: { name?: string; color?: string }): Tag => {
+    updateTag: transaction(db, (tenantId: string, id: string, patch: { name?: string; color?: string }): Tag => {
       const current = tag.get(id, tenantId) ?? refuse('tags.notFound', `No tag ${id} in the tenant.`);
       if (patch.name !== undefined) assertTagNameFree(tenantId, patch.name, id);
       const next = { id, name: patch.name ?? current.name, color: patch.color ?? current.color };
@@ -82,7 +82,7 @@ export function makeDirectory(db: Db, clock: Clock) {
       return row && toMiniStatus(row);
     },
     /** Adds an active entry; refuses a name the group already has among its active entries. */
-    createMiniStatus: db.transaction((tenantId: string, input: { status: string; name: string }): MiniStatus => {
+    createMiniStatus: transaction(db, (tenantId: string, input: { status: string; name: string }): MiniStatus => {
       const clash = activeMiniStatus.get(tenantId, input.status, fold(input.name));
       if (clash !== undefined) refuse('ministatuses.duplicate', `The ${input.status} group already has an active entry ${clash.name}.`);
       const id = randomUUID();

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { checkIntake, type OrderIntake } from '../domain/intake-rules.ts';
 import { Refusal, refuse } from '../domain/refusal.ts';
 import { newShortId } from '../domain/short-id.ts';
-import type { Db } from './db.ts';
+import { type Db, transaction } from './db.ts';
 import type { Directory } from './directory.ts';
 import type { History } from './history.ts';
 import type { Tenants } from './tenants.ts';
@@ -67,7 +67,7 @@ export function makeOrderIntake(db: Db, deps: { tenants: Tenants; history: Histo
     return id;
   }
   // A row of an import is its own savepoint: a refused row leaves nothing behind.
-  const insertRow = db.transaction(insert);
+  const insertRow = transaction(db, insert);
 
   /** The live order `orderId` of the tenant, or refuses with orders.notFound. */
   const existing = (tenantId: string, orderId: string): OrderRow =>
@@ -75,10 +75,10 @@ export function makeOrderIntake(db: Db, deps: { tenants: Tenants; history: Histo
 
   return {
     /** Takes in one order in status New; returns its id. */
-    create: db.transaction((tenantId: string, intake: OrderIntake): string => insert(tenantId, intake, tenants.nextStamp(tenantId))),
+    create: transaction(db, (tenantId: string, intake: OrderIntake): string => insert(tenantId, intake, tenants.nextStamp(tenantId))),
 
     /** Takes in the rows one by one under one stamp; a refused row is reported and skipped. */
-    importRows: db.transaction((tenantId: string, rows: readonly ImportRow[]): ImportOutcome[] => {
+    importRows: transaction(db, (tenantId: string, rows: readonly ImportRow[]): ImportOutcome[] => {
       const stamp = tenants.nextStamp(tenantId);
       return rows.map(({ row, intake }) => {
         try {
@@ -91,7 +91,7 @@ export function makeOrderIntake(db: Db, deps: { tenants: Tenants; history: Histo
     }),
 
     /** Makes an archived order live again, in the status it was archived in. */
-    restore: db.transaction((tenantId: string, orderId: string): void => {
+    restore: transaction(db, (tenantId: string, orderId: string): void => {
       const order = existing(tenantId, orderId);
       if (order.archived_at === null) refuse('orders.notArchived', 'The order is not archived, so it cannot be restored.');
       if (order.external_id !== null && liveByExternalId.get(tenantId, order.external_id) !== undefined) {
@@ -103,7 +103,7 @@ export function makeOrderIntake(db: Db, deps: { tenants: Tenants; history: Histo
     }),
 
     /** Sets the order's mini-status to an active directory entry of its current status (stored as the directory spells it). */
-    setMiniStatus: db.transaction((tenantId: string, orderId: string, label: string): void => {
+    setMiniStatus: transaction(db, (tenantId: string, orderId: string, label: string): void => {
       const order = existing(tenantId, orderId);
       const entry = directory.activeMiniStatus(tenantId, order.status, label);
       if (entry === undefined) {

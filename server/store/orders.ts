@@ -1,6 +1,6 @@
 /** Orders: the order feed and the three writes of the integration interface. */
 import { canArchive, canCancel } from '../domain/order-rules.ts';
-import type { Db } from './db.ts';
+import { type Db, transaction } from './db.ts';
 import { makeFeedPage, ORDER_JSON } from './feed-sql.ts';
 import type { Tenants } from './tenants.ts';
 
@@ -52,7 +52,7 @@ export function makeOrders(db: Db, tenants: Tenants) {
      * Records a payment on the live order with `externalId` (D10): a `paymentId` already
      * recorded on the order is not recorded again and does not move `updatedAtUtc`.
      */
-    attachPayment: db.transaction(
+    attachPayment: transaction(db, 
       (tenantId: string, externalId: string, payment: { paymentId: string; amount: number; currency: string }): OrderWriteResult => {
         const found = liveByExternalId.get(tenantId, externalId);
         if (found === undefined) return { ok: false, reason: 'notFound' };
@@ -66,7 +66,7 @@ export function makeOrders(db: Db, tenants: Tenants) {
     ),
 
     /** Cancels the live order with `externalId` (D11); a Planned order leaves its trip. */
-    cancel: db.transaction((tenantId: string, externalId: string, reason: string | null): OrderWriteResult => {
+    cancel: transaction(db, (tenantId: string, externalId: string, reason: string | null): OrderWriteResult => {
       const found = liveByExternalId.get(tenantId, externalId);
       if (found === undefined) return { ok: false, reason: 'notFound' };
       if (!canCancel(found.status)) return { ok: false, reason: 'illegal', status: found.status };
@@ -78,7 +78,7 @@ export function makeOrders(db: Db, tenants: Tenants) {
     }),
 
     /** Archives the live order with `externalId` (D12). */
-    archive: db.transaction((tenantId: string, externalId: string): OrderWriteResult => {
+    archive: transaction(db, (tenantId: string, externalId: string): OrderWriteResult => {
       const found = liveByExternalId.get(tenantId, externalId);
       if (found === undefined) return { ok: false, reason: 'notFound' };
       if (!canArchive(found.status)) return { ok: false, reason: 'illegal', status: found.status };

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { type Dataset, generateDataset } from '../../fixtures/generate.ts';
 import { pickPools, type OrderPools } from '../domain/profile-pools.ts';
 import { makeDatasetImport, scopedId } from './dataset.ts';
-import type { Db } from './db.ts';
+import { type Db, transaction } from './db.ts';
 import { type Keys, SCOPES } from './keys.ts';
 import type { Tenants } from './tenants.ts';
 
@@ -116,7 +116,7 @@ export function makeProvisioning(store: { db: Db; tenants: Tenants; keys: Keys }
   const key = (tenantId: string, name: string, scopes: readonly string[], rateLimit?: number) =>
     store.keys.create({ tenantId, name, scopes, ...(rateLimit === undefined ? {} : { rateLimit }) }).secret;
 
-  const inTransaction = store.db.transaction((work: () => void) => work());
+  const inTransaction = transaction(store.db, (work: () => void) => work());
 
   /** One tenant with its data and keys, in one transaction; `keys` makes the keys once the tenant exists. */
   function tenantWith<K>(name: string, dataset: Dataset, keys: (tenantId: string) => K): { tenantId: string; keys: K } {

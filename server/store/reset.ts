@@ -1,5 +1,5 @@
 /** Empties the sandbox (D38): every tenant and everything it holds; `meta` (the cursor signing key) stays. */
-import type { Db } from './db.ts';
+import { type Db, transaction } from './db.ts';
 
 // Children before parents, so that no foreign key is ever left dangling.
 const TABLES = [
@@ -10,7 +10,7 @@ const TABLES = [
 /** The reset, as one transaction. */
 export function makeReset(db: Db): () => void {
   const statements = TABLES.map((table) => db.prepare(`DELETE FROM ${table}`));
-  return db.transaction(() => {
+  return transaction(db, () => {
     for (const statement of statements) statement.run();
   });
 }

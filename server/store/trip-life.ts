@@ -10,7 +10,7 @@ import { refuse } from '../domain/refusal.ts';
 import { newShortId } from '../domain/short-id.ts';
 import { assertCanCancel, assertCanComplete, assertCanStart, assertStopsChangeable, ON_LIVE_TRIP, PLANNABLE } from '../domain/trip-rules.ts';
 import type { Trip } from '../../spec/load.ts';
-import type { Db } from './db.ts';
+import { type Db, transaction } from './db.ts';
 import { TRIP_JSON } from './feed-sql.ts';
 import type { History } from './history.ts';
 import type { Tenants } from './tenants.ts';
@@ -78,7 +78,7 @@ export function makeTripLife(db: Db, deps: { tenants: Tenants; history: History;
 
   return {
     /** The tenant's trip with its stops, or undefined. */
-    detail: db.transaction((tenantId: string, tripId: string): TripDetail | undefined => {
+    detail: transaction(db, (tenantId: string, tripId: string): TripDetail | undefined => {
       const json = tripJson.get(tripId, tenantId);
       if (json === undefined) return undefined;
       stops.ensure(tripId);
@@ -86,7 +86,7 @@ export function makeTripLife(db: Db, deps: { tenants: Tenants; history: History;
     }),
 
     /** Builds a Confirmed trip with one stop per order; the orders become Planned. Returns the trip's id. */
-    build: db.transaction((tenantId: string, input: { orderIds: string[]; driverId?: string | null; vehicleId?: string | null }): string => {
+    build: transaction(db, (tenantId: string, input: { orderIds: string[]; driverId?: string | null; vehicleId?: string | null }): string => {
       const orders = input.orderIds.map((orderId, i) => {
         const order = orderRow.get(orderId, tenantId);
         if (order === undefined || order.archived_at !== null) {
@@ -111,13 +111,13 @@ export function makeTripLife(db: Db, deps: { tenants: Tenants; history: History;
     }),
 
     /** Confirmed → InProgress, with the trip's Planned orders. */
-    start: db.transaction((tenantId: string, tripId: string): void => {
+    start: transaction(db, (tenantId: string, tripId: string): void => {
       assertCanStart(trip(tenantId, tripId).status);
       start(tripId, tenants.nextStamp(tenantId));
     }),
 
     /** Finishes stop `index` with its outcome; the order takes its end status. A Confirmed trip starts first (D42). */
-    recordOutcome: db.transaction((tenantId: string, tripId: string, index: number, input: StopOutcomeInput): void => {
+    recordOutcome: transaction(db, (tenantId: string, tripId: string, index: number, input: StopOutcomeInput): void => {
       const current = trip(tenantId, tripId);
       const all = stops.list(tripId);
       const stop = all[index] ?? refuse('trips.stop.notFound', `The trip has ${all.length} stops; there is no stop ${index}.`);
@@ -143,14 +143,14 @@ export function makeTripLife(db: Db, deps: { tenants: Tenants; history: History;
     }),
 
     /** InProgress → Completed once no stop is open. */
-    complete: db.transaction((tenantId: string, tripId: string): void => {
+    complete: transaction(db, (tenantId: string, tripId: string): void => {
       const current = trip(tenantId, tripId);
       assertCanComplete(current.status, stops.list(tripId).filter(isLive).length);
       setTripStatus.run('Completed', tenants.nextStamp(tenantId), tripId);
     }),
 
     /** Confirmed or InProgress → Cancelled; the orders of open stops go back to InPlanning, off the trip (D43). */
-    cancel: db.transaction((tenantId: string, tripId: string, reasonCode: string): void => {
+    cancel: transaction(db, (tenantId: string, tripId: string, reasonCode: string): void => {
       assertCanCancel(trip(tenantId, tripId).status);
       const stamp = tenants.nextStamp(tenantId);
       for (const stop of stops.list(tripId).filter(isLive)) move(stop.orderId, stop.orderStatus, 'InPlanning', null, stamp, { tripId, reasonCode });

@@ -17,7 +17,7 @@
  * seed view does not already report for the same answer.
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { ajv, createAjv, type Json, type OperationSpec, openapi, operations, standaloneSchema } from '../../../spec/load.ts';
+import { createAjv, type Json, type OperationSpec, openapi, operations, sharedAjv, standaloneSchema } from '../../../spec/load.ts';
 import { mediaTypeOf } from '../../catalog-rules.ts';
 import { describeExchange, finding, show } from '../../findings.ts';
 import type { ExchangeRecord, Finding, Profile, TripMember } from '../../types.ts';
@@ -67,7 +67,7 @@ function validatorOf(schema: Json): ValidateFunction {
   const key = JSON.stringify(schema);
   let validate = compiled.get(key);
   if (validate === undefined) {
-    validate = ajv.compile(standaloneSchema(schema));
+    validate = sharedAjv().compile(standaloneSchema(schema));
     compiled.set(key, validate);
   }
   return validate;

@@ -1,0 +1,115 @@
+/**
+ * `npm run check:package`: proves the package a user would install. Packs this clone
+ * (`npm pack`), installs the tarball into an empty folder, and runs the installed
+ * `waybill` there with no TypeScript loader: `--help`, `fixtures`, `serve --fixtures`,
+ * `conformance --provision` against that sandbox, and `mock`. Exit 0 only when all of it
+ * works; each step prints one line with its time. `.ci/run` runs it after `npm test`, on
+ * the npm cache `npm ci` filled (better-sqlite3 compiles from source where no prebuilt
+ * binary can be fetched, which is most of the time it takes).
+ *
+ *   npm run check:package [-- --keep]     --keep leaves the folder for a look
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '../bin/prism.ts';
+import { PACKAGE_ROOT, PACKAGE_VERSION } from '../spec/package-files.ts';
+
+const run = promisify(execFile);
+const keep = process.argv.includes('--keep');
+const folder = mkdtempSync(join(tmpdir(), 'waybill-package-'));
+const children: ChildProcess[] = [];
+
+async function step<T>(title: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const result = await work();
+  process.stdout.write(`ok  ${title} (${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
+  return result;
+}
+
+/** `waybill ARGS` as the installed package runs it: through npx, in the folder, without tsx. */
+function waybill(args: string[], options: { timeout?: number } = {}) {
+  const env = { ...process.env, WAYBILL_FROM_SOURCES: '' };
+  return run('npx', ['--no-install', 'waybill', ...args], { cwd: folder, env, timeout: options.timeout ?? 120_000 });
+}
+
+/** Starts a long-running `waybill` command and resolves with the first stdout line matching `ready`. */
+function start(args: string[], ready: RegExp): Promise<RegExpMatchArray> {
+  const child = spawn('npx', ['--no-install', 'waybill', ...args], { cwd: folder, env: { ...process.env, WAYBILL_FROM_SOURCES: '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`waybill ${args.join(' ')}: not ready after 60 s\n${out}${err}`)), 60_000);
+    child.stderr!.on('data', (chunk) => (err += chunk));
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const match = out.match(ready);
+      if (match !== null) {
+        clearTimeout(timer);
+        resolve(match);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`waybill ${args.join(' ')} exited ${code}\n${out}${err}`)));
+  });
+}
+
+async function expectAnswer(url: string, headers: Record<string, string>, status: number, type: RegExp): Promise<void> {
+  const response = await fetch(url, { headers });
+  await response.text();
+  const contentType = response.headers.get('content-type') ?? '';
+  if (response.status !== status || !type.test(contentType)) throw new Error(`${url}: expected ${status} ${type}, got ${response.status} ${contentType}`);
+}
+
+async function main(): Promise<void> {
+  const tarball = await step('npm pack', async () => {
+    const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', folder], { cwd: PACKAGE_ROOT });
+    return join(folder, stdout.trim().split('\n').pop()!);
+  });
+  await step(`npm install ${tarball.slice(folder.length + 1)} into an empty folder`, async () => {
+    await run('npm', ['init', '-y'], { cwd: folder });
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: folder, timeout: 15 * 60_000 });
+  });
+  await step('waybill --help and --version', async () => {
+    const { stdout: help } = await waybill(['--help']);
+    if (!help.includes('Usage: waybill <command>')) throw new Error(`unexpected --help:\n${help}`);
+    const { stdout: version } = await waybill(['--version']);
+    if (version.trim() !== PACKAGE_VERSION) throw new Error(`--version printed ${version.trim()}, not ${PACKAGE_VERSION}`);
+  });
+  await step('waybill fixtures --seed 7 --orders 120 --out data.json', async () => {
+    await waybill(['fixtures', '--seed', '7', '--orders', '120', '--out', 'data.json']);
+    const dataset = JSON.parse(readFileSync(join(folder, 'data.json'), 'utf8')) as { orders: unknown[] };
+    if (dataset.orders.length !== 120) throw new Error(`data.json has ${dataset.orders.length} orders, not 120`);
+  });
+  const [, url] = await step('waybill serve --fixtures data.json answers', async () => {
+    const match = await start(['serve', '--port', '0', '--db', ':memory:', '--quiet', '--fixtures', 'data.json'], /listening on (http:\/\/\S+)/);
+    await expectAnswer(`${match[1]}/api/v1/integration/orders`, {}, 401, /^application\/problem\+json/);
+    return match;
+  });
+  const counts = await step('waybill conformance --provision passes against it', async () => {
+    await waybill(['conformance', '--target', url!, '--provision', '--out', 'reports'], { timeout: 180_000 });
+    const report = JSON.parse(readFileSync(join(folder, 'reports', 'report.json'), 'utf8')) as { exitCode: number; counts: { checks: number; byOutcome: Record<string, number> } };
+    if (report.exitCode !== 0 || report.counts.checks < 100) throw new Error(`exit code ${report.exitCode}: ${JSON.stringify(report.counts)}`);
+    return report.counts;
+  });
+  process.stdout.write(`    ${counts.checks} checks: ${JSON.stringify(counts.byOutcome)}\n`);
+  await step('waybill mock answers an example', async () => {
+    const port = await freePort();
+    await start(['mock', '--port', String(port)], /listening on (http:\/\/\S+)/);
+    await expectAnswer(`http://127.0.0.1:${port}/api/v1/integration/orders`, { 'X-Api-Key': 'any' }, 200, /^application\/json/);
+  });
+}
+
+try {
+  await main();
+  process.stdout.write(`the packed waybill ${PACKAGE_VERSION} installs and runs${keep ? ` (kept in ${folder})` : ''}\n`);
+} catch (error) {
+  process.stderr.write(`check:package failed: ${(error as Error).message}\n`);
+  process.exitCode = 1;
+} finally {
+  // npx runs waybill in a child of its own: stop the whole group.
+  for (const child of children) if (child.pid !== undefined && child.exitCode === null) try { process.kill(-child.pid, 'SIGTERM'); } catch {}
+  if (!keep) setTimeout(() => rmSync(folder, { recursive: true, force: true }), 500);
+}
