@@ -5,7 +5,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Clock, utc } from '../domain/time.ts';
 import type { Db } from './db.ts';
+import { type KeyPrincipal, makeKeyCache } from './key-cache.ts';
 import type { TenantState } from './tenants.ts';
+
+export type { KeyPrincipal } from './key-cache.ts';
 
 /** The scope catalog (D2). */
 export const SCOPES = ['orders:read', 'orders:write', 'trips:read'] as const;
@@ -14,15 +17,6 @@ export type Scope = (typeof SCOPES)[number];
 /** Default and maximum requests per minute of a key (D14). */
 export const DEFAULT_RATE_LIMIT = 600;
 export const MAX_RATE_LIMIT = 6000;
-
-/** What an authenticated key resolves to. */
-export interface KeyPrincipal {
-  keyId: string;
-  tenantId: string;
-  scopes: string[];
-  rateLimit: number;
-  tenantState: TenantState;
-}
 
 /** A key as the key list shows it (never the secret). */
 export interface ApiKeyInfo {
@@ -81,6 +75,25 @@ export function makeKeys(db: Db, clock: Clock) {
   const byId = db.prepare<[string, string], KeyRow>('SELECT * FROM api_keys WHERE id = ? AND tenant_id = ?');
   const byTenant = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE tenant_id = ? ORDER BY created_at, id');
   const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
+  const cache = makeKeyCache(db);
+
+  /** The live key `keyId` as the cache holds it, read from the database on a miss. */
+  const liveKey = (keyId: string) => {
+    const cached = cache.get(keyId);
+    if (cached !== undefined) return cached;
+    const row = forAuth.get(keyId);
+    if (row === undefined || row.revoked_at !== null) return undefined;
+    const principal: KeyPrincipal = Object.freeze({
+      keyId: row.id,
+      tenantId: row.tenant_id,
+      scopes: Object.freeze(row.scopes === '' ? [] : row.scopes.split(' ')) as string[],
+      rateLimit: row.rate_limit,
+      tenantState: row.state,
+    });
+    const entry = { secretHash: row.secret_hash, principal };
+    cache.set(keyId, entry);
+    return entry;
+  };
 
   return {
     /** Creates a key; the returned `secret` is the only time the key is ever available. */
@@ -90,19 +103,12 @@ export function makeKeys(db: Db, clock: Clock) {
       insert.run(id, input.tenantId, input.name, sha256(secret), input.scopes.join(' '), input.rateLimit ?? DEFAULT_RATE_LIMIT, utc(clock()));
       return { ...toInfo(byId.get(id, input.tenantId)!), secret };
     },
-    /** The live key that `presented` is, or null (unknown, malformed or revoked). */
+    /** The live key that `presented` is, or null (unknown, malformed or revoked); the answer is shared and frozen. */
     authenticate(presented: string): KeyPrincipal | null {
       const match = KEY_PATTERN.exec(presented);
-      const row = match ? forAuth.get(`key_${match[1]}`) : undefined;
-      const same = timingSafeEqual(sha256(presented), row?.secret_hash ?? DECOY_HASH);
-      if (!same || row === undefined || row.revoked_at !== null) return null;
-      return {
-        keyId: row.id,
-        tenantId: row.tenant_id,
-        scopes: row.scopes === '' ? [] : row.scopes.split(' '),
-        rateLimit: row.rate_limit,
-        tenantState: row.state,
-      };
+      const key = match ? liveKey(`key_${match[1]}`) : undefined;
+      const same = timingSafeEqual(sha256(presented), key?.secretHash ?? DECOY_HASH);
+      return same && key !== undefined ? key.principal : null;
     },
     /** The key `id` of the tenant, or undefined. */
     get(tenantId: string, id: string): ApiKeyInfo | undefined {
