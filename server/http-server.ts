@@ -65,36 +65,41 @@ export function createHttpServer(app: Express): Server {
     }
     app(request as Parameters<Express>[0], response as Parameters<Express>[1]);
   });
-  // The path of the request a socket is in, so a problem written to the socket names it (D23);
-  // and how many answers on it are not yet fully written.
-  const pathOf = new WeakMap<Socket, string>();
+  // How many answers on a socket are not yet fully written.
   const unfinished = new WeakMap<Socket, number>();
   // A request that could not be parsed behind one still being answered: answered once that is out.
   const waiting = new WeakMap<Socket, string>();
   // Bytes written on a socket when its last answer was complete: more means one is partly out.
   const answeredBytes = new WeakMap<Socket, number>();
   // The request whose head was read last on a socket: while its body is still being read, a
-  // parse error is about that body (bad chunked framing), not about a request behind it.
+  // parse error is about that body (bad chunked framing), not about a request behind it; its
+  // path names the request a problem written to the socket is about (D23).
   const latest = new WeakMap<Socket, IncomingMessage>();
+  // One pair of listeners for every answer (not two closures per request). Node has detached
+  // the response from its socket by then; the request keeps it.
+  function answerFinished(this: ServerResponse): void {
+    const socket = this.req.socket;
+    const left = (unfinished.get(socket) ?? 1) - 1;
+    unfinished.set(socket, left);
+    answeredBytes.set(socket, socket.bytesWritten);
+    const answer = waiting.get(socket);
+    if (left === 0 && answer !== undefined && socket.writable) socket.end(answer);
+  }
+  function answerClosed(this: ServerResponse): void {
+    const socket = this.req.socket;
+    if (!this.writableFinished && waiting.has(socket)) socket.destroy();
+  }
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const socket = request.socket;
     latest.set(socket, request);
-    pathOf.set(socket, (request.url ?? '').split('?')[0]!);
     unfinished.set(socket, (unfinished.get(socket) ?? 0) + 1);
-    response.once('finish', () => {
-      const left = (unfinished.get(socket) ?? 1) - 1;
-      unfinished.set(socket, left);
-      answeredBytes.set(socket, socket.bytesWritten);
-      const answer = waiting.get(socket);
-      if (left === 0 && answer !== undefined && socket.writable) socket.end(answer);
-    });
-    response.once('close', () => {
-      if (!response.writableFinished && waiting.has(socket)) socket.destroy();
-    });
+    // 'finish' and 'close' each fire once per answer.
+    response.on('finish', answerFinished);
+    response.on('close', answerClosed);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return void socket.destroy();
-    const answer = clientErrorAnswer(error.code, pathOf.get(socket) ?? '');
+    const answer = clientErrorAnswer(error.code, (latest.get(socket)?.url ?? '').split('?')[0]!);
     // A body cut short, too slow or badly framed is the request being answered: answer it now,
     // unless part of an answer is already out. Any other error is a new request behind the ones
     // in progress.

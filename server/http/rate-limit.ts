@@ -20,18 +20,19 @@ export function makeRateLimit(options: { clock: Clock }) {
     const { keyId, rateLimit: limit } = principalOf(res);
     const now = options.clock();
     const perMs = limit / 60_000;
-    const bucket = buckets.get(keyId) ?? { tokens: limit, at: now };
+    let bucket = buckets.get(keyId);
+    if (bucket === undefined) {
+      bucket = { tokens: limit, at: now };
+      buckets.set(keyId, bucket);
+    }
     // A clock that steps back refills nothing (and takes nothing away).
     bucket.tokens = Math.min(limit, bucket.tokens + Math.max(0, now - bucket.at) * perMs);
     bucket.at = Math.max(bucket.at, now);
-    buckets.set(keyId, bucket);
     const allowed = bucket.tokens >= 1;
     if (allowed) bucket.tokens -= 1;
-    res.set({
-      'RateLimit-Limit': String(limit),
-      'RateLimit-Remaining': String(Math.floor(bucket.tokens)),
-      'RateLimit-Reset': String(Math.ceil((limit - bucket.tokens) / perMs / 1000)),
-    });
+    res.setHeader('RateLimit-Limit', String(limit));
+    res.setHeader('RateLimit-Remaining', String(Math.floor(bucket.tokens)));
+    res.setHeader('RateLimit-Reset', String(Math.ceil((limit - bucket.tokens) / perMs / 1000)));
     if (!allowed) {
       const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
       next(problem('api.rate_limited', `Rate limit of ${limit} requests per minute exceeded; retry after ${retryAfter} s.`, undefined, { headers: { 'Retry-After': String(retryAfter) } }));

@@ -126,6 +126,29 @@ function errorsDetail(first: FieldError, found: number, total: number | null): s
   return `${total.toLocaleString('en-US')} fields are invalid: the first ${MAX_FIELD_ERRORS} are listed, …and ${(total - MAX_FIELD_ERRORS).toLocaleString('en-US')} more field errors.`;
 }
 
+const LOCATIONS = ['query', 'path', 'header'] as const;
+
+/** A request's field errors by `location:field`, or null while it has none (most requests). */
+type FieldErrors = Map<string, FieldError> | null;
+
+/** `errors` with `error` added, unless its field already has one; the map is made on the first error. */
+function withError(errors: FieldErrors, location: Location | 'body', error: FieldError): Map<string, FieldError> {
+  const map = errors ?? new Map<string, FieldError>();
+  const key = `${location}:${error.field}`;
+  if (!map.has(key)) map.set(key, error);
+  return map;
+}
+
+/** The operation's header parameters the request carries, by name. */
+function headersOf(req: Request, names: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of names) {
+    const value = req.get(name);
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
+}
+
 /** Middleware validating an operation's parameters and body; the coerced values land in `res.locals.input`. */
 export function makeValidate(operation: OperationSpec, document: DocumentName = 'integration') {
   const compile = (location: Location): ValidateFunction | null => {
@@ -164,22 +187,24 @@ export function makeValidate(operation: OperationSpec, document: DocumentName = 
 
   return function validate(req: Request, res: Response, next: NextFunction): void {
     const { parameters: validators, firstBodyError } = compiled();
+    // Copies: the validators coerce in place, and the request's own objects stay as they came.
     const query = { ...(req.query as Record<string, unknown>) };
     const params = { ...req.params } as Record<string, string>;
-    const headers = Object.fromEntries(headerNames.flatMap((name) => (req.get(name) === undefined ? [] : [[name, req.get(name)]])));
-    const byField = new Map<string, FieldError>();
+    let errors: FieldErrors = null;
     for (const name of integerQuery) {
       const value = query[name];
       if (typeof value === 'string' && !decimalInteger.test(value)) {
-        byField.set(`query:${name}`, fieldError(name, 'api.malformed_request', `${name} must be a decimal integer`, value));
+        errors = withError(errors, 'query', fieldError(name, 'api.malformed_request', `${name} must be a decimal integer`, value));
       }
     }
-    for (const [location, value] of [['query', query], ['path', params], ['header', headers]] as const) {
+    for (const location of LOCATIONS) {
       const check = validators[location];
-      if (check === null || check(value)) continue;
-      for (const error of fieldErrors(check.errors ?? [], location)) if (!byField.has(`${location}:${error.field}`)) byField.set(`${location}:${error.field}`, error);
+      if (check === null) continue;
+      const value = location === 'query' ? query : location === 'path' ? params : headersOf(req, headerNames);
+      if (check(value)) continue;
+      for (const error of fieldErrors(check.errors ?? [], location)) errors = withError(errors, location, error);
     }
-    let total: number | null = byField.size;
+    let total: number | null = errors?.size ?? 0;
     if (firstBodyError !== null && !firstBodyError(req.body)) {
       const firstErrors = firstBodyError.errors ?? [];
       if (firstErrors.some((error) => error.instancePath === '' && error.keyword === 'type')) {
@@ -187,12 +212,12 @@ export function makeValidate(operation: OperationSpec, document: DocumentName = 
         return;
       }
       const body = bodyFieldErrors(req.body, firstErrors, contextOf(res).rawBody?.length ?? JSON.stringify(req.body ?? null).length);
-      for (const error of body.errors) byField.set(`body:${error.field}`, error);
+      for (const error of body.errors) errors = withError(errors, 'body', error);
       total = body.total === null ? null : total + body.total;
     }
-    const all = [...byField.values()];
-    const first = all[0];
-    if (first !== undefined) {
+    if (errors !== null) {
+      const all = [...errors.values()];
+      const first = all[0]!;
       const listed = all.slice(0, MAX_FIELD_ERRORS);
       next(problem(first.code as CatalogCode, errorsDetail(first, all.length, total), listed));
       return;
