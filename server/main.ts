@@ -9,6 +9,7 @@ import { integerFlag } from '../fixtures/cli.ts';
 import { maxSeed } from '../fixtures/generate.ts';
 import { loadStartingDataset, type StartingDataset, startingDataset } from './dataset-seed.ts';
 import { type SeededTenant, seedDemo } from './demo.ts';
+import { warmValidators } from './http/validate.ts';
 import { createHttpServer, listen } from './http-server.ts';
 import { consoleLogger } from './log.ts';
 import { openStore } from './store/index.ts';
@@ -64,6 +65,8 @@ export async function main(argv: string[]): Promise<number> {
   let url: string;
   try {
     url = await listen(server, options.port, options.host);
+    // Compile the request validators now, a step per event-loop turn, rather than on each operation's first request.
+    void warmValidators();
   } catch (error) {
     store.db.close();
     const code = (error as NodeJS.ErrnoException).code;

@@ -39,6 +39,30 @@ const bodyAjv = lazy(() => createAjv({ verbose: true, wellFormedText: true }));
 // the errors inside a referenced schema's array items (10k bad lines took seconds).
 const firstErrorAjv = lazy(() => createAjv({ verbose: true, allErrors: false, wellFormedText: true }));
 
+interface OperationValidators {
+  parameters: Record<Location, ValidateFunction | null>;
+  validateBody: ValidateFunction | null;
+  firstBodyError: ValidateFunction | null;
+}
+
+const validatorsByOperation = new Map<string, () => OperationValidators>();
+
+/** Everything `warmValidators` makes ahead of use, in order: the Ajv instances, then each operation's validators. */
+const warmUps: (() => unknown)[] = [parameterAjv, bodyAjv, firstErrorAjv];
+
+/**
+ * Makes every validator now, one per turn of the event loop, so that the first request to
+ * an operation does not pay for its compilation (tens of milliseconds, hundreds for the
+ * first) and no request waits behind more than one step. The server calls it once it
+ * listens; a request that comes first simply makes its own validator.
+ */
+export async function warmValidators(): Promise<void> {
+  for (const warmUp of warmUps) {
+    await new Promise((resolve) => setImmediate(resolve));
+    warmUp();
+  }
+}
+
 /** At most this many field errors are listed in an answer; the detail says how many more there are. */
 export const MAX_FIELD_ERRORS = 50;
 /** Bodies up to this size (JSON text) are judged with every error counted; larger ones only in part. */
@@ -112,6 +136,7 @@ function fieldErrors(errors: ErrorObject[], location: Location | 'body', byField
  */
 export function makeSchemaCheck(schema: Json, document: DocumentName = 'integration'): (value: unknown) => FieldError[] {
   const compiled = lazy(() => bodyAjv().compile(requireWellFormedText(standaloneSchema(schema, document))));
+  warmUps.push(compiled);
   return (value) => {
     const check = compiled();
     return check(value) ? [] : fieldErrors(check.errors ?? [], 'body');
@@ -158,21 +183,29 @@ export function makeValidate(operation: OperationSpec, document: DocumentName = 
   const integerQuery = operation.parameters.filter((p) => p.in === 'query' && (p.schema as { type?: unknown }).type === 'integer').map((p) => p.name);
   const headerNames = operation.parameters.filter((p) => p.in === 'header').map((p) => p.name);
   const bodySchema = operation.requestBody?.content['application/json'];
-  const compiled = lazy(() => {
-    const bodyStandalone = bodySchema === undefined ? null : requireWellFormedText(standaloneSchema(bodySchema, document));
-    return {
-      parameters: { query: compile('query'), path: compile('path'), header: compile('header') },
-      validateBody: bodyStandalone === null ? null : bodyAjv().compile(bodyStandalone),
-      firstBodyError: bodyStandalone === null ? null : firstErrorAjv().compile(bodyStandalone),
-    };
-  });
+  // One set of validators per operation for the whole process, however many apps it makes.
+  const key = `${document}:${operation.operationId}`;
+  let compiled = validatorsByOperation.get(key);
+  if (compiled === undefined) {
+    compiled = lazy(() => {
+      const bodyStandalone = bodySchema === undefined ? null : requireWellFormedText(standaloneSchema(bodySchema, document));
+      return {
+        parameters: { query: compile('query'), path: compile('path'), header: compile('header') },
+        validateBody: bodyStandalone === null ? null : bodyAjv().compile(bodyStandalone),
+        firstBodyError: bodyStandalone === null ? null : firstErrorAjv().compile(bodyStandalone),
+      };
+    });
+    validatorsByOperation.set(key, compiled);
+    warmUps.push(compiled);
+  }
+  const validators = compiled;
 
   /**
    * The field errors of a body that failed its first-error check, with how many there are
    * in all (null when the body is too large to count them all quickly).
    */
   const bodyFieldErrors = (body: unknown, firstErrors: ErrorObject[], rawBytes: number): { errors: FieldError[]; total: number | null } => {
-    const { validateBody } = compiled();
+    const { validateBody } = validators();
     if (rawBytes <= FULL_REPORT_BYTES) {
       validateBody!(body);
       const errors = fieldErrors(validateBody!.errors ?? firstErrors, 'body');
@@ -186,7 +219,7 @@ export function makeValidate(operation: OperationSpec, document: DocumentName = 
   };
 
   return function validate(req: Request, res: Response, next: NextFunction): void {
-    const { parameters: validators, firstBodyError } = compiled();
+    const { parameters, firstBodyError } = validators();
     // Copies: the validators coerce in place, and the request's own objects stay as they came.
     const query = { ...(req.query as Record<string, unknown>) };
     const params = { ...req.params } as Record<string, string>;
@@ -198,7 +231,7 @@ export function makeValidate(operation: OperationSpec, document: DocumentName = 
       }
     }
     for (const location of LOCATIONS) {
-      const check = validators[location];
+      const check = parameters[location];
       if (check === null) continue;
       const value = location === 'query' ? query : location === 'path' ? params : headersOf(req, headerNames);
       if (check(value)) continue;
