@@ -1,0 +1,59 @@
+/**
+ * How long the sandbox takes to refuse a body of almost 1 MiB of bad order `lines`, and
+ * how long a concurrent `whoami` waits meanwhile (issue 10's measure). An in-process
+ * sandbox on 127.0.0.1 with its validators warmed as `waybill serve` warms them; five
+ * rounds, the first of them the process's first such body.
+ *
+ *   npx tsx server/bench/big-body.ts
+ */
+import { warmValidators } from '../http/validate.ts';
+import { memoryStore, seedTenant, startServer } from '../testing.ts';
+
+const ADMIN_TOKEN = 'T'.repeat(43);
+const ROUNDS = 5;
+
+const store = memoryStore();
+const { tenantId, keys } = seedTenant(store);
+const server = await startServer(store, { adminToken: ADMIN_TOKEN });
+await warmValidators();
+
+// Bad lines (unknown warehouse and product, negative quantity) up to just under 1 MiB.
+const badLine = { warehouseId: 'nope', productId: 'nope', quantity: -1 };
+const lineBytes = JSON.stringify(badLine).length + 1;
+const lines = Array.from({ length: Math.floor((1024 * 1024 - 64) / lineBytes) }, () => badLine);
+const body = JSON.stringify({ externalId: 'BIG-1', lines });
+process.stdout.write(`body: ${Buffer.byteLength(body).toLocaleString('en-US')} bytes, ${lines.length.toLocaleString('en-US')} bad lines\n`);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+for (let round = 1; round <= ROUNDS; round++) {
+  const probes: number[] = [];
+  let probing = true;
+  const probe = (async () => {
+    while (probing) {
+      const started = performance.now();
+      await (await fetch(`${server.url}/api/v1/integration/whoami`, { headers: { 'X-Api-Key': keys.full } })).text();
+      probes.push(performance.now() - started);
+      await sleep(2);
+    }
+  })();
+  await sleep(50);
+  const started = performance.now();
+  const response = await fetch(`${server.url}/sandbox/v1/tenants/${tenantId}/orders`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+    body,
+  });
+  const answer = await response.text();
+  const ms = performance.now() - started;
+  await sleep(50);
+  probing = false;
+  await probe;
+  const problem = JSON.parse(answer) as { type: string; errors?: unknown[] };
+  probes.sort((a, b) => a - b);
+  process.stdout.write(
+    `round ${round}: ${response.status} ${problem.type} in ${ms.toFixed(0)} ms (${answer.length.toLocaleString('en-US')} bytes, ${problem.errors?.length ?? 0} field errors listed); ` +
+      `whoami: ${probes.length} probes, median ${probes[probes.length >> 1]!.toFixed(1)} ms, worst ${probes.at(-1)!.toFixed(1)} ms\n`,
+  );
+}
+await server.close();
