@@ -2,7 +2,7 @@
  * API keys. A key is `wbk_<id>_<secret>`; only its SHA-256 is stored, and a presented key
  * is compared with the stored hash in constant time.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import crypto, { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Clock, utc } from '../domain/time.ts';
 import type { Db } from './db.ts';
 import { type KeyPrincipal, makeKeyCache } from './key-cache.ts';
@@ -50,7 +50,11 @@ function randomId(length: number): string {
   return id;
 }
 
-const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();
+// Node's one-shot `crypto.hash` (20.12 and later) makes no Hash object per request.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'buffer') => Buffer }).hash;
+const sha256 = oneShot === undefined
+  ? (text: string): Buffer => createHash('sha256').update(text).digest()
+  : (text: string): Buffer => oneShot('sha256', text, 'buffer');
 // Compared against when the presented key names no stored key, so both paths do the same work.
 const DECOY_HASH = sha256('waybill decoy key');
 
