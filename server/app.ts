@@ -9,6 +9,7 @@ import { makeRequestId } from './http/request-id.ts';
 import { makeIntegrationRouter } from './integration/routes.ts';
 import { consoleLogger, type Logger, makeAccessLog } from './log.ts';
 import { makeSandboxRouter, SANDBOX_PREFIX, sandboxOperations } from './sandbox/routes.ts';
+import { makeDocsRouter } from './workbench/docs.ts';
 import type { Store } from './store/index.ts';
 
 /** What the app is made of. */
@@ -45,6 +46,7 @@ export function createApp(options: AppOptions): express.Express {
   const fallback = makeFallback(routeShapes([...operations.values(), ...sandboxShapes]));
   // No operation takes OPTIONS: the routers would answer it 200 text/plain themselves (D21).
   app.use((req, res, next) => (req.method === 'OPTIONS' ? fallback(req, res, next) : next()));
+  app.use(makeDocsRouter());
   app.use(makeIntegrationRouter({ store: options.store, cursors, bodyIdleTimeoutMs }));
   app.use(
     SANDBOX_PREFIX,

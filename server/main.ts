@@ -137,6 +137,9 @@ function banner(url: string, db: string, start: StartingData, adminToken: string
   const fixed = process.env['WAYBILL_ADMIN_TOKEN'] ? 'from WAYBILL_ADMIN_TOKEN' : 'new at every start; set WAYBILL_ADMIN_TOKEN to fix it';
   const lines = [
     `waybill sandbox listening on ${url}`,
+    `  console: ${url}/console`,
+    `  API reference: ${url}/docs  (documents: ${url}/openapi.yaml, ${url}/sandbox.yaml; health: ${url}/health)`,
+    `  integration API: ${url}/api/v1/integration`,
     `  database: ${db}`,
     `  control plane: ${url}/sandbox/v1  admin token: ${adminToken}  (${fixed})`,
     `  create a key: curl -s -X POST -H 'Authorization: Bearer ${adminToken}' -H 'Content-Type: application/json' -d '{"name":"my-key","scopes":["orders:read","orders:write","trips:read"]}' '${url}/sandbox/v1/tenants/${start.tenantId ?? '<tenant id>'}/keys'`,

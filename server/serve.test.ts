@@ -87,6 +87,7 @@ describe('waybill serve', () => {
     const { child, banner, exited } = await serve(['--db', db]);
     const url = /listening on (\S+)/.exec(banner)![1]!;
     expect(banner).toMatch(/demo-full\s+wbk_/);
+    expect(banner).toContain(`  console: ${url}/console\n  API reference: ${url}/docs  (documents: ${url}/openapi.yaml, ${url}/sandbox.yaml; health: ${url}/health)\n  integration API: ${url}/api/v1/integration\n`);
     const curl = /curl -s -H 'X-Api-Key: (\S+)' '(\S+)'/.exec(banner)!;
     expect(curl[2]).toBe(`${url}/api/v1/integration/orders?limit=2`);
     const answer = await fetch(curl[2]!, { headers: { 'X-Api-Key': curl[1]! } });

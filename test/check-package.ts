@@ -1,7 +1,8 @@
 /**
  * `npm run check:package`: proves the package a user would install. Packs this clone
  * (`npm pack`), installs the tarball into an empty folder, and runs the installed
- * `waybill` there with no TypeScript loader: `--help`, `fixtures`, `serve --fixtures`,
+ * `waybill` there with no TypeScript loader: `--help`, `fixtures`, `serve --fixtures` (and its
+ * `/docs`, `/openapi.yaml` and `/health`),
  * `conformance --provision` against that sandbox, and `mock`. Exit 0 only when all of it
  * works; each step prints one line with its time. `.ci/run` runs it after `npm test`, on
  * the npm cache `npm ci` filled (better-sqlite3 compiles from source where no prebuilt
@@ -87,6 +88,14 @@ async function main(): Promise<void> {
     const match = await start(['serve', '--port', '0', '--db', ':memory:', '--quiet', '--fixtures', 'data.json'], /listening on (http:\/\/\S+)/);
     await expectAnswer(`${match[1]}/api/v1/integration/orders`, {}, 401, /^application\/problem\+json/);
     return match;
+  });
+  await step('its /docs, /openapi.yaml and /health answer from the installed package', async () => {
+    await expectAnswer(`${url}/docs`, {}, 200, /^text\/html/);
+    await expectAnswer(`${url}/docs/assets/swagger-ui-bundle.js`, {}, 200, /^text\/javascript/);
+    await expectAnswer(`${url}/docs/decisions`, {}, 200, /^text\/html/);
+    await expectAnswer(`${url}/openapi.yaml`, {}, 200, /^application\/yaml/);
+    const health = await (await fetch(`${url}/health`)).json();
+    if (JSON.stringify(health) !== JSON.stringify({ status: 'ok', version: PACKAGE_VERSION })) throw new Error(`/health answered ${JSON.stringify(health)}`);
   });
   const counts = await step('waybill conformance --provision passes against it', async () => {
     await waybill(['conformance', '--target', url!, '--provision', '--out', 'reports'], { timeout: 180_000 });

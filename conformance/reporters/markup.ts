@@ -83,6 +83,14 @@ export function trusted(text: string): Markup {
   return markup(text);
 }
 
+/**
+ * HTML written by an established renderer that escapes on its own (the docs' `marked`, with raw
+ * HTML turned into text and unsafe links dropped): the one door for markup not built here.
+ */
+export function renderedHtml(html: string): Markup {
+  return markup(html);
+}
+
 /** A whole HTML document. */
 export function htmlDocument(root: Markup): string {
   return `<!doctype html>\n${root.text}\n`;

@@ -1,0 +1,97 @@
+/**
+ * The files the API reference pages load, all from this server: Swagger UI's bundle and
+ * stylesheet out of the installed `swagger-ui-dist` package, and waybill's own initializer and
+ * stylesheet, written here. No page of /docs loads anything from another host.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/** A static file of the docs: its media type and its bytes. */
+export interface DocsAsset {
+  type: string;
+  body: Buffer;
+}
+
+/**
+ * Starts Swagger UI on `#swagger-ui`, rendering the document named by its `data-spec-url`.
+ * Once the document is in, it offers the origin of the page as the first server, so that
+ * "Try it out" reaches the sandbox serving these docs whatever its port.
+ */
+const initializer = `'use strict';
+(function () {
+  var root = document.getElementById('swagger-ui');
+  var offered = false;
+  function offerThisServer(ui) {
+    if (offered) return;
+    offered = true;
+    var spec = ui.specSelectors.specJson().toJS();
+    var servers = spec.servers || [];
+    if (servers.length === 0) return;
+    var path = new URL(servers[0].url, location.href).pathname.replace(/\\/$/, '');
+    var here = location.origin + path;
+    if (servers.some(function (server) { return server.url === here; })) return;
+    spec.servers = [{ url: here, description: 'this sandbox, where these docs come from' }].concat(servers);
+    ui.specActions.updateJsonSpec(spec);
+    ui.oas3Actions.setSelectedServer(here);
+  }
+  window.ui = SwaggerUIBundle({
+    url: root.dataset.specUrl,
+    domNode: root,
+    deepLinking: true,
+    validatorUrl: null,
+    layout: 'BaseLayout',
+    presets: [SwaggerUIBundle.presets.apis],
+    onComplete: function () { offerThisServer(window.ui); },
+  });
+})();
+`;
+
+/** The docs' own look: the navigation bar and the catalog and decisions pages. */
+const stylesheet = `body { margin: 0; font-family: system-ui, sans-serif; color: #1f2328; }
+.waybill-nav { display: flex; flex-wrap: wrap; gap: 0.4rem 1.2rem; align-items: baseline; padding: 0.7rem 1.5rem; background: #1b1f24; color: #e6edf3; }
+.waybill-nav strong { margin-right: 0.6rem; }
+.waybill-nav a { color: #9ecbff; text-decoration: none; }
+.waybill-nav a[aria-current=page] { color: #fff; font-weight: 600; text-decoration: underline; }
+.waybill-page { max-width: 72rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; line-height: 1.5; }
+.waybill-page code { background: #f3f4f6; padding: 0 0.2em; border-radius: 3px; }
+.waybill-page pre { background: #f3f4f6; padding: 0.8rem; overflow-x: auto; }
+.waybill-page pre code { background: none; padding: 0; }
+.catalog { border-collapse: collapse; width: 100%; font-size: 0.92rem; }
+.catalog th, .catalog td { border-bottom: 1px solid #d0d7de; padding: 0.35rem 0.5rem; text-align: left; vertical-align: top; }
+.catalog th { position: sticky; top: 0; background: #fff; }
+.catalog tr:target { background: #fff8c5; }
+.catalog td.status { font-variant-numeric: tabular-nums; }
+h2:target, h3:target { background: #fff8c5; }
+`;
+
+/** The folder of the installed `swagger-ui-dist`, found the way Node resolves the dependency. */
+function swaggerUiFolder(): string {
+  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
+
+/** The Swagger UI files the pages use, by the name they are served under. */
+const swaggerFiles: Record<string, string> = {
+  'swagger-ui-bundle.js': 'text/javascript',
+  'swagger-ui.css': 'text/css',
+  'favicon-32x32.png': 'image/png',
+};
+
+const cache = new Map<string, DocsAsset>();
+
+/** The asset served as `/docs/assets/<name>`, or undefined for a name that is none. */
+export function docsAsset(name: string): DocsAsset | undefined {
+  const cached = cache.get(name);
+  if (cached !== undefined) return cached;
+  let asset: DocsAsset | undefined;
+  if (name === 'docs-init.js') asset = { type: 'text/javascript', body: Buffer.from(initializer) };
+  else if (name === 'waybill-docs.css') asset = { type: 'text/css', body: Buffer.from(stylesheet) };
+  else if (Object.hasOwn(swaggerFiles, name)) asset = { type: swaggerFiles[name]!, body: readFileSync(join(swaggerUiFolder(), name)) };
+  if (asset !== undefined) cache.set(name, asset);
+  return asset;
+}
+
+/** The version of the Swagger UI the pages run, for the page footer and the report. */
+export function swaggerUiVersion(): string {
+  return (JSON.parse(readFileSync(join(swaggerUiFolder(), 'package.json'), 'utf8')) as { version: string }).version;
+}
