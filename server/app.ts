@@ -9,6 +9,7 @@ import { makeRequestId } from './http/request-id.ts';
 import { makeIntegrationRouter } from './integration/routes.ts';
 import { consoleLogger, type Logger, makeAccessLog } from './log.ts';
 import { makeSandboxRouter, SANDBOX_PREFIX, sandboxOperations } from './sandbox/routes.ts';
+import { makeConsoleRouter } from './workbench/console.ts';
 import { makeDocsRouter } from './workbench/docs.ts';
 import type { Store } from './store/index.ts';
 
@@ -47,6 +48,7 @@ export function createApp(options: AppOptions): express.Express {
   // No operation takes OPTIONS: the routers would answer it 200 text/plain themselves (D21).
   app.use((req, res, next) => (req.method === 'OPTIONS' ? fallback(req, res, next) : next()));
   app.use(makeDocsRouter());
+  app.use(makeConsoleRouter());
   app.use(makeIntegrationRouter({ store: options.store, cursors, bodyIdleTimeoutMs }));
   app.use(
     SANDBOX_PREFIX,

@@ -1,0 +1,27 @@
+/** What every view shares: the control-plane client, the tenant, the keys made in this tab. */
+import { createContext } from 'preact';
+import type { ControlPlane, Problem } from './api.ts';
+import type { CreatedApiKey, Order, Tenant } from './types.ts';
+
+/** An order this tab has seen, with its tenant. */
+export type RecentOrder = Order & { tenantId: string };
+
+export interface ConsoleState {
+  api: ControlPlane;
+  tenants: Tenant[];
+  reloadTenants: () => Promise<void>;
+  tenant: Tenant | null;
+  chooseTenant: (tenantId: string | null) => void;
+  /** Keys created in this tab, with their secrets: held in memory only, gone on reload. */
+  secrets: CreatedApiKey[];
+  rememberKey: (key: CreatedApiKey) => void;
+  /** Orders created, imported or opened in this tab, newest first. */
+  recentOrders: RecentOrder[];
+  rememberOrders: (orders: Order[]) => void;
+  recentTrips: string[];
+  rememberTrip: (tripId: string) => void;
+  announce: (message: string) => void;
+  signOutOn401: (problem: Problem) => void;
+}
+
+export const ConsoleContext = createContext<ConsoleState>(null as unknown as ConsoleState);

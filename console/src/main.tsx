@@ -1,0 +1,147 @@
+/** The waybill console: sign-in with the admin token, then one view per part of the sandbox. */
+import '../app.css';
+import { render } from 'preact';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ApiProblem, controlPlane, type Problem } from './api.ts';
+import { ConsoleContext, type ConsoleState, type RecentOrder } from './context.ts';
+import { clearSession, storedTenant, storedToken, storeTenant, storeToken } from './session.ts';
+import type { CreatedApiKey, Order, Tenant } from './types.ts';
+import { FeedView } from './views/feed.tsx';
+import { KeysView } from './views/keys.tsx';
+import { OrdersView } from './views/orders.tsx';
+import { RequestLogView } from './views/request-log.tsx';
+import { SignIn } from './views/sign-in.tsx';
+import { TenantsView } from './views/tenants.tsx';
+import { TripsView } from './views/trips.tsx';
+
+const VIEWS = [
+  { id: 'tenants', label: 'Tenants', View: TenantsView },
+  { id: 'keys', label: 'Keys', View: KeysView },
+  { id: 'orders', label: 'Orders', View: OrdersView },
+  { id: 'trips', label: 'Trips', View: TripsView },
+  { id: 'feed', label: 'Feed', View: FeedView },
+  { id: 'log', label: 'Request log', View: RequestLogView },
+] as const;
+
+/** The view named by the location hash (`#orders/<id>` → orders, `<id>`); never carries a secret. */
+function route(): { view: string; param: string } {
+  const [view = 'tenants', ...rest] = location.hash.replace(/^#\/?/, '').split('/');
+  return { view: VIEWS.some((v) => v.id === view) ? view : 'tenants', param: decodeURIComponent(rest.join('/')) };
+}
+
+function App() {
+  const [token, setToken] = useState<string | null>(storedToken());
+  const [signInProblem, setSignInProblem] = useState<Problem | null>(null);
+  const [tenants, setTenants] = useState<Tenant[]>([]);
+  const [tenantId, setTenantId] = useState<string | null>(storedTenant());
+  const [secrets, setSecrets] = useState<CreatedApiKey[]>([]);
+  const [recentOrders, setRecentOrders] = useState<RecentOrder[]>([]);
+  const [recentTrips, setRecentTrips] = useState<string[]>([]);
+  const [where, setWhere] = useState(route());
+  const [message, setMessage] = useState('');
+  const main = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    const onHash = () => {
+      setWhere(route());
+      main.current?.focus();
+    };
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
+
+  const api = useMemo(() => controlPlane(token ?? ''), [token]);
+  const signOut = useCallback((problem: Problem | null = null) => {
+    clearSession();
+    setToken(null);
+    setTenants([]);
+    setSecrets([]);
+    setRecentOrders([]);
+    setRecentTrips([]);
+    setTenantId(null);
+    setSignInProblem(problem);
+  }, []);
+
+  const reloadTenants = useCallback(async () => {
+    const list = await api.get<{ items: Tenant[] }>('/tenants');
+    setTenants(list.items);
+  }, [api]);
+
+  async function signIn(candidate: string): Promise<void> {
+    try {
+      const list = await controlPlane(candidate).get<{ items: Tenant[] }>('/tenants');
+      storeToken(candidate);
+      setSignInProblem(null);
+      setTenants(list.items);
+      setToken(candidate);
+    } catch (error) {
+      setSignInProblem(error instanceof ApiProblem ? error.problem : { type: 'about:blank', title: 'Error', status: 0, detail: String(error) });
+    }
+  }
+
+  useEffect(() => {
+    if (token && tenants.length === 0) reloadTenants().catch((error) => error instanceof ApiProblem && error.problem.status === 401 && signOut(error.problem));
+  }, [token]);
+
+  if (!token) return <SignIn onSignIn={signIn} problem={signInProblem} />;
+
+  const state: ConsoleState = {
+    api,
+    tenants,
+    reloadTenants,
+    tenant: tenants.find((t) => t.id === tenantId) ?? null,
+    chooseTenant: (id) => {
+      storeTenant(id);
+      setTenantId(id);
+    },
+    secrets,
+    rememberKey: (key) => setSecrets((keys) => [...keys, key]),
+    recentOrders,
+    rememberOrders: (orders) => {
+      const seen = orders.map((o) => ({ ...o, tenantId: tenantId ?? '' }));
+      setRecentOrders((known) => [...seen, ...known.filter((o) => !seen.some((n) => n.id === o.id))].slice(0, 200));
+    },
+    recentTrips,
+    rememberTrip: (tripId) => setRecentTrips((known) => [tripId, ...known.filter((t) => t !== tripId)]),
+    announce: (text) => {
+      // The same text twice is still announced.
+      setMessage('');
+      setTimeout(() => setMessage(text), 30);
+    },
+    signOutOn401: (problem) => {
+      if (problem.status === 401 && /admin token/i.test(problem.detail ?? '')) signOut(problem);
+    },
+  };
+  const current = VIEWS.find((v) => v.id === where.view) ?? VIEWS[0];
+  const View = current.View;
+  return (
+    <ConsoleContext.Provider value={state}>
+      <a class="skip" href="#main" onClick={(event) => { event.preventDefault(); main.current?.focus(); }}>Skip to content</a>
+      <header class="top">
+        <p class="brand">waybill <span>console</span></p>
+        <nav aria-label="Views">
+          <ul>
+            {VIEWS.map((v) => (
+              <li key={v.id}><a href={`#${v.id}`} aria-current={v.id === current.id ? 'page' : undefined}>{v.label}</a></li>
+            ))}
+          </ul>
+        </nav>
+        <div class="tenant-pick">
+          <label for="tenant-pick">Tenant</label>
+          <select id="tenant-pick" value={tenantId ?? ''} onChange={(event) => state.chooseTenant(event.currentTarget.value || null)}>
+            <option value="">— choose —</option>
+            {tenants.map((t) => <option key={t.id} value={t.id}>{t.name} ({t.state})</option>)}
+          </select>
+        </div>
+        <button type="button" class="secondary" onClick={() => signOut()}>Sign out</button>
+      </header>
+      <main id="main" ref={main} tabIndex={-1}>
+        <h1>{current.label}</h1>
+        <View param={where.param} />
+      </main>
+      <div class="live" role="status" aria-live="polite">{message}</div>
+    </ConsoleContext.Provider>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

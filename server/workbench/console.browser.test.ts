@@ -1,0 +1,170 @@
+/**
+ * The console in a real browser (Debian's Chromium through playwright-core), driven as a
+ * person would against an in-memory sandbox: a wrong token refused with the server's words;
+ * sign-in; a tenant (after a field error shown beside its field), a key whose secret shows
+ * once; two orders; a trip planned from them, started, one stop delivered and one failed (after
+ * the catalog's reason error beside its field), completed; both end statuses in the feed as
+ * the new key reads it. Every view is photographed into reports/console/<view>.png. No request
+ * leaves the sandbox and the token never appears in an address.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildConsole } from '../../console/build.mjs';
+import { packageFile } from '../../spec/package-files.ts';
+import { memoryStore, type RunningServer, startServer, TEST_ADMIN_TOKEN } from '../testing.ts';
+
+const CHROMIUM = process.env['WAYBILL_CHROMIUM'] ?? '/usr/bin/chromium';
+/** CI sets it (.ci/run): there a missing browser fails the run instead of skipping these tests. */
+const BROWSER_REQUIRED = process.env['WAYBILL_REQUIRE_BROWSER'] === '1';
+const BROWSER_MISSING = !existsSync(CHROMIUM);
+const SHOTS = packageFile('reports/console');
+let browser: Browser;
+let sandbox: RunningServer;
+
+if (BROWSER_MISSING && !BROWSER_REQUIRED) {
+  console.warn(`console browser tests skipped: no Chromium at ${CHROMIUM}. Install Debian's chromium (apt-get install -y chromium) or point WAYBILL_CHROMIUM at one; CI installs it and never skips.`);
+}
+
+beforeAll(async () => {
+  if (BROWSER_MISSING && !BROWSER_REQUIRED) return;
+  if (BROWSER_MISSING) throw new Error(`${CHROMIUM} is missing and WAYBILL_REQUIRE_BROWSER=1: install Debian's chromium (apt-get install -y chromium); .ci/run does`);
+  // The console the sandbox serves is dist/console: build it from the sources under test.
+  await buildConsole();
+  mkdirSync(SHOTS, { recursive: true });
+  sandbox = await startServer(memoryStore(), { adminToken: TEST_ADMIN_TOKEN });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await sandbox?.close();
+});
+
+const shot = (page: Page, view: string) => page.screenshot({ path: `${SHOTS}/${view}.png`, fullPage: true });
+
+/** Opens a page on the console that records every request and every browser complaint (CSP included). */
+async function openConsole(): Promise<{ page: Page; requests: string[]; complaints: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const requests: string[] = [];
+  const complaints: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('console', (message) => message.type() === 'error' && !/status of 4\d\d/.test(message.text()) && complaints.push(message.text()));
+  page.on('pageerror', (error) => complaints.push(String(error)));
+  await page.goto(`${sandbox.url}/console`);
+  return { page, requests, complaints };
+}
+
+describe.skipIf(BROWSER_MISSING && !BROWSER_REQUIRED)('the console in Chromium', () => {
+  it('refuses a wrong token with the server\'s words and keeps nothing', async () => {
+    const { page, complaints } = await openConsole();
+    await page.getByLabel('Admin token').fill('wba_not-the-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByText('The sandbox refused this token.').isVisible()).toBe(true);
+    expect(await page.getByRole('alert').textContent()).toContain('The admin token is not valid.');
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
+    await shot(page, 'sign-in');
+    expect(complaints).toEqual([]);
+    await page.close();
+  });
+
+  it('runs an order from intake to the feed: tenant, key, orders, trip, outcomes, feed', async () => {
+    const { page, requests, complaints } = await openConsole();
+    // Node's types have no DOM: the page measures itself in its own words.
+    const timing = (await page.evaluate(`(() => {
+      const [navigation] = performance.getEntriesByType('navigation');
+      const resources = performance.getEntriesByType('resource');
+      return { loadMs: navigation.loadEventEnd - navigation.startTime, bytes: navigation.encodedBodySize + resources.reduce((sum, r) => sum + r.encodedBodySize, 0) };
+    })()`)) as { loadMs: number; bytes: number };
+    console.info(`console first load: ${timing.bytes} bytes in ${Math.round(timing.loadMs)} ms`);
+    await page.getByLabel('Admin token').fill(TEST_ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Tenants', level: 1 }).waitFor();
+    expect(await page.evaluate("sessionStorage.getItem('waybill.adminToken')")).toBe(TEST_ADMIN_TOKEN);
+
+    // A tenant: a bad country is refused beside the field with its catalog code.
+    await page.getByLabel('Name', { exact: true }).fill('Acme Deliveries');
+    await page.getByLabel('Country').fill('XX');
+    await page.getByRole('button', { name: 'Create tenant' }).click();
+    const countryErrors = page.locator('.field.invalid', { has: page.getByLabel('Country') });
+    await expect.poll(() => countryErrors.textContent()).toContain('tenants.country.invalid');
+    await page.getByLabel('Country').fill('NL');
+    await page.getByRole('button', { name: 'Create tenant' }).click();
+    await page.getByRole('row', { name: /Acme Deliveries/ }).getByText('Working with it').waitFor();
+    await shot(page, 'tenants');
+
+    // A key: its secret once, then never again.
+    await page.getByRole('link', { name: 'Keys' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('feeds');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.locator('#new-key-secret').textContent())!;
+    expect(secret).toMatch(/^wbk_/);
+    await page.getByRole('row', { name: /feeds/ }).waitFor();
+    await shot(page, 'keys');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    expect(await page.locator('body').textContent()).not.toContain(secret);
+
+    // Two orders.
+    await page.getByRole('link', { name: 'Orders' }).click();
+    for (const [externalId, quantity] of [['SHOP-1', '2'], ['SHOP-2', '1']] as const) {
+      await page.getByLabel('External id', { exact: true }).fill(externalId);
+      await page.getByLabel('Quantity').fill(quantity);
+      await page.getByRole('button', { name: 'Create order' }).click();
+      await page.getByRole('link', { name: externalId }).waitFor();
+    }
+    const madeKeys = page.getByLabel('API key made in this tab');
+    await madeKeys.selectOption({ label: (await madeKeys.locator('option', { hasText: 'feeds' }).textContent())! });
+    await page.getByRole('table', { name: 'Orders from the feed' }).getByRole('link', { name: 'SHOP-2' }).waitFor();
+    await shot(page, 'orders');
+    await page.getByRole('table', { name: 'Orders from the feed' }).getByRole('link', { name: 'SHOP-1' }).click();
+    await page.getByRole('heading', { name: 'Order SHOP-1' }).waitFor();
+    await page.getByText('created').first().waitFor();
+    await shot(page, 'order-detail');
+
+    // A trip from both, started, one stop delivered, one failed, completed.
+    await page.getByRole('link', { name: 'Trips' }).click();
+    await page.getByLabel(/SHOP-1/).check();
+    await page.getByLabel(/SHOP-2/).check();
+    await page.getByRole('button', { name: 'Plan trip' }).click();
+    await page.getByRole('button', { name: 'Start trip' }).click();
+    await page.locator('.facts').getByText('InProgress').waitFor();
+    await page.getByRole('button', { name: 'Record stop 0' }).click();
+    await page.getByRole('button', { name: 'Record stop 0' }).waitFor({ state: 'detached' });
+    await page.getByLabel('Stop 1 outcome').selectOption('Failed');
+    await page.getByRole('button', { name: 'Record stop 1' }).click();
+    const reasonField = page.getByRole('form', { name: 'Outcome of stop 1' }).locator('.field.invalid');
+    await expect.poll(() => reasonField.textContent()).toContain('trips.stop.reasonRequired');
+    await page.getByRole('form', { name: 'Outcome of stop 1' }).getByLabel('Reason code').fill('CustomerAbsent');
+    await page.getByRole('button', { name: 'Record stop 1' }).click();
+    await page.getByRole('button', { name: 'Record stop 1' }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Complete trip' }).click();
+    await page.locator('.facts').getByText('Completed').waitFor();
+    await shot(page, 'trips');
+
+    // The feed as the new key reads it: both orders in their end statuses.
+    await page.getByRole('link', { name: 'Feed' }).click();
+    await page.getByLabel('or paste a key').fill(secret);
+    await page.getByRole('button', { name: 'Read first page' }).click();
+    const feedRow = (externalId: string) => page.getByRole('row', { name: new RegExp(`^${externalId} `) });
+    await expect.poll(() => feedRow('SHOP-1').textContent()).toContain('FullyDelivered');
+    expect(await feedRow('SHOP-2').textContent()).toContain('Returned');
+    expect(await page.getByText('nextCursor:').textContent()).toContain('null: caught up');
+    await shot(page, 'feed');
+
+    await page.getByRole('link', { name: 'Request log' }).click();
+    await page.getByRole('heading', { name: 'Not available yet' }).waitFor();
+    await shot(page, 'log');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Admin token').waitFor();
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
+
+    const origin = new URL(sandbox.url).origin;
+    expect(requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+    expect(requests.filter((url) => url.includes(TEST_ADMIN_TOKEN) || url.includes(secret))).toEqual([]);
+    expect(complaints).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
