@@ -8,6 +8,8 @@ import { makeFallback, type RouteShape } from './http/fallback.ts';
 import { makeRequestId } from './http/request-id.ts';
 import { makeIntegrationRouter } from './integration/routes.ts';
 import { consoleLogger, type Logger, makeAccessLog } from './log.ts';
+import { makeRequestCapture } from './request-log/capture.ts';
+import { makeRequestLog, type RequestLog } from './request-log/recorder.ts';
 import { makeSandboxRouter, SANDBOX_PREFIX, sandboxOperations } from './sandbox/routes.ts';
 import { makeConsoleRouter } from './workbench/console.ts';
 import { makeDocsRouter } from './workbench/docs.ts';
@@ -21,6 +23,8 @@ export interface AppOptions {
   bodyIdleTimeoutMs?: number;
   /** The bearer token of the control plane under `/sandbox/v1` (D30). Default: a random one nobody knows. */
   adminToken?: string;
+  /** The request log (D48): null turns it off. Default: one over the store keeping 10,000 entries per tenant. */
+  requestLog?: RequestLog | null;
 }
 
 /** The route shapes of a document's operations, for 404/405 (D21). */
@@ -42,6 +46,8 @@ export function createApp(options: AppOptions): express.Express {
   // Paths are case-sensitive (D21): `/API/V1/...` is no operation.
   app.set('case sensitive routing', true);
   app.use(makeRequestId());
+  const requestLog = options.requestLog === undefined ? makeRequestLog(options.store.db) : options.requestLog;
+  if (requestLog !== null) app.use(makeRequestCapture({ log: requestLog }));
   if (log.requests) app.use(makeAccessLog({ log }));
   const sandboxShapes = sandboxOperations.map(({ path, method }) => ({ path: `${SANDBOX_PREFIX}${path}`, method }));
   const fallback = makeFallback(routeShapes([...operations.values(), ...sandboxShapes]));
@@ -52,7 +58,7 @@ export function createApp(options: AppOptions): express.Express {
   app.use(makeIntegrationRouter({ store: options.store, cursors, bodyIdleTimeoutMs }));
   app.use(
     SANDBOX_PREFIX,
-    makeSandboxRouter({ store: options.store, adminToken: options.adminToken ?? newAdminToken(), cursors, bodyIdleTimeoutMs }),
+    makeSandboxRouter({ store: options.store, adminToken: options.adminToken ?? newAdminToken(), cursors, bodyIdleTimeoutMs, requestLog }),
   );
   app.use(fallback);
   app.use(makeErrorHandler({ log }));

@@ -6,8 +6,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FeedPosition } from '../store/feed-sql.ts';
 
-/** What a cursor pages: a feed, or an order's history (the control plane's audit list, D40). */
-export type FeedName = 'orders' | 'trips' | 'history';
+/** What a cursor pages: a feed, an order's history (the control plane's audit list, D40), or a tenant's request log (D48). */
+export type FeedName = 'orders' | 'trips' | 'history' | 'requests';
 
 /** Encodes and verifies the cursors of one server (one signing key). */
 export function makeCursorCodec(key: Buffer) {

@@ -18,6 +18,8 @@ export interface RequestContext {
   rawBody?: Buffer;
   /** Called with every answer this request sends (the idempotency store listens). */
   onAnswer?: (status: number, contentType: string | null, body: string) => void;
+  /** The orders and trips this request changed (the request log records them, D48). */
+  changed?: { orderIds: string[]; tripIds: string[] };
 }
 
 /** The request context of `res`. */

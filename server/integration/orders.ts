@@ -6,9 +6,12 @@ import { bounded, problem } from '../http/problem.ts';
 import { sendEmpty, sendJsonText } from '../http/reply.ts';
 import type { Orders, OrderWriteResult } from '../store/orders.ts';
 
-/** The order JSON of a successful write, or the problem of a refused one. */
-function orderOrProblem(result: OrderWriteResult, externalId: string, move: string): string {
-  if (result.ok) return result.orderJson;
+/** The order JSON of a successful write (noting what it changed for the request log, D48), or the problem of a refused one. */
+function orderOrProblem(res: Response, result: OrderWriteResult, externalId: string, move: string): string {
+  if (result.ok) {
+    contextOf(res).changed = result.changed;
+    return result.orderJson;
+  }
   if (result.reason === 'notFound') throw problem('orders.notFound', `No order with external id ${bounded(externalId)}.`);
   throw problem('orders.status.illegal', `An order in status ${result.status} cannot be ${move}.`);
 }
@@ -26,16 +29,16 @@ export function makeOrderWriteHandlers(options: { orders: Orders }) {
         amount: payment.amount,
         currency: payment.currency,
       });
-      sendJsonText(res, 200, orderOrProblem(result, externalId, 'paid'));
+      sendJsonText(res, 200, orderOrProblem(res, result, externalId, 'paid'));
     },
     cancelOrder(_req: Request, res: Response): void {
       const { tenantId, externalId } = target(res);
       const { reason } = contextOf(res).input!.body as CancelRequest;
-      sendJsonText(res, 200, orderOrProblem(options.orders.cancel(tenantId, externalId, reason ?? null), externalId, 'cancelled'));
+      sendJsonText(res, 200, orderOrProblem(res, options.orders.cancel(tenantId, externalId, reason ?? null), externalId, 'cancelled'));
     },
     archiveOrder(_req: Request, res: Response): void {
       const { tenantId, externalId } = target(res);
-      orderOrProblem(options.orders.archive(tenantId, externalId), externalId, 'archived');
+      orderOrProblem(res, options.orders.archive(tenantId, externalId), externalId, 'archived');
       sendEmpty(res, 204);
     },
   };

@@ -11,11 +11,13 @@ import { makeAdminAuth } from '../http/admin-auth.ts';
 import { makeJsonBody } from '../http/body.ts';
 import { makeValidate } from '../http/validate.ts';
 import { expressPath } from '../integration/routes.ts';
+import type { RequestLog } from '../request-log/recorder.ts';
 import type { Store } from '../store/index.ts';
 import { makeAdminHandlers } from './admin.ts';
 import { makeDirectoryHandlers } from './directory.ts';
 import { makeImportHandler } from './order-import.ts';
 import { makeOrderHandlers } from './orders.ts';
+import { makeRequestLogHandlers } from './request-log.ts';
 import { answering, type Handler } from './respond.ts';
 import { makeTenantScope } from './tenant-scope.ts';
 import { makeTenantHandlers } from './tenants.ts';
@@ -31,7 +33,14 @@ export const sandboxOperations = listOperations(sandboxOpenapi);
 const OPEN_WHEN_LOCKED = new Set(['suspendTenant', 'reactivateTenant', 'archiveTenant', 'revokeApiKey']);
 
 /** The control-plane router over `store`, opened by `adminToken`. */
-export function makeSandboxRouter(options: { store: Store; adminToken: string; cursors: CursorCodec; bodyIdleTimeoutMs: number }) {
+export function makeSandboxRouter(options: {
+  store: Store;
+  adminToken: string;
+  cursors: CursorCodec;
+  bodyIdleTimeoutMs: number;
+  /** The request log the list, entry and stream read (D48); null when it is off. */
+  requestLog?: RequestLog | null;
+}) {
   const { store } = options;
   const handlers: Record<string, Handler> = {
     ...makeAdminHandlers({ store, adminToken: options.adminToken }),
@@ -40,6 +49,7 @@ export function makeSandboxRouter(options: { store: Store; adminToken: string; c
     ...makeOrderHandlers({ store, cursors: options.cursors }),
     importOrders: makeImportHandler(store),
     ...makeTripHandlers(store),
+    ...makeRequestLogHandlers({ log: options.requestLog ?? null, cursors: options.cursors }),
   };
   const auth = makeAdminAuth({ token: options.adminToken });
   const router = express.Router({ caseSensitive: true });

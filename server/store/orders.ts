@@ -4,9 +4,12 @@ import { type Db, transaction } from './db.ts';
 import { makeFeedPage, ORDER_JSON } from './feed-sql.ts';
 import type { Tenants } from './tenants.ts';
 
-/** The outcome of a write addressed by external id: the order's JSON after it, or why it was refused. */
+/**
+ * The outcome of a write addressed by external id: the order's JSON after it and the order
+ * and trip it changed (none for a repeated payment), or why it was refused.
+ */
 export type OrderWriteResult =
-  | { ok: true; orderJson: string }
+  | { ok: true; orderJson: string; changed?: { orderIds: string[]; tripIds: string[] } }
   | { ok: false; reason: 'notFound' }
   | { ok: false; reason: 'illegal'; status: string };
 
@@ -57,11 +60,12 @@ export function makeOrders(db: Db, tenants: Tenants) {
         const found = liveByExternalId.get(tenantId, externalId);
         if (found === undefined) return { ok: false, reason: 'notFound' };
         const stamp = tenants.nextStamp(tenantId);
-        if (insertPayment.run(found.id, payment.paymentId, payment.amount, payment.currency, stamp).changes === 1) {
+        const recorded = insertPayment.run(found.id, payment.paymentId, payment.amount, payment.currency, stamp).changes === 1;
+        if (recorded) {
           touch.run(stamp, found.id);
           recordHistory(found.id, stamp, 'payment', payment);
         }
-        return { ok: true, orderJson: jsonById.get(found.id)! };
+        return { ok: true, orderJson: jsonById.get(found.id)!, changed: { orderIds: recorded ? [found.id] : [], tripIds: [] } };
       },
     ),
 
@@ -74,7 +78,7 @@ export function makeOrders(db: Db, tenants: Tenants) {
       setStatus.run('Cancelled', stamp, found.id);
       if (found.trip_id !== null) leaveTrip.run(stamp, found.trip_id);
       recordHistory(found.id, stamp, 'cancel', { from: found.status, to: 'Cancelled', reason });
-      return { ok: true, orderJson: jsonById.get(found.id)! };
+      return { ok: true, orderJson: jsonById.get(found.id)!, changed: { orderIds: [found.id], tripIds: found.trip_id === null ? [] : [found.trip_id] } };
     }),
 
     /** Archives the live order with `externalId` (D12). */
@@ -85,7 +89,7 @@ export function makeOrders(db: Db, tenants: Tenants) {
       const stamp = tenants.nextStamp(tenantId);
       archive.run(stamp, stamp, found.id);
       recordHistory(found.id, stamp, 'archive', { status: found.status });
-      return { ok: true, orderJson: jsonById.get(found.id)! };
+      return { ok: true, orderJson: jsonById.get(found.id)!, changed: { orderIds: [found.id], tripIds: [] } };
     }),
   };
 }
