@@ -1,10 +1,11 @@
 /**
  * Builds the web console (`console/src`, Preact + TSX) into `dist/console/`: `app.js` and
- * `app.css` (imported by main.tsx) bundled and minified by esbuild, beside `index.html`. `npm run build` runs it
+ * `app.css` (imported by main.tsx) bundled and minified by esbuild, beside `index.html` and
+ * `catalog.json` (each error code's status and meaning, which the request log shows). `npm run build` runs it
  * after tsc; the installed package ships the result and needs neither esbuild nor Preact.
  * `node console/build.mjs [outDir]` builds into another folder (the tests do).
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,7 +29,11 @@ export async function buildConsole(outDir = join(here, '..', 'dist', 'console'))
     logLevel: 'warning',
   });
   copyFileSync(join(here, 'index.html'), join(outDir, 'index.html'));
-  return ['index.html', 'app.js', 'app.css'].map((name) => join(outDir, name));
+  const { parse } = await import('yaml');
+  const { codes } = parse(readFileSync(join(here, '..', 'spec', 'errors.yaml'), 'utf8'));
+  const catalog = Object.fromEntries(codes.map(({ code, status, meaning }) => [code, { status, meaning }]));
+  writeFileSync(join(outDir, 'catalog.json'), JSON.stringify(catalog));
+  return ['index.html', 'app.js', 'app.css', 'catalog.json'].map((name) => join(outDir, name));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

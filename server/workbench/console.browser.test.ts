@@ -4,7 +4,7 @@
  * sign-in; a tenant (after a field error shown beside its field), a key whose secret shows
  * once; two orders; a trip planned from them, started, one stop delivered and one failed (after
  * the catalog's reason error beside its field), completed; both end statuses in the feed as
- * the new key reads it. Every view is photographed into reports/console/<view>.png. No request
+ * the new key reads it; the request log (or its not-available state). Every view is photographed into reports/console/<view>.png. No request
  * leaves the sandbox and the token never appears in an address.
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -70,7 +70,7 @@ describe.skipIf(BROWSER_MISSING && !BROWSER_REQUIRED)('the console in Chromium',
     await page.close();
   });
 
-  it('runs an order from intake to the feed: tenant, key, orders, trip, outcomes, feed', async () => {
+  it('runs an order from intake to the feed and the request log: tenant, key, orders, trip, outcomes, feed, log', async () => {
     const { page, requests, complaints } = await openConsole();
     // Node's types have no DOM: the page measures itself in its own words.
     const timing = (await page.evaluate(`(() => {
@@ -146,6 +146,11 @@ describe.skipIf(BROWSER_MISSING && !BROWSER_REQUIRED)('the console in Chromium',
     // The feed as the new key reads it: both orders in their end statuses.
     await page.getByRole('link', { name: 'Feed' }).click();
     await page.getByLabel('or paste a key').fill(secret);
+    await page.getByLabel('Since').fill('yesterday');
+    await page.getByRole('button', { name: 'Read first page' }).click();
+    const sinceField = page.locator('.field.invalid', { has: page.getByLabel('Since') });
+    await expect.poll(() => sinceField.textContent()).toContain('api.malformed_request');
+    await page.getByLabel('Since').fill('');
     await page.getByRole('button', { name: 'Read first page' }).click();
     const feedRow = (externalId: string) => page.getByRole('row', { name: new RegExp(`^${externalId} `) });
     await expect.poll(() => feedRow('SHOP-1').textContent()).toContain('FullyDelivered');
@@ -153,8 +158,27 @@ describe.skipIf(BROWSER_MISSING && !BROWSER_REQUIRED)('the console in Chromium',
     expect(await page.getByText('nextCursor:').textContent()).toContain('null: caught up');
     await shot(page, 'feed');
 
+    // The request log, where the sandbox serves one: the feed read above, beside its answer, with its curl line.
     await page.getByRole('link', { name: 'Request log' }).click();
-    await page.getByRole('heading', { name: 'Not available yet' }).waitFor();
+    const notServed = page.getByRole('heading', { name: 'Not available' });
+    const feedRead = page.getByRole('row', { name: /orderFeed/ }).first();
+    await notServed.or(feedRead).first().waitFor();
+    if (await feedRead.isVisible()) {
+      await feedRead.getByRole('button', { name: /^Open request/ }).click();
+      await page.getByRole('button', { name: 'Copy as curl' }).waitFor();
+      expect(await page.locator('pre.curl').textContent()).toMatch(/^curl .*\/api\/v1\/integration\/orders/s);
+      const refused = page.getByRole('row', { name: /api\.malformed_request/ }).first();
+      await refused.getByRole('button', { name: /^Open request/ }).click();
+      await expect.poll(() => page.locator('dl.facts').textContent()).toContain('Request unreadable');
+      await feedRead.getByRole('button', { name: /^Open request/ }).click();
+      await expect.poll(() => page.getByRole('region', { name: 'Response' }).textContent()).toContain('SHOP-1');
+      // The live tail: a call made now shows up without a reload.
+      await page.getByLabel('Live tail').check();
+      await expect.poll(async () => {
+        await fetch(`${sandbox.url}/api/v1/integration/whoami`, { headers: { 'X-Api-Key': secret } });
+        return page.getByRole('row', { name: /whoami/ }).count();
+      }, { timeout: 5000 }).toBeGreaterThan(0);
+    }
     await shot(page, 'log');
 
     await page.getByRole('button', { name: 'Sign out' }).click();

@@ -70,6 +70,7 @@ describe('/console', () => {
   it.each([
     ['/console/app.js', 'text/javascript; charset=utf-8'],
     ['/console/app.css', 'text/css; charset=utf-8'],
+    ['/console/catalog.json', 'application/json; charset=utf-8'],
   ])('%s is served as %s, revalidated by its ETag', async (path, type) => {
     const response = await fetch(`${builtUrl}${path}`);
     expect(response.status).toBe(200);
