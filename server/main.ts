@@ -12,6 +12,7 @@ import { type SeededTenant, seedDemo } from './demo.ts';
 import { warmValidators } from './http/validate.ts';
 import { createHttpServer, listen } from './http-server.ts';
 import { consoleLogger } from './log.ts';
+import { DEFAULT_LOG_RETENTION, makeRequestLog } from './request-log/recorder.ts';
 import { openStore } from './store/index.ts';
 
 const DEFAULT_DB = '.waybill/sandbox.db';
@@ -23,6 +24,11 @@ function command(): Command {
     .option('--host <host>', 'address to listen on; loopback unless you mean to share it', '127.0.0.1')
     .option('--db <file>', "SQLite database file, or ':memory:'", DEFAULT_DB)
     .option('--quiet', 'do not log one line per request', false)
+    .addOption(
+      new Option('--log-retention <n>', 'request log entries kept per tenant, in the database (0 turns the log off)')
+        .default(DEFAULT_LOG_RETENTION)
+        .argParser(integerFlag('--log-retention', 0, 10_000_000)),
+    )
     .addOption(new Option('--fixtures <file>', 'start from a dataset file `waybill fixtures` wrote, instead of the demo tenant').conflicts('seed'))
     .addOption(new Option('--seed <n>', 'start from the dataset `waybill fixtures --seed <n>` writes (500 orders), made in memory').argParser(integerFlag('--seed', 0, maxSeed)))
     .addHelpText('after', `
@@ -32,12 +38,18 @@ on the database it was loaded into, the same dataset finds its tenant and loads
 nothing; a database holding anything else is refused. The same dataset gets the same
 tenant and order ids on every machine.
 
+The request log keeps, per tenant, the last --log-retention requests to the integration
+API made with the tenant's keys (never a key; bodies cut at 16 KiB), for the control
+plane's /tenants/{tenantId}/requests and the console. It is written in batches every
+50 ms: the last batch may be lost if the process is killed.
+
 Examples:
   waybill serve
   waybill serve --port 4100 --db :memory:
   PORT=4200 waybill serve --db /tmp/sandbox.db
   waybill fixtures --seed 7 --out data.json && waybill serve --fixtures data.json --db :memory:
   waybill serve --seed 7 --db .waybill/seed-7.db
+  waybill serve --log-retention 0
 `)
     .exitOverride()
     // Commander's errors become a UsageError, printed once by the dispatcher.
@@ -48,7 +60,7 @@ Examples:
 export async function main(argv: string[]): Promise<number> {
   const program = command();
   if (!parseCommandLine(program, argv)) return 0;
-  const options = program.opts<{ port: number; host: string; db: string; quiet: boolean; fixtures?: string; seed?: number }>();
+  const options = program.opts<{ port: number; host: string; db: string; quiet: boolean; logRetention: number; fixtures?: string; seed?: number }>();
   const log = consoleLogger({ quiet: options.quiet });
   // A bad dataset file is refused before the database file is created.
   const dataset = startingDataset(options);
@@ -61,7 +73,8 @@ export async function main(argv: string[]): Promise<number> {
     throw error;
   }
   const adminToken = process.env['WAYBILL_ADMIN_TOKEN'] || newAdminToken();
-  const server = createHttpServer(createApp({ store, log, adminToken }));
+  const requestLog = options.logRetention === 0 ? null : makeRequestLog(store.db, { retention: options.logRetention });
+  const server = createHttpServer(createApp({ store, log, adminToken, requestLog }));
   let url: string;
   try {
     url = await listen(server, options.port, options.host);
@@ -89,6 +102,8 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.write(banner(url, options.db, start, adminToken));
   await stopped;
   removeTokenFile();
+  // The entries still waiting are written before the database closes.
+  requestLog?.close();
   store.db.close();
   return 0;
 }

@@ -130,6 +130,20 @@ describe('waybill serve', () => {
     expect(status).toBe('Cancelled');
   }, 60_000);
 
+  it('writes the request log\'s waiting entries at a clean shutdown, keeping the last --log-retention per tenant (D48)', async () => {
+    const db = join(dir, 'request-log.db');
+    const { child, banner, exited } = await serve(['--db', db, '--log-retention', '3']);
+    const [, key, url] = /curl -s -H 'X-Api-Key: (\S+)' '(\S+?)\/api/.exec(banner)!;
+    const requestIds: string[] = [];
+    for (let i = 0; i < 5; i++) requestIds.push((await fetch(`${url}/api/v1/integration/whoami`, { headers: { 'X-Api-Key': key! } })).headers.get('x-request-id')!);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const reopened = new Database(db, { readonly: true });
+    const logged = reopened.prepare('SELECT request_id FROM request_log ORDER BY id').pluck().all();
+    reopened.close();
+    expect(logged).toEqual(requestIds.slice(-3));
+  }, 60_000);
+
   it('refuses a bad port with exit 2 and a port in use with a clear message', async () => {
     const run = (args: string[]) => waybill(['serve', ...args]);
     const bad = await run(['--port', 'abc', '--db', ':memory:']);

@@ -39,7 +39,7 @@ export interface RequestLog {
   pruneNow(): void;
   /** Calls `listener` with each batch of the tenant's new entries; returns the unsubscribe. */
   subscribe(tenantId: string, listener: LogListener): () => void;
-  /** Writes what waits and stops the timers; later entries are dropped. */
+  /** Writes what waits and finishes pruning (at shutdown, nothing to stall); later entries are dropped. */
   close(): void;
 }
 
@@ -245,10 +245,8 @@ export function makeRequestLog(
       };
     },
     close() {
-      flush();
+      if (db.open) this.pruneNow();
       closed = true;
-      if (pruning !== null) clearImmediate(pruning);
-      pruning = null;
     },
   };
 }
