@@ -4,40 +4,30 @@
  * expected, received, the exchange and the curl line; the requirements table filters by level,
  * outcome and typed text, and its links lead to checks even when a filter hides them.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, skipWithoutBrowser } from '../../test/browser.ts';
 import { sampleReport } from '../testing/sample-report.ts';
 import { reportHtml } from './html.ts';
 
-const CHROMIUM = process.env['WAYBILL_CHROMIUM'] ?? '/usr/bin/chromium';
-/** CI sets it (.ci/run): there a missing browser fails the run instead of skipping these tests. */
-const BROWSER_REQUIRED = process.env['WAYBILL_REQUIRE_BROWSER'] === '1';
-const BROWSER_MISSING = !existsSync(CHROMIUM);
+const SKIP = skipWithoutBrowser('report.html');
 const dir = mkdtempSync(join(tmpdir(), 'waybill-html-'));
 let browser: Browser;
 
-if (BROWSER_MISSING && !BROWSER_REQUIRED) {
-  console.warn(`report.html browser tests skipped: no Chromium at ${CHROMIUM}. Install Debian's chromium (apt-get install -y chromium) or point WAYBILL_CHROMIUM at one; CI installs it and never skips.`);
-}
-
 beforeAll(async () => {
-  if (BROWSER_MISSING && !BROWSER_REQUIRED) return;
-  if (BROWSER_MISSING) throw new Error(`${CHROMIUM} is missing and WAYBILL_REQUIRE_BROWSER=1: install Debian's chromium (apt-get install -y chromium); .ci/run does`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  if (SKIP) return;
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(BROWSER_MISSING && !BROWSER_REQUIRED)('report.html in Chromium', () => {
+describe.skipIf(SKIP)('report.html in Chromium', () => {
   it('makes no request but its own file, filters by outcome, level and family, and shows a failure whole', async () => {
     const report = sampleReport();
     const file = join(dir, 'report.html');

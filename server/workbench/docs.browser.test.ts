@@ -4,33 +4,23 @@
  * the catalog and the decisions, and no console error or CSP violation occurs. The screenshot
  * goes to reports/console/docs.png for a person to look at.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, skipWithoutBrowser } from '../../test/browser.ts';
 import { packageFile } from '../../spec/package-files.ts';
 import { memoryStore, type RunningServer, startServer } from '../testing.ts';
 
-const CHROMIUM = process.env['WAYBILL_CHROMIUM'] ?? '/usr/bin/chromium';
-/** CI sets it (.ci/run): there a missing browser fails the run instead of skipping these tests. */
-const BROWSER_REQUIRED = process.env['WAYBILL_REQUIRE_BROWSER'] === '1';
-const BROWSER_MISSING = !existsSync(CHROMIUM);
+const SKIP = skipWithoutBrowser('/docs');
 const SCREENSHOTS = packageFile('reports/console');
 let browser: Browser;
 let server: RunningServer;
 
-if (BROWSER_MISSING && !BROWSER_REQUIRED) {
-  console.warn(`/docs browser tests skipped: no Chromium at ${CHROMIUM}. Install Debian's chromium (apt-get install -y chromium) or point WAYBILL_CHROMIUM at one; CI installs it and never skips.`);
-}
-
 beforeAll(async () => {
-  if (BROWSER_MISSING && !BROWSER_REQUIRED) return;
-  if (BROWSER_MISSING) throw new Error(`${CHROMIUM} is missing and WAYBILL_REQUIRE_BROWSER=1: install Debian's chromium (apt-get install -y chromium); .ci/run does`);
+  if (SKIP) return;
   server = await startServer(memoryStore());
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -56,7 +46,7 @@ async function isolatedPage(): Promise<{ page: Page; blocked: string[]; problems
   return { page, blocked, problems };
 }
 
-describe.skipIf(BROWSER_MISSING && !BROWSER_REQUIRED)('/docs in Chromium', () => {
+describe.skipIf(SKIP)('/docs in Chromium', () => {
   it('renders the integration API from this server alone, and a person can open an operation', async () => {
     const { page, blocked, problems } = await isolatedPage();
     await page.goto(`${server.url}/docs`);
