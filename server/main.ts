@@ -103,7 +103,7 @@ export async function main(argv: string[]): Promise<number> {
   await stopped;
   removeTokenFile();
   // The entries still waiting are written before the database closes.
-  requestLog?.close();
+  await requestLog?.close();
   store.db.close();
   return 0;
 }

@@ -43,7 +43,7 @@ export interface BenchReport {
   startedAtUtc: string;
   finishedAtUtc: string;
   machine: { cpuModel: string; cores: number; memoryGb: number; platform: string; node: string; sqlite: string };
-  settings: LoadSettings & { rounds: number; pageLimit: number; cursorsPerDatabase: number; keysRotated: number; sizes: { small: number; large: number } };
+  settings: LoadSettings & { rounds: number; requestLog: 'on' | 'off'; pageLimit: number; cursorsPerDatabase: number; keysRotated: number; sizes: { small: number; large: number } };
   /** `buildSeconds` is null for a database reused from an earlier run. */
   databases: { orders: number; liveOrders: number; file: string; megabytes: number; built: boolean; buildSeconds: number | null }[];
   runs: RunRecord[];
@@ -178,7 +178,8 @@ export function formatTable(report: BenchReport): string {
   const { machine, settings } = report;
   return [
     `${machine.cpuModel} x${machine.cores}, node ${machine.node}, SQLite ${machine.sqlite}; ` +
-      `${settings.connections} connections, ${settings.durationS} s per run after ${settings.warmupS} s warm-up, best of ${settings.rounds}`,
+      `${settings.connections} connections, ${settings.durationS} s per run after ${settings.warmupS} s warm-up, best of ${settings.rounds}; ` +
+      `sandbox request log ${settings.requestLog ?? 'on'}`,
     '',
     columns(FIGURE_HEADER, figureRows(report), 2),
     '',

@@ -8,7 +8,8 @@
  *
  * (c) also runs the ceiling at both sizes, to show how much of the growth the SQL brings.
  * The servers run one at a time, alternating which goes first in each round; the best
- * round counts. A run that other work on the machine disturbed is run again. Figures go
+ * round counts. The sandbox keeps its request log (D48) as `waybill serve` does unless
+ * `--request-log off`. A run that other work on the machine disturbed is run again. Figures go
  * to the console and `reports/bench/`. These are targets for the benchmark, not
  * assertions: the exit code is 1 only when an answer was not 2xx.
  */
@@ -36,6 +37,7 @@ const HELP = `npm run bench [-- options]
   --connections N    concurrent connections (default 10)
   --rounds N         rounds per comparison, best counts (default 2; 1 with --quick)
   --rebuild          rebuild the benchmark databases under .waybill/bench/
+  --request-log M    the sandbox's request log: on (default, as waybill serve runs) or off
 `;
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -48,6 +50,7 @@ function options() {
       connections: { type: 'string', default: '10' },
       rounds: { type: 'string' },
       rebuild: { type: 'boolean', default: false },
+      'request-log': { type: 'string', default: 'on' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -63,8 +66,10 @@ function options() {
     pipelining: 1,
     rounds: whole('rounds', values.rounds ?? (values.quick ? '1' : '2')),
   };
+  const requestLog = values['request-log'];
+  if (requestLog !== 'on' && requestLog !== 'off') throw new Error(`--request-log must be on or off, not ${requestLog}`);
   const sizes = values.quick ? { small: 10_000, large: 100_000 } : { small: 10_000, large: 1_000_000 };
-  return { help: values.help, rebuild: values.rebuild, settings, sizes };
+  return { help: values.help, rebuild: values.rebuild, settings: { ...settings, requestLog: requestLog as 'on' | 'off' }, sizes };
 }
 
 /** Fails unless both servers answer the same bytes, a full page at a random cursor and an empty one at the end. */
@@ -147,7 +152,7 @@ async function main(): Promise<number> {
   const started: ServerChild[] = [];
   const start = async (name: ServerName, database: BenchDatabase) => {
     const script = name === 'sandbox' ? './serve-sandbox.ts' : './serve-baseline.ts';
-    const args = ['--db', database.file, ...(name === 'baseline' ? ['--tenant', database.tenantId] : [])];
+    const args = ['--db', database.file, ...(name === 'baseline' ? ['--tenant', database.tenantId] : ['--request-log', settings.requestLog])];
     const child = await startChild(name, script, args);
     started.push(child);
     return { ...child, name };

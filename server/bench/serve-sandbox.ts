@@ -4,23 +4,29 @@
  * Prints its base URL on stdout; exits cleanly on SIGTERM or SIGINT (so `--cpu-prof` can
  * write its profile).
  *
- *   node --import tsx server/bench/serve-sandbox.ts --db FILE [--port 0]
+ * `--request-log off` leaves the request log (D48) out, as `waybill serve --log-retention 0` does.
+ *
+ *   node --import tsx server/bench/serve-sandbox.ts --db FILE [--port 0] [--request-log on|off]
  */
 import { parseArgs } from 'node:util';
 import { createApp } from '../app.ts';
 import { createHttpServer, listen } from '../http-server.ts';
 import { consoleLogger } from '../log.ts';
+import { makeRequestLog } from '../request-log/recorder.ts';
 import { openStore } from '../store/index.ts';
 
-const { values } = parseArgs({ options: { db: { type: 'string' }, port: { type: 'string', default: '0' } } });
+const { values } = parseArgs({ options: { db: { type: 'string' }, port: { type: 'string', default: '0' }, 'request-log': { type: 'string', default: 'on' } } });
 if (values.db === undefined) throw new Error('--db FILE is required');
+if (values['request-log'] !== 'on' && values['request-log'] !== 'off') throw new Error('--request-log is on or off');
 
 const store = openStore(values.db);
-const server = createHttpServer(createApp({ store, log: consoleLogger({ quiet: true }) }));
+const requestLog = values['request-log'] === 'on' ? makeRequestLog(store.db) : null;
+const server = createHttpServer(createApp({ store, log: consoleLogger({ quiet: true }), requestLog }));
 process.stdout.write(`${await listen(server, Number(values.port), '127.0.0.1')}\n`);
 
 const stop = () => {
-  server.close(() => {
+  server.close(async () => {
+    await requestLog?.close();
     store.db.close();
     process.exit(0);
   });

@@ -1,7 +1,7 @@
 /**
  * Middleware: captures every request to the integration API whose key resolved to a
  * tenant, and hands it to the request log when its answer is out (D48). What it keeps is
- * references — the raw request body, the answer's text as `res.end` got it — so the hot
+ * views — of the raw request body, of the answer's text as `res.end` got it — so the hot
  * path copies nothing; the log cuts and writes them with its next batch. Never a header
  * value but the Idempotency-Key and the content types: no key, no token.
  */
@@ -10,6 +10,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { operations } from '../../spec/load.ts';
 import { contextOf } from '../http/context.ts';
 import { expressPath } from '../integration/routes.ts';
+import { BODY_LIMIT } from '../store/request-log.ts';
 import type { CapturedRequest, RequestLog } from './recorder.ts';
 
 /** Where the integration API lives. */
@@ -23,6 +24,9 @@ interface CaptureState {
 }
 
 const nodeEnd = ServerResponse.prototype.end;
+
+/** A copy of the first `max` bytes of `buffer`: a view would carry its whole memory to the writer thread. */
+const copyOf = (buffer: Buffer, max: number): Uint8Array => Uint8Array.prototype.slice.call(buffer, 0, max);
 
 /** `res.end` of a captured answer: remembers the body it is given, then ends as Node does. */
 function capturingEnd(this: Response, ...args: unknown[]): Response {
@@ -50,6 +54,9 @@ export function makeRequestCapture(options: { log: RequestLog }) {
     if (operation === undefined) return;
     const state = res.locals as CaptureState;
     const contentType = res.getHeader('content-type');
+    const raw = context.rawBody;
+    const answer = state.logAnswer;
+    const length = Number(res.getHeader('content-length'));
     const request: CapturedRequest = {
       tenantId: principal.tenantId,
       startedAt: state.logStartedAt,
@@ -63,9 +70,12 @@ export function makeRequestCapture(options: { log: RequestLog }) {
       idempotencyKey: (req.headers['idempotency-key'] as string | undefined) ?? null,
       replayed: res.getHeader('idempotent-replayed') === 'true',
       requestContentType: req.headers['content-type'] ?? null,
-      requestBody: context.rawBody ?? null,
+      requestBody: raw === undefined ? null : copyOf(raw, BODY_LIMIT),
+      requestBytes: raw?.length ?? 0,
       responseContentType: typeof contentType === 'string' ? contentType : null,
-      responseBody: state.logAnswer,
+      // A problem whole, so its type and field errors can be read; else a prefix of at least 16 KiB (a string slice copies nothing).
+      responseBody: typeof answer === 'string' ? (res.statusCode >= 400 ? answer : answer.slice(0, BODY_LIMIT)) : answer === null ? null : copyOf(answer, res.statusCode >= 400 ? answer.length : BODY_LIMIT),
+      responseBytes: answer === null ? 0 : Number.isInteger(length) ? length : Buffer.byteLength(answer),
       orderIds: context.changed?.orderIds ?? [],
       tripIds: context.changed?.tripIds ?? [],
     };

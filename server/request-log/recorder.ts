@@ -1,28 +1,24 @@
 /**
- * The request log's writer (D48): entries wait in memory and are written in one
- * transaction per batch (every `flushMs`, or at once when `batchSize` are waiting, and at
- * close); after each batch the tenants it touched are pruned to their last `retention`
- * entries, a bounded step per event-loop turn; whoever streams a tenant's log hears of
- * its new entries once they are written.
+ * The request log (D48): captured requests wait in memory and are written in batches
+ * (every `flushMs`, at once when `batchSize` are waiting, and at close). Over a database
+ * file a thread of its own writes them (`log-worker.ts`), so the event loop only hands a
+ * batch over; over `:memory:`, which no other connection can open, the batch is written
+ * here. After each batch the tenants it touched are pruned to their last `retention`
+ * entries, a bounded step per turn. Whoever streams a tenant's log hears of its new
+ * entries once they are written.
  */
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { Db } from '../store/db.ts';
-import { BODY_LIMIT, type LogSummaryRow, makeRequestLogTable, type NewLogEntry, type RequestLogTable } from '../store/request-log.ts';
+import { type LogSummaryRow, makeRequestLogTable, type RequestLogTable } from '../store/request-log.ts';
+import type { LogWorkerData } from './log-worker.ts';
+import { type CapturedRequest, makeLogWriter } from './writer.ts';
+
+export type { CapturedRequest } from './writer.ts';
 
 /** The default retention per tenant. */
 export const DEFAULT_LOG_RETENTION = 10_000;
-
-/** A request as the capture middleware saw it; bodies whole (they are cut when written). */
-export interface CapturedRequest
-  extends Pick<
-    NewLogEntry,
-    'tenantId' | 'operation' | 'method' | 'target' | 'status' | 'latencyMs' | 'keyId' | 'requestId' | 'idempotencyKey' | 'replayed' | 'requestContentType' | 'responseContentType'
-  > {
-  startedAt: number;
-  requestBody: Buffer | null;
-  responseBody: string | Buffer | null;
-  orderIds: readonly string[];
-  tripIds: readonly string[];
-}
 
 /** What a stream listener hears: the summaries of the tenant's entries just written, oldest first. */
 export type LogListener = (entries: LogSummaryRow[]) => void;
@@ -30,187 +26,132 @@ export type LogListener = (entries: LogSummaryRow[]) => void;
 /** The request log of one app. */
 export interface RequestLog {
   readonly retention: number;
+  /** The table's statements on the app's own connection (the control plane reads through them). */
   readonly table: RequestLogTable;
   /** Queues an entry; it is written with the next batch. */
   record(request: CapturedRequest): void;
-  /** Writes the waiting entries now (tests and shutdown). */
+  /** Hands the waiting entries to the writer now; written at once on this thread, within milliseconds by the writer thread. */
   flush(): void;
-  /** Prunes every tenant written to down to its retention now, all steps at once (tests). */
-  pruneNow(): void;
   /** Calls `listener` with each batch of the tenant's new entries; returns the unsubscribe. */
   subscribe(tenantId: string, listener: LogListener): () => void;
-  /** Writes what waits and finishes pruning (at shutdown, nothing to stall); later entries are dropped. */
-  close(): void;
+  /** Writes what waits and finishes pruning (at shutdown there is nothing to stall); later entries are dropped. */
+  close(): Promise<void>;
 }
 
-/** `text` as UTF-8 bytes cut to `BODY_LIMIT`, and its whole length in bytes. */
-function cut(body: string | Buffer | null): { text: string | null; bytes: number } {
-  if (body === null) return { text: null, bytes: 0 };
-  if (typeof body === 'string') {
-    // Three bytes per UTF-16 unit at most: a short string needs no byte count to fit.
-    if (body.length * 3 <= BODY_LIMIT) return { text: body, bytes: Buffer.byteLength(body) };
-    const bytes = Buffer.byteLength(body);
-    if (bytes <= BODY_LIMIT) return { text: body, bytes };
-    return { text: Buffer.from(body.slice(0, BODY_LIMIT)).subarray(0, BODY_LIMIT).toString('utf8'), bytes };
-  }
-  return { text: body.subarray(0, BODY_LIMIT).toString('utf8'), bytes: body.length };
+/** How a batch reaches the database, and how the writing ends. */
+interface BatchSink {
+  write(batch: CapturedRequest[], listened: ReadonlySet<string>): void;
+  close(): Promise<void>;
 }
 
-/** The problem `type` and field errors of a problem body, when it is one. */
-function problemOf(contentType: string | null, body: string | null): { type: string | null; errors: string | null } {
-  if (body === null || !contentType?.startsWith('application/problem+json')) return { type: null, errors: null };
-  try {
-    const parsed = JSON.parse(body) as { type?: unknown; errors?: unknown };
-    return {
-      type: typeof parsed.type === 'string' ? parsed.type : null,
-      errors: Array.isArray(parsed.errors) && parsed.errors.length > 0 ? JSON.stringify(parsed.errors) : null,
-    };
-  } catch {
-    return { type: null, errors: null };
-  }
+/** Options of the request log; the defaults are `waybill serve`'s. */
+export interface RequestLogOptions {
+  retention?: number;
+  flushMs?: number;
+  batchSize?: number;
+  pruneStep?: number;
+  /** Where batches are written: `worker` needs a database file; default `worker` for a file, `main` for `:memory:`. */
+  thread?: 'main' | 'worker';
+  onError?: (error: unknown) => void;
 }
 
-/** The row of a captured request. */
-function entryOf(request: CapturedRequest): NewLogEntry {
-  const requestBody = cut(request.requestBody);
-  const responseBody = cut(request.responseBody);
-  // The problem is read from the whole answer: a cut one would not parse.
-  const whole = typeof request.responseBody === 'string' ? request.responseBody : (request.responseBody?.toString('utf8') ?? null);
-  const problem = request.status >= 400 ? problemOf(request.responseContentType, whole) : { type: null, errors: null };
+/** Writes batches on this thread, pruning a step per event-loop turn. */
+function mainThreadSink(db: Db, table: RequestLogTable, options: { retention: number; pruneStep: number; onError: (error: unknown) => void; heard: LogListener }): BatchSink {
+  const writer = makeLogWriter(table, options);
+  let pruning: NodeJS.Immediate | null = null;
+  const pruneSome = () => {
+    pruning = null;
+    if (!db.open) return;
+    try {
+      if (writer.pruneSome()) pruning = setImmediate(pruneSome);
+    } catch (error) {
+      options.onError(error);
+    }
+  };
   return {
-    tenantId: request.tenantId,
-    at: new Date(request.startedAt).toISOString(),
-    operation: request.operation,
-    method: request.method,
-    target: request.target,
-    status: request.status,
-    problemType: problem.type,
-    fieldErrors: problem.errors,
-    latencyMs: Math.round(request.latencyMs * 1000) / 1000,
-    keyId: request.keyId,
-    requestId: request.requestId,
-    idempotencyKey: request.idempotencyKey,
-    replayed: request.replayed,
-    requestContentType: request.requestContentType,
-    requestBody: requestBody.text,
-    requestBytes: requestBody.bytes,
-    responseContentType: request.responseContentType,
-    responseBody: responseBody.text,
-    responseBytes: responseBody.bytes,
-    orderIds: JSON.stringify(request.orderIds),
-    tripIds: JSON.stringify(request.tripIds),
+    write(batch, listened) {
+      if (!db.open) return;
+      try {
+        options.heard(writer.write(batch, listened));
+      } catch (error) {
+        options.onError(error);
+      }
+      pruning ??= setImmediate(pruneSome);
+    },
+    async close() {
+      if (pruning !== null) clearImmediate(pruning);
+      pruning = null;
+      while (db.open && writer.pruneSome());
+    },
   };
 }
 
-/** The summary row of an entry just written as `id`. */
-function summaryOf(id: number, entry: NewLogEntry): LogSummaryRow {
+/** Writes batches on a thread of its own with its own connection to the database file. */
+function workerSink(file: string, options: { retention: number; pruneStep: number; onError: (error: unknown) => void; heard: LogListener }): BatchSink {
+  const fromSources = extname(fileURLToPath(import.meta.url)) === '.ts';
+  const script = new URL(`./log-worker${fromSources ? '.ts' : '.js'}`, import.meta.url).href;
+  const workerData: LogWorkerData = { file, retention: options.retention, pruneStep: options.pruneStep };
+  // The sources need tsx registered in the thread too; the compiled package does not.
+  const worker = fromSources
+    ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => tsx.register()).then(() => import(${JSON.stringify(script)}))`, { eval: true, workerData })
+    : new Worker(new URL(script), { workerData });
+  worker.unref();
+  let closed: (() => void) | null = null;
+  worker.on('message', (message: { summaries?: LogSummaryRow[]; error?: string; closed?: true }) => {
+    if (message.summaries !== undefined) options.heard(message.summaries);
+    if (message.error !== undefined) options.onError(new Error(message.error));
+    if (message.closed) closed?.();
+  });
+  worker.on('error', options.onError);
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
-    id,
-    tenant_id: entry.tenantId,
-    at: entry.at,
-    operation: entry.operation,
-    method: entry.method,
-    target: entry.target,
-    status: entry.status,
-    problem_type: entry.problemType,
-    field_errors: entry.fieldErrors,
-    latency_ms: entry.latencyMs,
-    key_id: entry.keyId,
-    request_id: entry.requestId,
-    idempotency_key: entry.idempotencyKey,
-    replayed: entry.replayed ? 1 : 0,
-    order_ids: entry.orderIds,
-    trip_ids: entry.tripIds,
+    write(batch, listened) {
+      worker.postMessage({ batch, listened: [...listened] });
+    },
+    async close() {
+      const done = new Promise<void>((resolve) => (closed = resolve));
+      worker.postMessage({ close: true });
+      await Promise.race([done, exited]);
+      await worker.terminate();
+    },
   };
 }
 
 /** A request log over `db` keeping the last `retention` entries of each tenant (at least 1). */
-export function makeRequestLog(
-  db: Db,
-  options: { retention?: number; flushMs?: number; batchSize?: number; pruneStep?: number; onError?: (error: unknown) => void } = {},
-): RequestLog {
+export function makeRequestLog(db: Db, options: RequestLogOptions = {}): RequestLog {
   const table = makeRequestLogTable(db);
   const retention = Math.max(1, options.retention ?? DEFAULT_LOG_RETENTION);
   const flushMs = options.flushMs ?? 50;
   const batchSize = options.batchSize ?? 200;
-  const pruneStep = options.pruneStep ?? 500;
   const onError = options.onError ?? ((error: unknown) => process.stderr.write(`request log: ${error instanceof Error ? error.message : String(error)}\n`));
+  const listeners = new Map<string, Set<LogListener>>();
+  const heard: LogListener = (summaries) => {
+    for (const summary of summaries) {
+      for (const listener of listeners.get(summary.tenant_id) ?? []) {
+        try {
+          listener([summary]);
+        } catch (error) {
+          onError(error);
+        }
+      }
+    }
+  };
+  const onFile = db.name !== ':memory:' && db.name !== '';
+  const sinkOptions = { retention, pruneStep: options.pruneStep ?? 500, onError, heard };
+  const sink = (options.thread ?? (onFile ? 'worker' : 'main')) === 'worker' ? workerSink(db.name, sinkOptions) : mainThreadSink(db, table, sinkOptions);
   let waiting: CapturedRequest[] = [];
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
-  const listeners = new Map<string, Set<LogListener>>();
-  // An estimate of each tenant's entry count (from a count on first write, then kept up), to prune only when over.
-  const counts = new Map<string, number>();
-  const overRetention = new Set<string>();
-  let pruning: NodeJS.Immediate | null = null;
-
-  /** One bounded prune step of one tenant; true when the tenant is within its retention. */
-  function pruneStepOf(tenantId: string): boolean {
-    const upTo = table.cutoff(tenantId, retention);
-    if (upTo === undefined) {
-      counts.set(tenantId, table.count(tenantId));
-      return true;
-    }
-    const deleted = table.deleteStep(tenantId, upTo, pruneStep);
-    if (deleted < pruneStep) {
-      counts.set(tenantId, retention);
-      return true;
-    }
-    return false;
-  }
-
-  function pruneSome(): void {
-    pruning = null;
-    if (!db.open) return;
-    const [tenantId] = overRetention;
-    if (tenantId === undefined) return;
-    try {
-      if (pruneStepOf(tenantId)) overRetention.delete(tenantId);
-    } catch (error) {
-      overRetention.delete(tenantId);
-      onError(error);
-    }
-    if (overRetention.size > 0) pruning = setImmediate(pruneSome);
-  }
 
   function flush(): void {
     if (timer !== null) {
       clearTimeout(timer);
       timer = null;
     }
-    if (waiting.length === 0 || !db.open) return;
+    if (waiting.length === 0) return;
     const batch = waiting;
     waiting = [];
-    let entries: NewLogEntry[];
-    let ids: number[];
-    try {
-      entries = batch.map(entryOf);
-      ids = table.insert(entries);
-    } catch (error) {
-      onError(error);
-      return;
-    }
-    const written = new Map<string, { count: number; rows: LogSummaryRow[] }>();
-    entries.forEach((entry, i) => {
-      const tenant = written.get(entry.tenantId) ?? { count: 0, rows: [] };
-      written.set(entry.tenantId, tenant);
-      tenant.count += 1;
-      if (listeners.has(entry.tenantId)) tenant.rows.push(summaryOf(ids[i]!, entry));
-    });
-    for (const [tenantId, { count, rows }] of written) {
-      const known = counts.get(tenantId);
-      const total = known === undefined ? table.count(tenantId) : known + count;
-      counts.set(tenantId, total);
-      if (total > retention) overRetention.add(tenantId);
-      for (const listener of rows.length > 0 ? (listeners.get(tenantId) ?? []) : []) {
-        try {
-          listener(rows);
-        } catch (error) {
-          onError(error);
-        }
-      }
-    }
-    if (overRetention.size > 0 && pruning === null) pruning = setImmediate(pruneSome);
+    sink.write(batch, new Set(listeners.keys()));
   }
 
   return {
@@ -226,15 +167,6 @@ export function makeRequestLog(
       }
     },
     flush,
-    pruneNow() {
-      flush();
-      if (pruning !== null) clearImmediate(pruning);
-      pruning = null;
-      for (const tenantId of [...overRetention]) {
-        while (!pruneStepOf(tenantId));
-        overRetention.delete(tenantId);
-      }
-    },
     subscribe(tenantId, listener) {
       const set = listeners.get(tenantId) ?? new Set();
       set.add(listener);
@@ -244,9 +176,11 @@ export function makeRequestLog(
         if (set.size === 0 && listeners.get(tenantId) === set) listeners.delete(tenantId);
       };
     },
-    close() {
-      if (db.open) this.pruneNow();
+    async close() {
+      if (closed) return;
+      flush();
       closed = true;
+      await sink.close();
     },
   };
 }

@@ -1,0 +1,159 @@
+/**
+ * What the request log does with a batch (D48), on whichever thread writes it: cut the
+ * bodies to 16 KiB, read the problem's type and field errors, insert the batch, and prune
+ * each tenant to its last `retention` entries a bounded step at a time.
+ */
+import { BODY_LIMIT, type LogSummaryRow, type NewLogEntry, type RequestLogTable } from '../store/request-log.ts';
+
+/** At most how many entries one transaction writes, so that an API write never waits long for the log's lock. */
+const ROWS_PER_TRANSACTION = 50;
+
+/**
+ * A request as the capture middleware saw it. The bodies are views, not copies: the
+ * request's first 16 KiB, and at least the answer's first 16 KiB (a problem answer
+ * whole, so its type and errors can be read); `…Bytes` are their whole lengths.
+ */
+export interface CapturedRequest
+  extends Pick<
+    NewLogEntry,
+    'tenantId' | 'operation' | 'method' | 'target' | 'status' | 'latencyMs' | 'keyId' | 'requestId' | 'idempotencyKey' | 'replayed' | 'requestContentType' | 'requestBytes' | 'responseContentType' | 'responseBytes'
+  > {
+  startedAt: number;
+  requestBody: Uint8Array | null;
+  responseBody: string | Uint8Array | null;
+  orderIds: readonly string[];
+  tripIds: readonly string[];
+}
+
+const bufferOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** A body as text cut to `BODY_LIMIT` bytes of UTF-8 (`bytes` is its whole length). */
+function cut(body: string | Uint8Array | null, bytes: number): string | null {
+  if (body === null) return null;
+  if (typeof body === 'string') return bytes <= BODY_LIMIT ? body : Buffer.from(body.slice(0, BODY_LIMIT)).subarray(0, BODY_LIMIT).toString('utf8');
+  return bufferOf(body).subarray(0, BODY_LIMIT).toString('utf8');
+}
+
+/** The problem `type` and field errors of a problem answer, when it is one. */
+function problemOf(request: CapturedRequest): { type: string | null; errors: string | null } {
+  const { responseBody: body, responseContentType: contentType } = request;
+  if (request.status < 400 || body === null || !contentType?.startsWith('application/problem+json')) return { type: null, errors: null };
+  try {
+    const parsed = JSON.parse(typeof body === 'string' ? body : bufferOf(body).toString('utf8')) as { type?: unknown; errors?: unknown };
+    return {
+      type: typeof parsed.type === 'string' ? parsed.type : null,
+      errors: Array.isArray(parsed.errors) && parsed.errors.length > 0 ? JSON.stringify(parsed.errors) : null,
+    };
+  } catch {
+    return { type: null, errors: null };
+  }
+}
+
+/** The row of a captured request. */
+function entryOf(request: CapturedRequest): NewLogEntry {
+  const problem = problemOf(request);
+  return {
+    tenantId: request.tenantId,
+    at: new Date(request.startedAt).toISOString(),
+    operation: request.operation,
+    method: request.method,
+    target: request.target,
+    status: request.status,
+    problemType: problem.type,
+    fieldErrors: problem.errors,
+    latencyMs: Math.round(request.latencyMs * 1000) / 1000,
+    keyId: request.keyId,
+    requestId: request.requestId,
+    idempotencyKey: request.idempotencyKey,
+    replayed: request.replayed,
+    requestContentType: request.requestContentType,
+    requestBody: cut(request.requestBody, request.requestBytes),
+    requestBytes: request.requestBytes,
+    responseContentType: request.responseContentType,
+    responseBody: cut(request.responseBody, request.responseBytes),
+    responseBytes: request.responseBytes,
+    orderIds: JSON.stringify(request.orderIds),
+    tripIds: JSON.stringify(request.tripIds),
+  };
+}
+
+/** The summary row of an entry just written as `id`. */
+function summaryOf(id: number, entry: NewLogEntry): LogSummaryRow {
+  return {
+    id,
+    tenant_id: entry.tenantId,
+    at: entry.at,
+    operation: entry.operation,
+    method: entry.method,
+    target: entry.target,
+    status: entry.status,
+    problem_type: entry.problemType,
+    field_errors: entry.fieldErrors,
+    latency_ms: entry.latencyMs,
+    key_id: entry.keyId,
+    request_id: entry.requestId,
+    idempotency_key: entry.idempotencyKey,
+    replayed: entry.replayed ? 1 : 0,
+    order_ids: entry.orderIds,
+    trip_ids: entry.tripIds,
+  };
+}
+
+/** The writing half of the request log over `table`. */
+export function makeLogWriter(table: RequestLogTable, options: { retention: number; pruneStep: number }) {
+  const { retention, pruneStep } = options;
+  // An estimate of each tenant's entry count (a count on its first write, then kept up), to prune only when over.
+  const counts = new Map<string, number>();
+  const overRetention = new Set<string>();
+
+  /** One bounded prune step of one tenant; true when the tenant is within its retention. */
+  function pruneTenant(tenantId: string): boolean {
+    const upTo = table.cutoff(tenantId, retention);
+    if (upTo === undefined) {
+      counts.set(tenantId, table.count(tenantId));
+      return true;
+    }
+    if (table.deleteStep(tenantId, upTo, pruneStep) < pruneStep) {
+      counts.set(tenantId, retention);
+      return true;
+    }
+    return false;
+  }
+
+  return {
+    /** Writes `batch`; returns the summaries of the entries of the `listened` tenants, oldest first. */
+    write(batch: readonly CapturedRequest[], listened: ReadonlySet<string>): LogSummaryRow[] {
+      const summaries: LogSummaryRow[] = [];
+      const written = new Map<string, number>();
+      for (let start = 0; start < batch.length; start += ROWS_PER_TRANSACTION) {
+        const entries = batch.slice(start, start + ROWS_PER_TRANSACTION).map(entryOf);
+        const ids = table.insert(entries);
+        entries.forEach((entry, i) => {
+          written.set(entry.tenantId, (written.get(entry.tenantId) ?? 0) + 1);
+          if (listened.has(entry.tenantId)) summaries.push(summaryOf(ids[i]!, entry));
+        });
+      }
+      for (const [tenantId, count] of written) {
+        const known = counts.get(tenantId);
+        const total = known === undefined ? table.count(tenantId) : known + count;
+        counts.set(tenantId, total);
+        if (total > retention) overRetention.add(tenantId);
+      }
+      return summaries;
+    },
+    /** One bounded prune step; true while more remain. */
+    pruneSome(): boolean {
+      const [tenantId] = overRetention;
+      if (tenantId === undefined) return false;
+      try {
+        if (pruneTenant(tenantId)) overRetention.delete(tenantId);
+      } catch (error) {
+        overRetention.delete(tenantId);
+        throw error;
+      }
+      return overRetention.size > 0;
+    },
+  };
+}
+
+export type LogWriter = ReturnType<typeof makeLogWriter>;
