@@ -109,6 +109,11 @@ describe('what an entry records', () => {
     await call(server.url, 'whoami', '/api/v1/integration/whoami', { key: a.keys.ordersRead });
     await call(server.url, 'whoami', '/api/v1/integration/whoami', { headers: { Authorization: `Bearer ${a.keys.tripsRead}` } });
     await call(server.url, 'orderFeed', ORDERS, { key: a.keys.tripsRead, headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    // A key where none belongs — the query, a body, an Idempotency-Key — is redacted too.
+    await fetch(`${server.url}${ORDERS}?limit=1&key=${b.keys.full}`, { headers: { 'X-Api-Key': a.keys.full } });
+    await call(server.url, 'cancelOrder', `${order(withStatus(0, 5))}/cancel`, {
+      method: 'POST', key: a.keys.full, json: { reason: `key ${b.keys.ordersRead}` }, headers: { 'Idempotency-Key': b.keys.tripsRead },
+    });
     log.flush();
     const rows = server.store.db.prepare('SELECT * FROM request_log').all() as Record<string, unknown>[];
     expect(rows.length).toBeGreaterThan(3);

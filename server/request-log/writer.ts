@@ -25,6 +25,16 @@ export interface CapturedRequest
   tripIds: readonly string[];
 }
 
+/** API keys (`wbk_…`) and generated admin tokens (`wba_…`) a client put where no key belongs: a query, a body. */
+const SECRET = /\bwb[ak]_[A-Za-z0-9_-]{20,}/g;
+
+/** `text` with every key or token it holds replaced: the log never stores one (D48). */
+function redacted(text: string): string;
+function redacted(text: string | null): string | null;
+function redacted(text: string | null): string | null {
+  return text !== null && (text.includes('wbk_') || text.includes('wba_')) ? text.replace(SECRET, (secret) => `${secret.slice(0, 4)}[redacted]`) : text;
+}
+
 const bufferOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** A body as text cut to `BODY_LIMIT` bytes of UTF-8 (`bytes` is its whole length). */
@@ -57,20 +67,20 @@ function entryOf(request: CapturedRequest): NewLogEntry {
     at: new Date(request.startedAt).toISOString(),
     operation: request.operation,
     method: request.method,
-    target: request.target,
+    target: redacted(request.target),
     status: request.status,
     problemType: problem.type,
     fieldErrors: problem.errors,
     latencyMs: Math.round(request.latencyMs * 1000) / 1000,
     keyId: request.keyId,
     requestId: request.requestId,
-    idempotencyKey: request.idempotencyKey,
+    idempotencyKey: redacted(request.idempotencyKey),
     replayed: request.replayed,
     requestContentType: request.requestContentType,
-    requestBody: cut(request.requestBody, request.requestBytes),
+    requestBody: redacted(cut(request.requestBody, request.requestBytes)),
     requestBytes: request.requestBytes,
     responseContentType: request.responseContentType,
-    responseBody: cut(request.responseBody, request.responseBytes),
+    responseBody: redacted(cut(request.responseBody, request.responseBytes)),
     responseBytes: request.responseBytes,
     orderIds: JSON.stringify(request.orderIds),
     tripIds: JSON.stringify(request.tripIds),
