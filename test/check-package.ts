@@ -84,10 +84,25 @@ async function main(): Promise<void> {
     const dataset = JSON.parse(readFileSync(join(folder, 'data.json'), 'utf8')) as { orders: unknown[] };
     if (dataset.orders.length !== 120) throw new Error(`data.json has ${dataset.orders.length} orders, not 120`);
   });
-  const [, url] = await step('waybill serve --fixtures data.json answers', async () => {
-    const match = await start(['serve', '--port', '0', '--db', ':memory:', '--quiet', '--fixtures', 'data.json'], /listening on (http:\/\/\S+)/);
+  // A database file, so that the request log's writer thread (compiled, in dist/) is what records.
+  const [banner, url] = await step('waybill serve --fixtures data.json --db sandbox.db answers', async () => {
+    const match = await start(['serve', '--port', '0', '--db', 'sandbox.db', '--quiet', '--fixtures', 'data.json'], /listening on (http:\/\/\S+)[\s\S]*\n\n/);
     await expectAnswer(`${match[1]}/api/v1/integration/orders`, {}, 401, /^application\/problem\+json/);
     return match;
+  });
+  await step('its request log records a call made with a key of the dataset', async () => {
+    const [, tenantId] = /into tenant (\S+):/.exec(banner!) ?? [];
+    const [key] = /wbk_\S+/.exec(banner!) ?? [];
+    if (tenantId === undefined || key === undefined) throw new Error(`no tenant or key in the banner:\n${banner}`);
+    await expectAnswer(`${url}/api/v1/integration/whoami`, { 'X-Api-Key': key }, 200, /^application\/json/);
+    const entries = JSON.parse(readFileSync(join(folder, '.waybill', 'admin-token.json'), 'utf8')) as { url: string; token: string }[];
+    const token = entries.find((entry) => entry.url === url)?.token;
+    for (let attempt = 0; ; attempt++) {
+      const page = (await (await fetch(`${url}/sandbox/v1/tenants/${tenantId}/requests`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { items?: { operation?: string }[] };
+      if (page.items?.some((item) => item.operation === 'whoami')) break;
+      if (attempt === 50) throw new Error(`the request log never showed the whoami call: ${JSON.stringify(page).slice(0, 300)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   });
   await step('its /docs, /openapi.yaml and /health answer from the installed package', async () => {
     await expectAnswer(`${url}/docs`, {}, 200, /^text\/html/);
