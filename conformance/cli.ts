@@ -14,11 +14,14 @@ import { contractChecks } from './checks/contract.ts';
 import { fuzzCheck } from './checks/fuzz.ts';
 import { checks } from './checks/index.ts';
 import { integrationContract } from './contract.ts';
-import { exitCodeHelp } from './exit-code.ts';
+import { bundleSummary } from './certify/bundle-summary.ts';
+import { prepareRun, validateCertifyOptions } from './certify/session.ts';
+import { certificationExitCode, exitCodeHelp } from './exit-code.ts';
 import { describeNetworkError } from './network-error.ts';
 import { loadProfile, provisionProfile } from './profile.ts';
 import { isReporterName, type Reporter, type ReporterName, reporters } from './reporters/index.ts';
 import { useColour, verdictLine } from './reporters/console.ts';
+import { profileSecrets } from './redaction.ts';
 import { runSuite } from './runner.ts';
 import type { Profile } from './types.ts';
 
@@ -40,6 +43,10 @@ interface CliOptions {
   reporter: ReporterName[];
   viaPrism?: boolean;
   fuzz: number;
+  certify?: boolean;
+  product?: string;
+  signKey?: string;
+  waivers?: string;
 }
 
 const examples = `
@@ -56,6 +63,9 @@ Examples:
 
   # 2000 generated malformed requests as well, reproducible with the same --seed
   $ waybill conformance --target http://127.0.0.1:4000 --provision --fuzz 2000 --seed 7
+
+  # a certification bundle (folder and .tar.gz) of the whole suite, signed; check it with waybill verify
+  $ waybill conformance --target https://api.example.com --profile profile.json --certify --product product.json --sign-key .waybill/keys/waybill-signing.key
 
   # one family and one check, replaying an earlier run's seed
   $ waybill conformance --target http://127.0.0.1:4000 --profile profile.json --only discovery,problems.catalog --seed 1234
@@ -108,6 +118,10 @@ function program(): Command {
     .option('--concurrency <n>', 'checks run at once (exclusive and run-level checks always run alone)', integer(1), 4)
     .option('--seed <n>', 'seed of the checks\' random choices (default: random, printed in the report)', integer(0))
     .option('--fuzz <n>', 'add the fuzz family: N generated malformed requests (fetch and raw sockets), seeded by --seed, after every other check (default: off)', integer(0), 0)
+    .option('--certify', 'run every check (no --only, --skip or --level) and write a certification bundle to <out>/certification/ and <out>/certification.tar.gz; exit 0 only for a PASS verdict, 1 FAIL, 2 INCOMPLETE (a check skipped or in error)')
+    .option('--product <file>', 'with --certify: product.json of the certificate (vendor, product, version, contact; conformance/certify/product.schema.json)')
+    .option('--sign-key <file>', 'with --certify: Ed25519 private key (waybill keys generate) that signs manifest.json')
+    .option('--waivers <file>', 'YAML waivers (conformance/certify/waivers.schema.json): a failure a waiver in force covers is reported as waived and does not count; under --certify a MUST check needs the waiver to name its seed requirement')
     .option('--via-prism', "send the suite's requests through a Prism validation proxy and report each spec violation it finds (check contract.prism)")
     .addOption(new Option('--reporter <names>', `report formats, comma-separated: ${Object.keys(reporters).join(', ')}`).argParser(reporterList).default(defaultReporters, defaultReporters.join(',')))
     .addHelpText('after', examples)
@@ -138,6 +152,7 @@ function validate(options: CliOptions): { adminToken?: string } {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target ${options.target}: must be an http or https URL`);
   if (options.out === '-') throw new UsageError('--out -: reports are files written into a directory, not standard output; give a directory (e.g. --out reports/ci)');
   if (options.profile === undefined && !options.provision) throw new UsageError('one of --profile FILE or --provision is required');
+  validateCertifyOptions(options);
   if (!options.provision) {
     if (options.adminToken !== undefined) throw new UsageError('--admin-token is only used with --provision');
     if (options.saveProfile !== undefined) throw new UsageError('--save-profile is only used with --provision (with --profile, the profile is already in a file)');
@@ -248,11 +263,14 @@ function replayHint(options: CliOptions): string {
 /** Runs the suite (through `prism` when given), writes the reports and resolves to the exit code. */
 async function runAndReport(options: CliOptions, profile: Profile, target: string, prism: RunningPrism | null, adminToken: string | undefined): Promise<number> {
   const outDir = options.out ?? defaultOutDir();
-  await mkdir(outDir, { recursive: true });
+  const suite = [...checks, ...(prism === null ? [] : contractChecks), ...(options.fuzz > 0 ? [fuzzCheck(options.fuzz)] : [])];
+  const extras = prepareRun(options, outDir, new Set(suite.map((check) => check.id)));
+  await mkdir(extras.reportDir, { recursive: true });
   // The verdict line goes to stderr below, whichever reporters are chosen, so the console one leaves it out.
-  const active: Reporter[] = [...new Set(options.reporter)].map((name) => reporters[name]({ outDir, verdict: false }));
-  const report = await runSuite({
-    checks: [...checks, ...(prism === null ? [] : contractChecks), ...(options.fuzz > 0 ? [fuzzCheck(options.fuzz)] : [])],
+  const active: Reporter[] = [...new Set(extras.reporters)].map((name) => reporters[name]({ outDir: extras.reportDir, verdict: false }));
+  const secrets = adminToken === undefined ? [] : [{ value: adminToken, name: 'adminToken', envVar: 'WAYBILL_ADMIN_TOKEN' }];
+  const run = await runSuite({
+    checks: suite,
     profile: { ...profile, target },
     target: prism?.url ?? target,
     rawTarget: target,
@@ -265,10 +283,13 @@ async function runAndReport(options: CliOptions, profile: Profile, target: strin
     strict: options.strict ?? false,
     timeoutMs: options.timeout,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
-    secrets: adminToken === undefined ? [] : [{ value: adminToken, name: 'adminToken', envVar: 'WAYBILL_ADMIN_TOKEN' }],
+    secrets,
     onStart: (start) => active.forEach((reporter) => reporter.onStart?.(start)),
     onResult: (result) => active.forEach((reporter) => reporter.onResult?.(result)),
+    ...(extras.waive === undefined ? {} : { waive: extras.waive }),
+    onExchanges: extras.onExchanges,
   });
+  const report = extras.finishReport(run);
   const files: string[] = [];
   for (const reporter of active) {
     const file = await reporter.onEnd(report);
@@ -279,5 +300,8 @@ async function runAndReport(options: CliOptions, profile: Profile, target: strin
     process.stdout.write(`\n${replayHint(options)}\n`);
   }
   process.stderr.write(`${verdictLine(report, useColour(process.stderr, process.env))}\n`);
-  return report.exitCode;
+  const bundle = await extras.seal(report, profileSecrets(profile, secrets));
+  if (bundle === null) return report.exitCode;
+  process.stdout.write(`\n${bundleSummary(bundle)}\n`);
+  return certificationExitCode(bundle.manifest.verdict);
 }

@@ -13,6 +13,8 @@ export const exitCodeHelp = [
   '  1  at least one MUST or SHOULD check failed (or a DECISION check, with --strict);',
   '     use --level must to gate on MUST rules alone; DECISION failures are warnings without --strict',
   '  2  usage or tool error, or a check ended in error (the suite broke) while none failed',
+  'With --certify the verdict decides: 0 PASS, 1 FAIL, 2 INCOMPLETE (a check skipped or in error,',
+  '  or a testable seed requirement not covered).',
 ].join('\n');
 
 /** True when a result of this level and outcome makes the run fail. */
@@ -25,4 +27,9 @@ export function exitCodeOf(results: readonly Pick<CheckResult, 'outcome' | 'fail
   if (results.some((result) => result.failsRun)) return 1;
   if (results.some((result) => result.outcome === 'error')) return 2;
   return 0;
+}
+
+/** The exit code of a certification (`--certify`) from its verdict. */
+export function certificationExitCode(verdict: 'PASS' | 'FAIL' | 'INCOMPLETE'): 0 | 1 | 2 {
+  return verdict === 'PASS' ? 0 : verdict === 'FAIL' ? 1 : 2;
 }

@@ -16,7 +16,7 @@ import { createRedactor, profileSecrets, type Redactor, type Secret } from './re
 import { planPreconditions } from './preconditions.ts';
 import { createRouteMatcher } from './routes.ts';
 import { selectChecks } from './select.ts';
-import type { Check, CheckResult, Contract, CoverageState, Finding, Level, LevelFilter, Outcome, OutcomeCounts, PoolName, Profile, ResolvedCheck, RunReport, RunStart } from './types.ts';
+import type { Check, CheckResult, Contract, CoverageState, ExchangeRecord, Finding, Level, LevelFilter, Outcome, OutcomeCounts, PoolName, Profile, ResolvedCheck, RunReport, RunStart, Waiver } from './types.ts';
 import { requirementResults, resolveChecks } from './verifies.ts';
 
 /** The suite's version: the package's. */
@@ -51,6 +51,10 @@ export interface RunOptions {
   secrets?: readonly Secret[];
   onStart?(start: RunStart): void;
   onResult?(result: CheckResult): void;
+  /** A waiver in force for a failed check: the result becomes `waived`, which never fails the run. */
+  waive?(check: ResolvedCheck): Waiver | undefined;
+  /** Receives every exchange of the run (redacted) once the last check has finished. */
+  onExchanges?(exchanges: readonly ExchangeRecord[]): void;
 }
 
 /** A check the runner will run, with the pool ids it was given. */
@@ -123,7 +127,9 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   options.onStart?.({ target: publicTarget(options.reportedTarget ?? target, redactor), suiteVersion, specHash: options.contract.specHash, seed, checkCount: selected.length, startedAt: startedAt.toISOString() });
 
   const results = new Map<string, CheckResult>();
-  const finish = (check: ResolvedCheck, phase: CheckResult['phase'], started: Date, durationMs: number, outcome: Outcome, extra: Partial<CheckResult> = {}) => {
+  const finish = (check: ResolvedCheck, phase: CheckResult['phase'], started: Date, durationMs: number, found: Outcome, extra: Partial<CheckResult> = {}) => {
+    const waiver = found === 'fail' ? options.waive?.(check) : undefined;
+    const outcome: Outcome = waiver === undefined ? found : 'waived';
     const result: CheckResult = {
       id: check.id,
       family: check.family,
@@ -140,6 +146,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
       durationMs: Math.round(durationMs),
       exchangeCount: log.all().filter((exchange) => exchange.checkId === check.id).length,
       ...extra,
+      ...(waiver === undefined ? {} : { waiver }),
     };
     results.set(check.id, result);
     options.onResult?.(result);
@@ -194,9 +201,10 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   const byLevel: Record<Level, OutcomeCounts> = { MUST: noOutcomes(), SHOULD: noOutcomes(), DECISION: noOutcomes() };
   const byOutcome = noOutcomes();
   for (const result of ordered) {
-    byOutcome[result.outcome] += 1;
-    byLevel[result.level][result.outcome] += 1;
+    byOutcome[result.outcome] = (byOutcome[result.outcome] ?? 0) + 1;
+    byLevel[result.level][result.outcome] = (byLevel[result.level][result.outcome] ?? 0) + 1;
   }
+  options.onExchanges?.(log.all());
   const codes = options.contract.coverage(log.all(), options.profile);
   const coverageCounts: Record<CoverageState, number> = { exercised: 0, 'expected-not-seen': 0, 'not-reachable': 0 };
   for (const entry of codes) coverageCounts[entry.state] += 1;

@@ -10,8 +10,11 @@
  */
 export type Level = 'MUST' | 'SHOULD' | 'DECISION';
 
-/** `fail`: the target broke the contract. `error`: the suite itself broke. */
-export type Outcome = 'pass' | 'fail' | 'skip' | 'error';
+/**
+ * `fail`: the target broke the contract. `error`: the suite itself broke. `waived`: it failed,
+ * and a waiver in force covers the failure (`--waivers`); it never counts for the exit code.
+ */
+export type Outcome = 'pass' | 'fail' | 'skip' | 'error' | 'waived';
 
 /** Which levels `--level` keeps: `must` = MUST, `should` = MUST + SHOULD, `all` = every level. */
 export type LevelFilter = 'must' | 'should' | 'all';
@@ -280,6 +283,48 @@ export interface CheckResult {
   durationMs: number;
   /** How many exchanges the check made. */
   exchangeCount: number;
+  /** The waiver that turned a failure into `waived` (the findings stay as found). */
+  waiver?: Waiver;
+}
+
+/** A waiver of a check's failure, as granted in a `--waivers` file. */
+export interface Waiver {
+  /** The check whose failure it covers. */
+  check: string;
+  /** The requirement (of those the check verifies) the failure concerns; needed for a MUST check in a certification. */
+  requirement?: string;
+  reason: string;
+  /** Where the grant is recorded (a ticket, a decision). */
+  link: string;
+  /** Who granted it. */
+  grantedBy: string;
+  /** The last day (UTC, YYYY-MM-DD) it is in force. */
+  expires: string;
+}
+
+/**
+ * What became of a waiver in a run: `applied` (it covered a failure), `expired` (its date has
+ * passed; a failure stays a failure), `refused` (it may not cover that failure), `unused` (the
+ * check did not fail: it passed, was skipped, broke or did not run).
+ */
+export interface WaiverStatus {
+  waiver: Waiver;
+  status: 'applied' | 'expired' | 'refused' | 'unused';
+  /** Why, in a sentence. */
+  note: string;
+}
+
+/** What a certification adds to a report: the HTML report shows it as a certificate header. */
+export interface Certificate {
+  product: { vendor: string; product: string; version: string; contact: string };
+  suiteVersion: string;
+  /** sha256 (hex) of each spec file as run, by path (`spec/openapi.yaml`, …). */
+  specHashes: Record<string, string>;
+  verdict: 'PASS' | 'FAIL' | 'INCOMPLETE';
+  /** Why the certification is incomplete (a skipped check and the profile entry it lacked, …). */
+  incomplete: string[];
+  /** The signing key's fingerprint (`SHA256:…`); null when the bundle is not signed. */
+  signature: { algorithm: 'Ed25519'; keyFingerprint: string } | null;
 }
 
 /** Where a catalog code stands after the run. */
@@ -336,8 +381,8 @@ export interface RequirementCounts {
   failed: number;
 }
 
-/** Counts of results by outcome. */
-export type OutcomeCounts = Record<Outcome, number>;
+/** Counts of results by outcome; `waived` is present only when a waiver was applied. */
+export type OutcomeCounts = Record<Exclude<Outcome, 'waived'>, number> & { waived?: number };
 
 /** What reporters learn before the first result. */
 export interface RunStart {
@@ -398,6 +443,10 @@ export interface RunReport {
     counts: { seed: RequirementCounts; decision: RequirementCounts };
   };
   exchangeCount: number;
+  /** What became of each waiver of `--waivers` (absent without it). */
+  waivers?: WaiverStatus[];
+  /** Present in the reports of a certification bundle (`--certify`). */
+  certificate?: Certificate;
 }
 
 /** A route of the contract, for naming the operation an exchange hit. */

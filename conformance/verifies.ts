@@ -52,7 +52,7 @@ export function resolveChecks(checks: readonly Check[], register: ReadonlyMap<st
 function outcomeOf(requirement: RequirementInfo, checks: readonly Pick<CheckResult, 'outcome'>[]): RequirementOutcome {
   if (!requirement.testable) return 'not-testable';
   if (checks.length === 0) return 'untested';
-  for (const outcome of ['fail', 'error', 'pass'] as const) if (checks.some((check) => check.outcome === outcome)) return outcome;
+  for (const outcome of ['fail', 'error', 'waived', 'pass'] as const) if (checks.some((check) => check.outcome === outcome)) return outcome;
   return 'skip';
 }
 
@@ -62,7 +62,7 @@ function countsOf(entries: readonly RequirementResult[]): RequirementCounts {
   return {
     total: entries.length,
     testable: testable.length,
-    covered: testable.filter((entry) => ['pass', 'fail', 'error'].includes(entry.outcome)).length,
+    covered: testable.filter((entry) => ['pass', 'fail', 'error', 'waived'].includes(entry.outcome)).length,
     passed: testable.filter((entry) => entry.outcome === 'pass').length,
     failed: testable.filter((entry) => entry.outcome === 'fail').length,
   };

@@ -4,13 +4,20 @@
  * with Expected / Received and its replay line. Colour only on a TTY and never when NO_COLOR is set.
  */
 import type { CheckResult, Outcome, RequirementCounts, RunReport, RunStart } from '../types.ts';
+import { waiverLine } from './waiver-line.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
 
-const symbols: Record<Outcome, string> = { pass: '✓', fail: '✗', skip: '–', error: '!' };
+const symbols: Record<Outcome, string> = { pass: '✓', fail: '✗', skip: '–', error: '!', waived: '~' };
 const colours = { green: 32, red: 31, yellow: 33, magenta: 35, dim: 2, bold: 1 } as const;
 type Colour = keyof typeof colours;
-const outcomeColour: Record<Outcome, Colour> = { pass: 'green', fail: 'red', skip: 'dim', error: 'magenta' };
+const outcomeColour: Record<Outcome, Colour> = { pass: 'green', fail: 'red', skip: 'dim', error: 'magenta', waived: 'yellow' };
 const outcomes: readonly Outcome[] = ['pass', 'fail', 'skip', 'error'];
+
+/** The outcome columns of a report: `waived` only when a waiver was applied. */
+function outcomesOf(report: RunReport): readonly Outcome[] {
+  return report.counts.byOutcome.waived ? [...outcomes, 'waived'] : outcomes;
+}
+
 /** Findings printed per check; the files hold them all. */
 const findingsShown = 10;
 
@@ -38,7 +45,8 @@ export function verdictLine(report: RunReport, colour: boolean): string {
       : report.exitCode === 1
         ? paint('red', `FAIL — ${report.counts.failing} check(s) failed`)
         : paint('magenta', `INCOMPLETE — ${report.counts.byOutcome.error} check(s) ended in error`);
-  return `${verdict} (exit ${report.exitCode}, ${report.durationMs} ms, ${report.exchangeCount} exchanges)`;
+  const waived = report.counts.byOutcome.waived ? `, ${report.counts.byOutcome.waived} waived` : '';
+  return `${verdict} (exit ${report.exitCode}, ${report.durationMs} ms, ${report.exchangeCount} exchanges${waived})`;
 }
 
 /** Prints the run as it goes and a summary at the end. */
@@ -57,13 +65,16 @@ export function consoleReporter(options: ReporterOptions): Reporter {
           ? ` — ${result.reason ?? ''}`
           : result.outcome === 'error'
             ? ` — ${result.error?.message ?? ''}`
-            : '';
+            : result.waiver
+              ? ` — ${result.findings.length} finding(s), ${waiverLine(result.waiver)}`
+              : '';
     return `  ${mark(result)} ${result.id} ${paint('dim', `(${result.durationMs} ms)`)}${tail}`;
   };
 
   const summaryTable = (report: RunReport) => {
+    const outcomes = outcomesOf(report);
     const families = [...new Set(report.results.map((result) => result.family))];
-    const rows = [...families.map((family) => [family, ...outcomes.map((outcome) => report.results.filter((r) => r.family === family && r.outcome === outcome).length)]), ['total', ...outcomes.map((outcome) => report.counts.byOutcome[outcome])]];
+    const rows = [...families.map((family) => [family, ...outcomes.map((outcome) => report.results.filter((r) => r.family === family && r.outcome === outcome).length)]), ['total', ...outcomes.map((outcome) => report.counts.byOutcome[outcome] ?? 0)]];
     const width = Math.max(6, ...rows.map((row) => String(row[0]).length));
     write(`  ${'family'.padEnd(width)}  ${outcomes.map((outcome) => outcome.padStart(5)).join('  ')}`);
     for (const [name, ...counts] of rows) write(`  ${String(name).padEnd(width)}  ${counts.map((count) => String(count).padStart(5)).join('  ')}`);
@@ -100,6 +111,7 @@ export function consoleReporter(options: ReporterOptions): Reporter {
       write();
       write(`  catalog coverage (${report.coverage.codes.length} codes): ${counts.exercised} exercised, ${counts['expected-not-seen']} expected but not seen, ${counts['not-reachable']} not reachable`);
       write(requirementsLine(report.requirements.counts));
+      for (const { waiver, status, note } of report.waivers ?? []) write(`  waiver ${status}: ${waiver.check} — ${note}`);
       for (const result of report.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error')) details(result);
       write();
       if (options.verdict !== false) write(verdictLine(report, colour));

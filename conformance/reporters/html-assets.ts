@@ -13,7 +13,8 @@ dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1rem
 .verdict { font-weight: 700; font-size: 1.1rem; } .verdict.exit-0 { color: var(--pass); } .verdict.exit-1 { color: var(--fail); } .verdict.exit-2 { color: var(--error); }
 .cards { display: flex; gap: .75rem; flex-wrap: wrap; } .card { border: 1px solid var(--line); border-radius: 6px; padding: .5rem 1rem; min-width: 6rem; }
 .card b { display: block; font-size: 1.4rem; }
-.o-pass { color: var(--pass); } .o-fail { color: var(--fail); } .o-skip { color: var(--skip); } .o-error { color: var(--error); } .o-warn { color: var(--warn); }
+.o-pass { color: var(--pass); } .o-fail { color: var(--fail); } .o-skip { color: var(--skip); } .o-error { color: var(--error); } .o-warn { color: var(--warn); } .o-waived { color: var(--warn); }
+section.certificate { border: 2px solid var(--line); border-radius: 6px; padding: .5rem 1rem; margin: .5rem 0 1rem; } section.certificate h2 { margin-top: .25rem; }
 fieldset { border: 1px solid var(--line); margin: .5rem 0; } label { margin-right: 1rem; white-space: nowrap; }
 article.check { border: 1px solid var(--line); border-radius: 6px; margin: .5rem 0; padding: .25rem .75rem; }
 article.check summary { cursor: pointer; } .id { font-family: ui-monospace, Menlo, Consolas, monospace; font-weight: 600; }

@@ -8,15 +8,23 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckResult, CoverageState, ExchangeRecord, Finding, Level, Outcome, RecordedMessage, RequirementCounts, RequirementOutcome, RequirementResult, RunReport } from '../types.ts';
 import { reportCss, reportScript } from './html-assets.ts';
+import { certificateView, waiversView } from './html-certificate.ts';
 import { type Child, element, fragment, htmlDocument, type Markup, trusted } from './markup.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
+import { waiverLine } from './waiver-line.ts';
 
 const outcomes: readonly Outcome[] = ['pass', 'fail', 'skip', 'error'];
 const levels: readonly Level[] = ['MUST', 'SHOULD', 'DECISION'];
 const states: readonly CoverageState[] = ['exercised', 'expected-not-seen', 'not-reachable'];
-const symbols: Record<Outcome, string> = { pass: '✓', fail: '✗', skip: '–', error: '!' };
+const symbols: Record<Outcome, string> = { pass: '✓', fail: '✗', skip: '–', error: '!', waived: '~' };
 const requirementOutcomes: readonly RequirementOutcome[] = ['pass', 'fail', 'error', 'skip', 'untested', 'not-testable'];
 const requirementSymbols: Record<RequirementOutcome, string> = { ...symbols, untested: '○', 'not-testable': '·' };
+
+/** The outcomes a report shows: `waived` only when a waiver was applied. */
+function outcomesOf(report: RunReport): readonly Outcome[] {
+  return report.counts.byOutcome.waived ? [...outcomes, 'waived'] : outcomes;
+}
+
 const verdicts = ['PASS: no failure that counts', 'FAIL: at least one check failed', 'INCOMPLETE: a check ended in error'] as const;
 
 /** A recorded body, pretty-printed when it is JSON. */
@@ -97,6 +105,7 @@ function checkView(result: CheckResult): Markup {
       verifiesLine(result),
       result.requires.length > 0 ? element('p', { class: 'muted' }, `Requires: ${result.requires.join(', ')}`) : null,
       result.reason ? element('p', {}, element('b', {}, 'Skipped: '), result.reason) : null,
+      result.waiver ? element('p', { class: 'o-waived' }, element('b', {}, 'Waived: '), waiverLine(result.waiver)) : null,
       result.error ? fragment(element('p', { class: 'o-error' }, element('b', {}, 'Error: '), result.error.message), element('pre', {}, result.error.stack ?? '')) : null,
       result.findings.map(findingView),
     ),
@@ -125,13 +134,13 @@ function summaryView(report: RunReport): Markup {
     'section',
     { id: 'summary' },
     element('h2', {}, 'Summary'),
-    element('div', { class: 'cards' }, outcomes.map((outcome) => element('div', { class: `card o-${outcome}` }, element('b', {}, report.counts.byOutcome[outcome]), outcome))),
+    element('div', { class: 'cards' }, outcomesOf(report).map((outcome) => element('div', { class: `card o-${outcome}` }, element('b', {}, report.counts.byOutcome[outcome] ?? 0), outcome))),
     element('p', {}, `${report.counts.failing} failure(s) count for the exit code; ${report.counts.warnings} warning(s).`),
     requirementSummary(report),
     element('h3', {}, 'By level'),
-    table(['level', ...outcomes], levels.map((level) => element('tr', {}, element('th', {}, level), outcomes.map((outcome) => cell(report.counts.byLevel[level][outcome]))))),
+    table(['level', ...outcomesOf(report)], levels.map((level) => element('tr', {}, element('th', {}, level), outcomesOf(report).map((outcome) => cell(report.counts.byLevel[level][outcome] ?? 0))))),
     element('h3', {}, 'By family'),
-    table(['family', ...outcomes], families.map((family) => element('tr', {}, element('th', {}, family), outcomes.map((outcome) => cell(report.results.filter((r) => r.family === family && r.outcome === outcome).length))))),
+    table(['family', ...outcomesOf(report)], families.map((family) => element('tr', {}, element('th', {}, family), outcomesOf(report).map((outcome) => cell(report.results.filter((r) => r.family === family && r.outcome === outcome).length))))),
   );
 }
 
@@ -145,7 +154,7 @@ function filtersView(report: RunReport): Markup {
   return element(
     'div',
     { id: 'filters' },
-    element('fieldset', {}, element('legend', {}, 'Outcome'), outcomes.map((outcome) => filterBox('outcome', outcome))),
+    element('fieldset', {}, element('legend', {}, 'Outcome'), outcomesOf(report).map((outcome) => filterBox('outcome', outcome))),
     element('fieldset', {}, element('legend', {}, 'Level'), levels.map((level) => filterBox('level', level))),
     element(
       'fieldset',
@@ -159,12 +168,13 @@ function filtersView(report: RunReport): Markup {
 }
 
 /** Level and outcome checkboxes and a text search over the requirements table. */
-function requirementFilters(): Markup {
+function requirementFilters(report: RunReport): Markup {
+  const shown = report.counts.byOutcome.waived ? requirementOutcomes.flatMap((outcome): RequirementOutcome[] => (outcome === 'error' ? [outcome, 'waived'] : [outcome])) : requirementOutcomes;
   return element(
     'div',
     { class: 'filters' },
     element('fieldset', {}, element('legend', {}, 'Level'), levels.map((level) => filterBox('requirement-level', level))),
-    element('fieldset', {}, element('legend', {}, 'Outcome'), requirementOutcomes.map((outcome) => filterBox('requirement-outcome', outcome))),
+    element('fieldset', {}, element('legend', {}, 'Outcome'), shown.map((outcome) => filterBox('requirement-outcome', outcome))),
     element(
       'fieldset',
       {},
@@ -243,7 +253,7 @@ function requirementsView(report: RunReport): Markup {
     element('h2', { id: 'requirements-heading' }, `Requirements (${entries.length})`),
     requirementSummary(report),
     element('p', { class: 'muted' }, 'Statements of 01-integration-api.md and 02-error-catalog.md (MUST, SHOULD), then the decisions of spec/DECISIONS.md. Covered: a check ran against it (pass, fail or error).'),
-    requirementFilters(),
+    requirementFilters(report),
     requirementsTable(entries),
   );
 }
@@ -300,8 +310,10 @@ export function reportHtml(report: RunReport): string {
       element(
         'body',
         {},
+        report.certificate ? certificateView(report.certificate) : null,
         element('header', {}, element('h1', {}, 'waybill conformance report'), element('p', { class: `verdict exit-${report.exitCode}` }, `${verdicts[report.exitCode]} (exit ${report.exitCode})`), metadataView(report)),
         summaryView(report),
+        report.waivers ? waiversView(report.waivers) : null,
         element('section', { id: 'checks' }, element('h2', {}, `Checks (${report.results.length})`), filtersView(report), report.results.map(checkView)),
         requirementsView(report),
         coverageView(report),

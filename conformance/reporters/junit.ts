@@ -1,6 +1,7 @@
 /**
  * `junit.xml`: one `<testsuite>` per family, one `<testcase classname="family" name="id: title">`
- * per check; fail → `<failure>`, error → `<error>`, skip → `<skipped>`. A DECISION failure that
+ * per check; fail → `<failure>`, error → `<error>`, skip → `<skipped>`, waived → `<skipped>`
+ * whose message says `waived` and names the waiver (property `outcome` = `waived` too). A DECISION failure that
  * does not count (no `--strict`) is still a `<failure>`, typed `DECISION (warning)`.
  * Each testcase carries `level` and `requirements` (the ids it verifies, comma-separated: one
  * property per name, since Jenkins keeps properties in a map); each testsuite carries the run's
@@ -9,6 +10,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckResult, RequirementCounts, RunReport } from '../types.ts';
+import { waiverLine } from './waiver-line.ts';
 import { type Child, element, type Markup, xmlDocument } from './markup.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
 
@@ -40,7 +42,7 @@ function propertiesOf(values: Record<string, string | number>, depth: number): M
 
 /** The properties of a testcase: its level and the requirements it verifies. */
 function testcaseProperties(result: CheckResult): Markup {
-  return propertiesOf({ level: result.level, requirements: result.verifies.join(', ') }, 4);
+  return propertiesOf({ level: result.level, requirements: result.verifies.join(', '), ...(result.waiver ? { outcome: 'waived', waiver: waiverLine(result.waiver) } : {}) }, 4);
 }
 
 /** `requirements.<kind>.<count>` for the seed statements and the decisions. */
@@ -61,7 +63,9 @@ function testcase(result: CheckResult): Markup {
         ? element('error', { message: result.error?.message ?? 'error', type: 'SuiteError' }, result.error?.stack ?? result.error?.message ?? '')
         : result.outcome === 'skip'
           ? element('skipped', { message: result.reason ?? 'skipped' })
-          : null;
+          : result.waiver
+            ? element('skipped', { message: waiverLine(result.waiver) }, `Rule: ${result.rule}\nVerifies: ${result.verifies.join(', ')}\n\n${failureText(result)}`)
+            : null;
   return element('testcase', { classname: result.family, name: `${result.id}: ${result.title}`, time: seconds(result.durationMs) }, onLines([testcaseProperties(result), ...(outcome ? [outcome] : [])], 3));
 }
 
@@ -70,7 +74,16 @@ export function junitXml(report: RunReport): string {
   const families = [...new Set(report.results.map((result) => result.family))];
   const count = (results: readonly CheckResult[], outcome: CheckResult['outcome']) => results.filter((result) => result.outcome === outcome).length;
   const properties = propertiesOf(
-    { target: report.target, suiteVersion: report.suite.version, specHash: report.specHash, seed: report.seed, exitCode: report.exitCode, ...requirementProperties(report.requirements.counts) },
+    {
+      target: report.target,
+      suiteVersion: report.suite.version,
+      specHash: report.specHash,
+      seed: report.seed,
+      exitCode: report.exitCode,
+      ...requirementProperties(report.requirements.counts),
+      ...(report.counts.byOutcome.waived ? { waived: report.counts.byOutcome.waived } : {}),
+      ...(report.certificate ? { verdict: report.certificate.verdict } : {}),
+    },
     3,
   );
   const suites = families.map((family) => {
@@ -82,7 +95,7 @@ export function junitXml(report: RunReport): string {
         tests: results.length,
         failures: count(results, 'fail'),
         errors: count(results, 'error'),
-        skipped: count(results, 'skip'),
+        skipped: count(results, 'skip') + count(results, 'waived'),
         time: seconds(results.reduce((sum, result) => sum + result.durationMs, 0)),
         timestamp: report.startedAt,
       },
@@ -97,7 +110,7 @@ export function junitXml(report: RunReport): string {
         tests: report.results.length,
         failures: report.counts.byOutcome.fail,
         errors: report.counts.byOutcome.error,
-        skipped: report.counts.byOutcome.skip,
+        skipped: report.counts.byOutcome.skip + (report.counts.byOutcome.waived ?? 0),
         time: seconds(report.durationMs),
         timestamp: report.startedAt,
       },

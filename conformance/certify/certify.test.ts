@@ -1,0 +1,218 @@
+/**
+ * A certification against the reference, end to end through the command line: the bundle
+ * verifies, each kind of tampering fails naming the file, and no key or token is in any file
+ * of the bundle, in its folder or inside its .tar.gz.
+ */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createPrivateKey } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { create as createTar } from 'tar';
+import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { main as conformance } from '../cli.ts';
+import { provisionReference, REFERENCE_ADMIN_TOKEN, type ReferenceTarget } from '../testing/reference.ts';
+import type { Profile } from '../types.ts';
+import { main as keys, PRIVATE_KEY_FILE, PUBLIC_KEY_FILE } from './cli-keys.ts';
+import { main as verify } from './cli-verify.ts';
+import { signBytes } from './keys.ts';
+
+const product = { vendor: 'Acme Logistics', product: 'Acme Dispatch', version: '2.3.1', contact: 'certify@acme.example' };
+let reference: ReferenceTarget;
+let work: string;
+let keyDir: string;
+let otherKeyDir: string;
+let bundleDir: string;
+let archive: string;
+let exitCode: number;
+let profile: Profile;
+
+/** Runs a subcommand's main with stdout and stderr captured. */
+async function capture(run: () => Promise<number>): Promise<{ code: number; out: string }> {
+  const spies: MockInstance[] = [vi.spyOn(process.stdout, 'write').mockImplementation(() => true), vi.spyOn(process.stderr, 'write').mockImplementation(() => true)];
+  try {
+    const code = await run();
+    return { code, out: spies.flatMap((spy) => spy.mock.calls.map(([text]) => String(text))).join('') };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
+
+/** A copy of the bundle folder to tamper with. */
+function copyOfBundle(): string {
+  const copy = join(mkdtempSync(join(tmpdir(), 'waybill-tamper-')), 'certification');
+  cpSync(bundleDir, copy, { recursive: true });
+  return copy;
+}
+
+const verifyWithKey = (path: string, key = join(keyDir, PUBLIC_KEY_FILE)) => capture(() => verify([path, '--public-key', key]));
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'waybill-certify-'));
+  keyDir = join(work, 'keys');
+  otherKeyDir = join(work, 'other-keys');
+  expect((await capture(() => keys(['generate', '--out', keyDir]))).code).toBe(0);
+  expect((await capture(() => keys(['generate', '--out', otherKeyDir]))).code).toBe(0);
+  writeFileSync(join(work, 'product.json'), JSON.stringify(product));
+  reference = await provisionReference();
+  const out = join(work, 'run');
+  const run = await capture(() =>
+    conformance([
+      '--target', reference.server.url, '--provision', '--admin-token', REFERENCE_ADMIN_TOKEN, '--save-profile', join(work, 'profile.json'),
+      '--certify', '--product', join(work, 'product.json'), '--sign-key', join(keyDir, PRIVATE_KEY_FILE), '--out', out, '--seed', '11', '--reporter', 'json',
+    ]),
+  );
+  exitCode = run.code;
+  if (run.code !== 0) console.error(run.out);
+  profile = JSON.parse(readFileSync(join(work, 'profile.json'), 'utf8')) as Profile;
+  bundleDir = join(out, 'certification');
+  archive = `${bundleDir}.tar.gz`;
+}, 120_000);
+
+afterAll(async () => {
+  await reference?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('a certification of the reference', () => {
+  it('passes and writes the bundle: reports, exchanges, coverage, product, manifest and signature', () => {
+    expect(exitCode).toBe(0);
+    expect(readdirSync(bundleDir).sort()).toEqual(['exchanges.json', 'junit.xml', 'manifest.json', 'manifest.sig', 'product.json', 'report.html', 'report.json', 'requirements.json']);
+    const manifest = JSON.parse(readFileSync(join(bundleDir, 'manifest.json'), 'utf8'));
+    expect(manifest.verdict).toBe('PASS');
+    expect(manifest.product).toEqual(product);
+    expect(Object.keys(manifest.spec)).toEqual(['spec/openapi.yaml', 'spec/errors.yaml', 'spec/requirements.yaml', 'spec/DECISIONS.md']);
+    expect(manifest).toMatchObject({ seed: 11, runtime: { node: process.version }, options: { certify: true, fuzz: 0, signed: true } });
+    expect(manifest.redactions.secrets).toContain('adminToken');
+    expect(manifest.redactions.occurrences.full).toBeGreaterThan(0);
+    expect(manifest.counts.byOutcome.skip).toBe(0);
+  });
+
+  it('shows a certificate header in report.html', () => {
+    const html = readFileSync(join(bundleDir, 'report.html'), 'utf8');
+    const manifest = JSON.parse(readFileSync(join(bundleDir, 'manifest.json'), 'utf8'));
+    expect(html).toContain('Certificate — Acme Dispatch 2.3.1');
+    expect(html).toContain('Verdict: PASS');
+    expect(html).toContain(manifest.signature.keyFingerprint);
+    expect(html).toContain(manifest.spec['spec/openapi.yaml']);
+  });
+
+  it('verifies, folder and .tar.gz, with the signer\'s public key', async () => {
+    for (const path of [bundleDir, archive]) {
+      const { code, out } = await verifyWithKey(path);
+      expect(out).toContain('VERIFIED');
+      expect(out).toMatch(/✓ files\s+6 files, each sha256 as manifest.json lists it/);
+      expect(out).toMatch(/✓ signature\s+Ed25519 signature of manifest.json holds/);
+      expect(out).toMatch(/✓ verdict\s+PASS/);
+      expect(code, out).toBe(0);
+    }
+  });
+
+  it('without --public-key says the signer is unverified and fails unless --allow-unsigned', async () => {
+    const bare = await capture(() => verify([archive]));
+    expect(bare.code).toBe(1);
+    expect(bare.out).toContain('signer UNVERIFIED');
+    const allowed = await capture(() => verify([archive, '--allow-unsigned']));
+    expect(allowed.code).toBe(0);
+  });
+
+  it('holds no key, token or signing key in any file, in the folder or inside the .tar.gz', () => {
+    const secrets = [
+      ...Object.values(profile.keys).map((entry) => (typeof entry === 'string' ? entry : entry!.key)),
+      REFERENCE_ADMIN_TOKEN,
+      profile.sandbox!.token,
+      readFileSync(join(keyDir, PRIVATE_KEY_FILE), 'utf8').split('\n')[1]!,
+      createPrivateKey(readFileSync(join(keyDir, PRIVATE_KEY_FILE))).export({ format: 'jwk' }).d!,
+    ];
+    expect(secrets.every((secret) => secret.length >= 16)).toBe(true);
+    const contents = [...readdirSync(bundleDir).map((name) => [name, readFileSync(join(bundleDir, name), 'latin1')]), ['certification.tar.gz (unpacked)', gunzipSync(readFileSync(archive)).toString('latin1')]];
+    for (const [name, text] of contents) for (const secret of secrets) expect(text!.includes(secret), `${name} holds a secret`).toBe(false);
+  });
+});
+
+describe('a tampered bundle fails, naming the file', () => {
+  it('a changed byte', async () => {
+    const copy = copyOfBundle();
+    const file = join(copy, 'report.html');
+    const bytes = readFileSync(file);
+    bytes[100] = bytes[100]! ^ 1;
+    writeFileSync(file, bytes);
+    const { code, out } = await verifyWithKey(copy);
+    expect(code).toBe(1);
+    expect(out).toMatch(/✗ files\s+report\.html: changed/);
+  });
+
+  it('a missing file', async () => {
+    const copy = copyOfBundle();
+    rmSync(join(copy, 'exchanges.json'));
+    const { code, out } = await verifyWithKey(copy);
+    expect(code).toBe(1);
+    expect(out).toContain('exchanges.json: missing (listed in manifest.json)');
+  });
+
+  it('an extra file', async () => {
+    const copy = copyOfBundle();
+    writeFileSync(join(copy, 'notes.txt'), 'trust me');
+    const { code, out } = await verifyWithKey(copy);
+    expect(code).toBe(1);
+    expect(out).toContain('notes.txt: extra file, not listed in manifest.json');
+  });
+
+  it('a wrong key', async () => {
+    const { code, out } = await verifyWithKey(archive, join(otherKeyDir, PUBLIC_KEY_FILE));
+    expect(code).toBe(1);
+    expect(out).toMatch(/✗ signature\s+manifest\.sig: made with key SHA256:\S+, not with .*: wrong key/);
+  });
+
+  it('a changed manifest', async () => {
+    const copy = copyOfBundle();
+    const file = join(copy, 'manifest.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"seed": 11', '"seed": 12'));
+    const { code, out } = await verifyWithKey(copy);
+    expect(code).toBe(1);
+    expect(out).toMatch(/✗ signature\s+manifest\.json: the Ed25519 signature in manifest\.sig does not hold/);
+  });
+
+  it('a changed verdict, even re-signed by the signer: the results in report.json decide', async () => {
+    const copy = copyOfBundle();
+    const reportFile = join(copy, 'report.json');
+    const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+    const result = report.results.find((candidate: { level: string }) => candidate.level === 'MUST');
+    Object.assign(result, { outcome: 'fail', failsRun: true });
+    report.counts.failing = 1;
+    writeFileSync(reportFile, JSON.stringify(report));
+    const manifestFile = join(copy, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    manifest.files['report.json'] = (await import('./manifest.ts')).sha256(readFileSync(reportFile));
+    const manifestBytes = Buffer.from(JSON.stringify(manifest));
+    writeFileSync(manifestFile, manifestBytes);
+    writeFileSync(join(copy, 'manifest.sig'), signBytes(manifestBytes, createPrivateKey(readFileSync(join(keyDir, PRIVATE_KEY_FILE)))));
+    const { code, out } = await verifyWithKey(copy);
+    expect(code).toBe(1);
+    expect(out).toMatch(/✓ signature/);
+    expect(out).toContain('✗ verdict    manifest.json says PASS, but the results in report.json give FAIL');
+  });
+
+  it('a changed byte inside the .tar.gz', async () => {
+    const copy = copyOfBundle();
+    const file = join(copy, 'junit.xml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('<testsuites', '<testsuites '));
+    const tampered = `${copy}.tar.gz`;
+    await createTar({ gzip: true, cwd: join(copy, '..'), file: tampered }, ['certification']);
+    const { code, out } = await verifyWithKey(tampered);
+    expect(code).toBe(1);
+    expect(out).toMatch(/✗ files\s+junit\.xml: changed/);
+  });
+
+  it('an unsigned bundle is refused unless --allow-unsigned', async () => {
+    const copy = copyOfBundle();
+    rmSync(join(copy, 'manifest.sig'));
+    const manifestFile = join(copy, 'manifest.json');
+    writeFileSync(manifestFile, JSON.stringify({ ...JSON.parse(readFileSync(manifestFile, 'utf8')), signature: null }));
+    const refused = await capture(() => verify([copy]));
+    expect(refused.code).toBe(1);
+    expect(refused.out).toContain('the bundle is unsigned; refused');
+    expect((await verifyWithKey(copy)).out).toContain('the bundle is unsigned: it cannot be checked against');
+    expect((await capture(() => verify([copy, '--allow-unsigned']))).code).toBe(0);
+  });
+});

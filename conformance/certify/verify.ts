@@ -1,0 +1,136 @@
+/**
+ * Verifies a certification bundle offline: every file against the sha256 manifest.json lists
+ * (a changed, missing or extra file is named), the Ed25519 signature of manifest.json against
+ * the public key the receiver holds, and the verdict (manifest.json, the report's certificate
+ * and a verdict recomputed from report.json must agree, and it must be PASS). Each step is a
+ * line of what was verified; the bundle holds only when every line does.
+ */
+import { readFileSync } from 'node:fs';
+import type { KeyObject } from 'node:crypto';
+import { packageFile, PACKAGE_VERSION } from '../../spec/package-files.ts';
+import type { RunReport } from '../types.ts';
+import { signatureHolds } from './keys.ts';
+import { certificationVerdict, MANIFEST_FILE, type Manifest, sha256, SIGNATURE_FILE, SPEC_FILES } from './manifest.ts';
+import type { BundleContents } from './read-bundle.ts';
+
+/** One line of the verification: `ok` true (held), false (failed) or null (information). */
+export interface VerifyLine {
+  ok: boolean | null;
+  topic: string;
+  text: string;
+}
+
+/** How to verify. */
+export interface VerifyOptions {
+  /** The signer's public key, as the receiver got it apart from the bundle. */
+  publicKey?: { publicKey: KeyObject; fingerprint: string; file: string };
+  /** Accept a bundle whose signer is not verified (unsigned, or no --public-key): integrity and verdict alone. */
+  allowUnsigned?: boolean;
+}
+
+/** The files every bundle holds besides the manifest and its signature. */
+const REQUIRED_FILES = ['report.json', 'junit.xml', 'report.html', 'exchanges.json', 'requirements.json', 'product.json'];
+
+/** Parses `bytes` as JSON; undefined when it is not. */
+function parseJson<T>(bytes: Buffer | undefined): T | undefined {
+  if (bytes === undefined) return undefined;
+  try {
+    return JSON.parse(bytes.toString('utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every file against the manifest: changed, missing and extra files by name. */
+function fileLines(bundle: BundleContents, manifest: Manifest): VerifyLine[] {
+  const lines: VerifyLine[] = [];
+  const listed = Object.entries(manifest.files);
+  for (const stray of bundle.strays) lines.push({ ok: false, topic: 'files', text: `${stray}: not allowed in a bundle` });
+  for (const name of REQUIRED_FILES) if (!Object.hasOwn(manifest.files, name)) lines.push({ ok: false, topic: 'files', text: `${MANIFEST_FILE} does not list ${name}, which every bundle holds` });
+  for (const [name, hash] of listed) {
+    const bytes = bundle.files.get(name);
+    if (bytes === undefined) lines.push({ ok: false, topic: 'files', text: `${name}: missing (listed in ${MANIFEST_FILE})` });
+    else if (sha256(bytes) !== hash) lines.push({ ok: false, topic: 'files', text: `${name}: changed (sha256 ${sha256(bytes).slice(0, 16)}…, ${MANIFEST_FILE} has ${String(hash).slice(0, 16)}…)` });
+  }
+  for (const name of bundle.files.keys()) {
+    if (name !== MANIFEST_FILE && name !== SIGNATURE_FILE && !Object.hasOwn(manifest.files, name)) lines.push({ ok: false, topic: 'files', text: `${name}: extra file, not listed in ${MANIFEST_FILE}` });
+  }
+  if (lines.length === 0) lines.push({ ok: true, topic: 'files', text: `${listed.length} files, each sha256 as ${MANIFEST_FILE} lists it; nothing missing, nothing extra` });
+  return lines;
+}
+
+/** The signature of manifest.json (see VerifyOptions for what an unverified signer means). */
+function signatureLine(bundle: BundleContents, manifest: Manifest, options: VerifyOptions): VerifyLine {
+  const signature = bundle.files.get(SIGNATURE_FILE);
+  const declared = manifest.signature;
+  if (declared === null || declared === undefined) {
+    if (signature !== undefined) return { ok: false, topic: 'signature', text: `${SIGNATURE_FILE}: present, but ${MANIFEST_FILE} declares no signature` };
+    if (options.publicKey !== undefined) return { ok: false, topic: 'signature', text: `the bundle is unsigned: it cannot be checked against ${options.publicKey.file}` };
+    if (options.allowUnsigned) return { ok: true, topic: 'signature', text: 'none: the bundle is unsigned (accepted by --allow-unsigned; anyone could have made it)' };
+    return { ok: false, topic: 'signature', text: 'none: the bundle is unsigned; refused (pass --allow-unsigned to check its integrity alone)' };
+  }
+  if (signature === undefined) return { ok: false, topic: 'signature', text: `${SIGNATURE_FILE}: missing (${MANIFEST_FILE} says it is signed by ${declared.keyFingerprint})` };
+  if (options.publicKey === undefined) {
+    const text = `signer UNVERIFIED: ${MANIFEST_FILE} names key ${declared.keyFingerprint}; pass --public-key FILE with the signer's public key to verify it`;
+    return { ok: options.allowUnsigned === true, topic: 'signature', text: options.allowUnsigned ? `${text} (accepted by --allow-unsigned)` : text };
+  }
+  const { fingerprint, publicKey, file } = options.publicKey;
+  if (fingerprint !== declared.keyFingerprint) return { ok: false, topic: 'signature', text: `${SIGNATURE_FILE}: made with key ${declared.keyFingerprint}, not with ${file} (${fingerprint}): wrong key` };
+  if (!signatureHolds(bundle.files.get(MANIFEST_FILE)!, signature.toString('utf8'), publicKey)) {
+    return { ok: false, topic: 'signature', text: `${MANIFEST_FILE}: the Ed25519 signature in ${SIGNATURE_FILE} does not hold (${MANIFEST_FILE} or ${SIGNATURE_FILE} changed after signing)` };
+  }
+  return { ok: true, topic: 'signature', text: `Ed25519 signature of ${MANIFEST_FILE} holds for ${file} (${fingerprint})` };
+}
+
+/** The verdict: manifest.json, the report's certificate and report.json's results must agree, and say PASS. */
+function verdictLines(bundle: BundleContents, manifest: Manifest): VerifyLine[] {
+  const report = parseJson<RunReport>(bundle.files.get('report.json'));
+  if (report?.results === undefined || report.requirements === undefined) return [{ ok: false, topic: 'verdict', text: 'report.json: missing or not a report' }];
+  const { verdict } = certificationVerdict(report);
+  const lines: VerifyLine[] = [];
+  if (verdict !== manifest.verdict) lines.push({ ok: false, topic: 'verdict', text: `${MANIFEST_FILE} says ${manifest.verdict}, but the results in report.json give ${verdict}` });
+  if (report.certificate?.verdict !== manifest.verdict) lines.push({ ok: false, topic: 'verdict', text: `report.json's certificate says ${report.certificate?.verdict ?? 'nothing'}, ${MANIFEST_FILE} says ${manifest.verdict}` });
+  const product = parseJson<unknown>(bundle.files.get('product.json'));
+  if (JSON.stringify(product) !== JSON.stringify(manifest.product)) lines.push({ ok: false, topic: 'product', text: `product.json differs from the product ${MANIFEST_FILE} names` });
+  if (lines.length > 0) return lines;
+  const waived = report.counts.byOutcome.waived ?? 0;
+  const counts = `${report.counts.checks} checks: ${report.counts.byOutcome.pass} passed, ${report.counts.failing} failing, ${report.counts.byOutcome.skip} skipped, ${report.counts.byOutcome.error} in error, ${waived} waived`;
+  if (manifest.verdict !== 'PASS') {
+    return [{ ok: false, topic: 'verdict', text: `${manifest.verdict} (${counts}): the bundle is what was run, but not a pass${manifest.incomplete.length > 0 ? `; ${manifest.incomplete.slice(0, 3).join('; ')}` : ''}` }];
+  }
+  return [{ ok: true, topic: 'verdict', text: `PASS, and report.json's results give PASS (${counts})` }];
+}
+
+/** Information: what was run, and whether its spec files are this waybill's. */
+function aboutLines(manifest: Manifest): VerifyLine[] {
+  const local = (file: string) => {
+    try {
+      return sha256(readFileSync(packageFile(file)));
+    } catch {
+      return undefined;
+    }
+  };
+  const spec = SPEC_FILES.map((file) => `${file.replace('spec/', '')} ${String(manifest.spec?.[file] ?? '?').slice(0, 12)}${manifest.spec?.[file] === local(file) ? '' : ' (differs from this waybill)'}`);
+  const { product } = manifest;
+  return [
+    { ok: null, topic: 'product', text: `${product?.vendor} — ${product?.product} ${product?.version} (${product?.contact})` },
+    { ok: null, topic: 'run', text: `${manifest.target}, seed ${manifest.seed}, ${manifest.startedAt} → ${manifest.finishedAt}` },
+    { ok: null, topic: 'suite', text: `waybill ${manifest.suite?.version}${manifest.suite?.version === PACKAGE_VERSION ? '' : ` (this is ${PACKAGE_VERSION})`}, Node ${manifest.runtime?.node}, ${manifest.runtime?.platform}` },
+    { ok: null, topic: 'spec', text: spec.join(', ') },
+    { ok: null, topic: 'redacted', text: Object.entries(manifest.redactions?.occurrences ?? {}).map(([name, count]) => `${name} ×${count}`).join(', ') || 'nothing' },
+  ];
+}
+
+/** Verifies `bundle`; resolves to every line, and whether all held. */
+export function verifyBundle(bundle: BundleContents, options: VerifyOptions): { ok: boolean; lines: VerifyLine[] } {
+  const manifest = parseJson<Manifest>(bundle.files.get(MANIFEST_FILE));
+  if (manifest === undefined) {
+    const text = bundle.files.has(MANIFEST_FILE) ? `${MANIFEST_FILE}: not JSON` : `${MANIFEST_FILE}: missing, so nothing can be verified`;
+    return { ok: false, lines: [{ ok: false, topic: 'manifest', text }] };
+  }
+  if (manifest.kind !== 'waybill-certification' || typeof manifest.files !== 'object' || manifest.files === null) {
+    return { ok: false, lines: [{ ok: false, topic: 'manifest', text: `${MANIFEST_FILE}: not a waybill certification manifest` }] };
+  }
+  const lines = [...fileLines(bundle, manifest), signatureLine(bundle, manifest, options), ...verdictLines(bundle, manifest), ...aboutLines(manifest)];
+  return { ok: lines.every((line) => line.ok !== false), lines };
+}

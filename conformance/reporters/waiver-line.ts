@@ -1,0 +1,7 @@
+/** How every reporter names the waiver that covered a failure. */
+import type { Waiver } from '../types.ts';
+
+/** `waived (int.x): reason — granted by X, until 2026-12-31, link`. */
+export function waiverLine(waiver: Waiver): string {
+  return `waived${waiver.requirement ? ` (${waiver.requirement})` : ''}: ${waiver.reason} — granted by ${waiver.grantedBy}, until ${waiver.expires}, ${waiver.link}`;
+}
