@@ -3,7 +3,7 @@
  * verifies, each kind of tampering fails naming the file, and no key or token is in any file
  * of the bundle, in its folder or inside its .tar.gz.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createPrivateKey } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { create as createTar } from 'tar';
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { main as conformance } from '../cli.ts';
+import { provisionProfile } from '../profile.ts';
 import { provisionReference, REFERENCE_ADMIN_TOKEN, type ReferenceTarget } from '../testing/reference.ts';
 import type { Profile } from '../types.ts';
 import { main as keys, PRIVATE_KEY_FILE, PUBLIC_KEY_FILE } from './cli-keys.ts';
@@ -214,5 +215,59 @@ describe('a tampered bundle fails, naming the file', () => {
     expect(refused.out).toContain('the bundle is unsigned; refused');
     expect((await verifyWithKey(copy)).out).toContain('the bundle is unsigned: it cannot be checked against');
     expect((await capture(() => verify([copy, '--allow-unsigned']))).code).toBe(0);
+  });
+});
+
+describe('what a certification refuses or cannot give', () => {
+  it.each([
+    [['--only', 'discovery'], '--certify runs every check: --only is refused'],
+    [['--skip', 'feeds'], '--certify runs every check: --skip is refused'],
+    [['--level', 'must'], '--certify runs every level: --level is refused'],
+  ])('%j with --certify is a usage error', async (extra, message) => {
+    const { code, out } = await capture(() => conformance(['--target', reference.server.url, '--profile', join(work, 'profile.json'), '--certify', '--product', join(work, 'product.json'), ...extra]));
+    expect(code).toBe(2);
+    expect(out).toContain(message);
+  });
+
+  it('--certify needs --product, and --product or --sign-key need --certify', async () => {
+    const base = ['--target', reference.server.url, '--profile', join(work, 'profile.json')];
+    expect((await capture(() => conformance([...base, '--certify']))).out).toContain('--certify needs --product FILE');
+    expect((await capture(() => conformance([...base, '--product', join(work, 'product.json')]))).out).toContain('--product is only used with --certify');
+    writeFileSync(join(work, 'bad-product.json'), JSON.stringify({ ...product, contact: undefined, url: 'x' }));
+    const bad = await capture(() => conformance([...base, '--certify', '--product', join(work, 'bad-product.json'), '--out', join(work, 'bad')]));
+    expect(bad.code).toBe(2);
+    expect(bad.out).toContain('/contact is required');
+  });
+
+  it('a check skipped for a missing profile entry makes it INCOMPLETE (exit 2), naming the entry', async () => {
+    const fresh = await provisionProfile(reference.server.url, REFERENCE_ADMIN_TOKEN);
+    const { revoked: _revoked, ...keysWithoutRevoked } = fresh.keys;
+    writeFileSync(join(work, 'thin-profile.json'), JSON.stringify({ ...fresh, keys: keysWithoutRevoked }));
+    const out = join(work, 'thin');
+    const { code } = await capture(() => conformance(['--target', reference.server.url, '--profile', join(work, 'thin-profile.json'), '--certify', '--product', join(work, 'product.json'), '--out', out, '--reporter', 'json']));
+    expect(code).toBe(2);
+    const manifest = JSON.parse(readFileSync(join(out, 'certification', 'manifest.json'), 'utf8'));
+    expect(manifest.verdict).toBe('INCOMPLETE');
+    expect(manifest.signature).toBeNull();
+    expect(manifest.incomplete.join('\n')).toMatch(/was skipped: .*revoked/);
+    const verified = await capture(() => verify([`${out}/certification.tar.gz`, '--allow-unsigned']));
+    expect(verified.code).toBe(1);
+    expect(verified.out).toMatch(/✗ verdict\s+INCOMPLETE .*: the bundle is what was run, but not a pass/);
+  }, 60_000);
+});
+
+describe('waybill keys generate', () => {
+  it('writes the private key with mode 0600 and never overwrites', async () => {
+    expect(statSync(join(keyDir, PRIVATE_KEY_FILE)).mode & 0o777).toBe(0o600);
+    await expect(keys(['generate', '--out', keyDir])).rejects.toThrow('waybill-signing.key: the file exists; it is never overwritten');
+  });
+
+  it('refuses a signing key others can read', async () => {
+    const loose = join(work, 'loose.key');
+    cpSync(join(keyDir, PRIVATE_KEY_FILE), loose);
+    chmodSync(loose, 0o644);
+    const { code, out } = await capture(() => conformance(['--target', reference.server.url, '--profile', join(work, 'profile.json'), '--certify', '--product', join(work, 'product.json'), '--sign-key', loose, '--out', join(work, 'loose')]));
+    expect(code).toBe(2);
+    expect(out).toContain('the private key is readable by others (mode 644)');
   });
 });
