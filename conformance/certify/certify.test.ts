@@ -143,6 +143,17 @@ describe('a tampered bundle fails, naming the file', () => {
     expect(out).toMatch(/✗ files\s+report\.html: changed/);
   });
 
+  it('a changed report.json: the verdict is not judged from it', async () => {
+    const copy = copyOfBundle();
+    const file = join(copy, 'report.json');
+    writeFileSync(file, `${readFileSync(file, 'utf8')} `);
+    const { code, out } = await verifyWithKey(copy);
+    expect(code).toBe(1);
+    expect(out).toMatch(/✗ files\s+report\.json: changed/);
+    expect(out).toContain('✗ verdict    not judged: report.json is not what manifest.json lists');
+    expect(out).not.toContain('✓ verdict');
+  });
+
   it('a missing file', async () => {
     const copy = copyOfBundle();
     rmSync(join(copy, 'exchanges.json'));

@@ -131,6 +131,12 @@ export function verifyBundle(bundle: BundleContents, options: VerifyOptions): { 
   if (manifest.kind !== 'waybill-certification' || typeof manifest.files !== 'object' || manifest.files === null) {
     return { ok: false, lines: [{ ok: false, topic: 'manifest', text: `${MANIFEST_FILE}: not a waybill certification manifest` }] };
   }
-  const lines = [...fileLines(bundle, manifest), signatureLine(bundle, manifest, options), ...verdictLines(bundle, manifest), ...aboutLines(manifest)];
+  // A verdict read from files that are not the ones the manifest lists would vouch for nothing.
+  const altered = ['report.json', 'product.json'].filter((name) => {
+    const bytes = bundle.files.get(name);
+    return bytes === undefined || sha256(bytes) !== manifest.files[name];
+  });
+  const verdict = altered.length === 0 ? verdictLines(bundle, manifest) : [{ ok: false, topic: 'verdict', text: `not judged: ${altered.join(' and ')} ${altered.length === 1 ? 'is' : 'are'} not what ${MANIFEST_FILE} lists` } satisfies VerifyLine];
+  const lines = [...fileLines(bundle, manifest), signatureLine(bundle, manifest, options), ...verdict, ...aboutLines(manifest)];
   return { ok: lines.every((line) => line.ok !== false), lines };
 }
