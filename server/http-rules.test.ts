@@ -93,7 +93,7 @@ describe('body limits (D18)', () => {
 });
 
 describe('unknown routes and methods (D21)', () => {
-  it.each(['/', '/api/v1/integration', '/api/v1/integration/order', '/api/v2/integration/orders', '/api/v1/integration/orders/externalid/x/refund'])('answers %s with 404 about:blank', async (path) => {
+  it.each(['/api', '/api/v1/integration', '/api/v1/integration/order', '/api/v2/integration/orders', '/api/v1/integration/orders/externalid/x/refund'])('answers %s with 404 about:blank', async (path) => {
     const answer = await fetch(`${server.url}${path}`, { headers: { 'X-Api-Key': keys.full } });
     expect(answer.status).toBe(404);
     expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);

@@ -74,7 +74,8 @@ async function startReference(store: Store, answer: Breakage['answer']): Promise
   const server = createHttpServer(
     (answer === undefined
       ? app
-      : (request: IncomingMessage, response: ServerResponse) => {
+      : // The server makes requests and responses with the app's prototypes (createHttpServer): the wrapper carries them.
+        Object.assign((request: IncomingMessage, response: ServerResponse) => {
           const end = response.end.bind(response) as (chunk?: unknown, ...rest: unknown[]) => ServerResponse;
           response.end = ((chunk?: unknown, ...rest: unknown[]) => {
             const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : '';
@@ -84,7 +85,7 @@ async function startReference(store: Store, answer: Breakage['answer']): Promise
             return end(changed.body, ...rest.filter((item) => typeof item === 'function'));
           }) as ServerResponse['end'];
           app(request as Parameters<typeof app>[0], response as Parameters<typeof app>[1]);
-        }) as unknown as Parameters<typeof createHttpServer>[0],
+        }, { request: app.request, response: app.response })) as unknown as Parameters<typeof createHttpServer>[0],
   );
   if (answer !== undefined) {
     // Answers the server writes straight to a socket (a request it cannot parse, a body cut short).

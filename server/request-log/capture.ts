@@ -5,7 +5,6 @@
  * path copies nothing; the log cuts and writes them with its next batch. Never a header
  * value but the Idempotency-Key and the content types: no key, no token.
  */
-import { ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { operations } from '../../spec/load.ts';
 import { contextOf } from '../http/context.ts';
@@ -21,18 +20,19 @@ interface CaptureState {
   logStartedAt: number;
   logStartedMs: number;
   logAnswer: string | Buffer | null;
+  /** The `end` the response had before the capture took it: Node's, or a wrapper someone put before. */
+  logEnd: Response['end'];
 }
-
-const nodeEnd = ServerResponse.prototype.end;
 
 /** A copy of the first `max` bytes of `buffer`: a view would carry its whole memory to the writer thread. */
 const copyOf = (buffer: Buffer, max: number): Uint8Array => Uint8Array.prototype.slice.call(buffer, 0, max);
 
-/** `res.end` of a captured answer: remembers the body it is given, then ends as Node does. */
+/** `res.end` of a captured answer: remembers the body it is given, then ends as the response would have. */
 function capturingEnd(this: Response, ...args: unknown[]): Response {
+  const state = this.locals as CaptureState;
   const chunk = args[0];
-  if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) (this.locals as CaptureState).logAnswer = chunk;
-  return Reflect.apply(nodeEnd, this, args) as Response;
+  if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) state.logAnswer = chunk;
+  return Reflect.apply(state.logEnd, this, args) as Response;
 }
 
 /** `METHOD expressPath` → operationId, for the operation a request reached. */
@@ -88,6 +88,7 @@ export function makeRequestCapture(options: { log: RequestLog }) {
       state.logStartedAt = Date.now();
       state.logStartedMs = performance.now();
       state.logAnswer = null;
+      state.logEnd = res.end;
       res.end = capturingEnd as Response['end'];
       res.once('finish', answered);
     }
