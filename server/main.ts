@@ -40,8 +40,9 @@ tenant and order ids on every machine.
 
 The request log keeps, per tenant, the last --log-retention requests to the integration
 API made with the tenant's keys (never a key; bodies cut at 16 KiB), for the control
-plane's /tenants/{tenantId}/requests and the console. It is written in batches every
-50 ms: the last batch may be lost if the process is killed.
+plane's /tenants/{tenantId}/requests and the console, in a file beside the database
+(sandbox.db: sandbox.requests.db). It is written in batches every 50 ms: the last batch
+may be lost if the process is killed.
 
 Examples:
   waybill serve

@@ -115,7 +115,7 @@ describe('what an entry records', () => {
       method: 'POST', key: a.keys.full, json: { reason: `key ${b.keys.ordersRead}` }, headers: { 'Idempotency-Key': b.keys.tripsRead },
     });
     log.flush();
-    const rows = server.store.db.prepare('SELECT * FROM request_log').all() as Record<string, unknown>[];
+    const rows = log.db.prepare('SELECT * FROM request_log').all() as Record<string, unknown>[];
     expect(rows.length).toBeGreaterThan(3);
     const text = JSON.stringify(rows);
     for (const secret of [...Object.values(a.keys), ...Object.values(b.keys), TEST_ADMIN_TOKEN]) expect(text).not.toContain(secret);
@@ -136,15 +136,15 @@ describe('what an entry records', () => {
   });
 
   it('logs nothing for a request without a key, with an unknown key, or to no operation', async () => {
-    const before = (server.store.db.prepare('SELECT count(*) AS n FROM request_log').get() as { n: number }).n;
+    const before = (log.db.prepare('SELECT count(*) AS n FROM request_log').get() as { n: number }).n;
     log.flush();
-    const counted = (server.store.db.prepare('SELECT count(*) AS n FROM request_log').get() as { n: number }).n;
+    const counted = (log.db.prepare('SELECT count(*) AS n FROM request_log').get() as { n: number }).n;
     await fetch(`${server.url}${ORDERS}`);
     await fetch(`${server.url}${ORDERS}`, { headers: { 'X-Api-Key': 'wbk_nobody' } });
     await fetch(`${server.url}/api/v1/integration/nothing`, { headers: { 'X-Api-Key': a.keys.full } });
     log.flush();
     expect(counted).toBeGreaterThanOrEqual(before);
-    expect((server.store.db.prepare('SELECT count(*) AS n FROM request_log').get() as { n: number }).n).toBe(counted);
+    expect((log.db.prepare('SELECT count(*) AS n FROM request_log').get() as { n: number }).n).toBe(counted);
   });
 });
 
@@ -196,6 +196,23 @@ describe('the list', () => {
     const bad = await api('listRequests', `/tenants/${a.tenantId}/requests?statusClass=4XX`);
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].field).toBe('statusClass');
+  });
+});
+
+describe('reset', () => {
+  it('empties the log with the sandbox (D38)', async () => {
+    const store = memoryStore();
+    const x = seedTenant(store);
+    const own = makeRequestLog(store.db);
+    const local = await startServer(store, { adminToken: TEST_ADMIN_TOKEN, requestLog: own });
+    try {
+      await call(local.url, 'whoami', '/api/v1/integration/whoami', { key: x.keys.full });
+      expect(await callList(local.url, x.tenantId)).toHaveLength(1);
+      expect((await sandboxClient(local.url)('resetSandbox', '/reset')).status).toBe(204);
+      expect(own.table.count(x.tenantId)).toBe(0);
+    } finally {
+      await local.close();
+    }
   });
 });
 
@@ -253,12 +270,13 @@ describe('retention', () => {
       const ids: string[] = [];
       for (let i = 0; i < 12; i++) ids.push(requestIdOf(await call(local.url, 'whoami', '/api/v1/integration/whoami', { key: x.keys.full })));
       for (let i = 0; i < 3; i++) await call(local.url, 'whoami', '/api/v1/integration/whoami', { key: y.keys.full });
-      await small.close();
+      await small.settle();
       const listed = (tenantId: string) => callList(local.url, tenantId);
       expect((await listed(x.tenantId)).map((entry) => entry.requestId)).toEqual(ids.slice(-5).reverse());
       expect(await listed(y.tenantId)).toHaveLength(3);
     } finally {
       await local.close();
+      await small.close();
     }
     const off = await startServer(store, { adminToken: TEST_ADMIN_TOKEN, requestLog: null });
     try {
@@ -310,11 +328,12 @@ describe('retention', () => {
       );
       expect(sorted.at(-1)!).toBeLessThan(1000);
       if (small !== null) {
-        await small.close();
+        await small.settle();
         expect(small.table.count(x.tenantId)).toBe(1000);
       }
     } finally {
       await local.close();
+      await small?.close();
       store.db.close();
       rmSync(dir, { recursive: true, force: true });
     }

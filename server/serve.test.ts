@@ -138,7 +138,8 @@ describe('waybill serve', () => {
     for (let i = 0; i < 5; i++) requestIds.push((await fetch(`${url}/api/v1/integration/whoami`, { headers: { 'X-Api-Key': key! } })).headers.get('x-request-id')!);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    const reopened = new Database(db, { readonly: true });
+    // The log has a database file of its own beside the sandbox's.
+    const reopened = new Database(join(dir, 'request-log.requests.db'), { readonly: true });
     const logged = reopened.prepare('SELECT request_id FROM request_log ORDER BY id').pluck().all();
     reopened.close();
     expect(logged).toEqual(requestIds.slice(-3));

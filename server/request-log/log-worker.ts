@@ -1,13 +1,13 @@
 /**
- * The request log's writer thread (D48): its own connection to the sandbox's database file,
+ * The request log's writer thread (D48): its own connection to the log's database file,
  * committing without fsync (WAL, synchronous NORMAL: only checkpoints sync), so that
  * cutting, writing and pruning the log never take the event loop's time. Messages:
- * `{ batch, listened }` → `{ summaries }`; `{ close: true }` → prunes what is left,
- * closes the connection and answers `{ closed: true }`.
+ * `{ batch, listened }` → `{ summaries }`; `{ clear: true }` empties the log; `{ settle: true }`
+ * prunes what is due and answers `{ settled: true }`;
+ * `{ close: true }` prunes what is left, closes the connection and answers `{ closed: true }`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from '../store/db.ts';
-import { makeRequestLogTable } from '../store/request-log.ts';
+import { makeRequestLogTable, openRequestLogDatabase } from '../store/request-log.ts';
 import { type CapturedRequest, makeLogWriter } from './writer.ts';
 
 /** What the thread is started with. */
@@ -18,8 +18,7 @@ export interface LogWorkerData {
 }
 
 const { file, retention, pruneStep } = workerData as LogWorkerData;
-const db = openDatabase(file);
-db.pragma('synchronous = NORMAL');
+const db = openRequestLogDatabase(file);
 const writer = makeLogWriter(makeRequestLogTable(db), { retention, pruneStep });
 let pruning: NodeJS.Immediate | null = null;
 
@@ -34,14 +33,33 @@ function pruneSome(): void {
   }
 }
 
-parentPort!.on('message', (message: { batch: CapturedRequest[]; listened: string[] } | { close: true }) => {
-  if ('close' in message) {
-    if (pruning !== null) clearImmediate(pruning);
+/** Prunes everything due now. */
+function pruneAll(): void {
+  if (pruning !== null) clearImmediate(pruning);
+  pruning = null;
+  try {
+    while (writer.pruneSome());
+  } catch (error) {
+    report(error);
+  }
+}
+
+parentPort!.on('message', (message: { batch: CapturedRequest[]; listened: string[] } | { clear: true } | { settle: true } | { close: true }) => {
+  if ('settle' in message) {
+    pruneAll();
+    parentPort!.postMessage({ settled: true });
+    return;
+  }
+  if ('clear' in message) {
     try {
-      while (writer.pruneSome());
+      writer.clear();
     } catch (error) {
       report(error);
     }
+    return;
+  }
+  if ('close' in message) {
+    pruneAll();
     db.close();
     parentPort!.postMessage({ closed: true });
     return;

@@ -1,9 +1,9 @@
 /**
  * The request log (D48): captured requests wait in memory and are written in batches
- * (every `flushMs`, at once when `batchSize` are waiting, and at close). Over a database
- * file a thread of its own writes them (`log-worker.ts`), so the event loop only hands a
- * batch over; over `:memory:`, which no other connection can open, the batch is written
- * here. After each batch the tenants it touched are pruned to their last `retention`
+ * (every `flushMs`, at once when `batchSize` are waiting, and at close) to a database of
+ * their own beside the sandbox's (`requestLogFile`). Over a file a thread of its own writes
+ * them (`log-worker.ts`), so the event loop only hands a batch over; in memory, where no
+ * other connection can reach the data, the batch is written here. After each batch the tenants it touched are pruned to their last `retention`
  * entries, a bounded step per turn. Whoever streams a tenant's log hears of its new
  * entries once they are written.
  */
@@ -11,7 +11,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Db } from '../store/db.ts';
-import { type LogSummaryRow, makeRequestLogTable, type RequestLogTable } from '../store/request-log.ts';
+import { type LogSummaryRow, makeRequestLogTable, openRequestLogDatabase, type RequestLogTable, requestLogFile } from '../store/request-log.ts';
 import type { LogWorkerData } from './log-worker.ts';
 import { type CapturedRequest, makeLogWriter } from './writer.ts';
 
@@ -26,6 +26,8 @@ export type LogListener = (entries: LogSummaryRow[]) => void;
 /** The request log of one app. */
 export interface RequestLog {
   readonly retention: number;
+  /** This thread's connection to the log's database. */
+  readonly db: Db;
   /** The table's statements on the app's own connection (the control plane reads through them). */
   readonly table: RequestLogTable;
   /** Queues an entry; it is written with the next batch. */
@@ -34,6 +36,10 @@ export interface RequestLog {
   flush(): void;
   /** Calls `listener` with each batch of the tenant's new entries; returns the unsubscribe. */
   subscribe(tenantId: string, listener: LogListener): () => void;
+  /** Empties the log (the sandbox's reset, D38). */
+  clear(): void;
+  /** Resolves once every entry recorded so far is written and pruned. */
+  settle(): Promise<void>;
   /** Writes what waits and finishes pruning (at shutdown there is nothing to stall); later entries are dropped. */
   close(): Promise<void>;
 }
@@ -41,6 +47,8 @@ export interface RequestLog {
 /** How a batch reaches the database, and how the writing ends. */
 interface BatchSink {
   write(batch: CapturedRequest[], listened: ReadonlySet<string>): void;
+  clear(): void;
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -78,10 +86,16 @@ function mainThreadSink(db: Db, table: RequestLogTable, options: { retention: nu
       }
       pruning ??= setImmediate(pruneSome);
     },
-    async close() {
+    clear() {
+      if (db.open) writer.clear();
+    },
+    async settle() {
       if (pruning !== null) clearImmediate(pruning);
       pruning = null;
       while (db.open && writer.pruneSome());
+    },
+    close() {
+      return this.settle();
     },
   };
 }
@@ -97,9 +111,11 @@ function workerSink(file: string, options: { retention: number; pruneStep: numbe
     : new Worker(new URL(script), { workerData });
   worker.unref();
   let closed: (() => void) | null = null;
-  worker.on('message', (message: { summaries?: LogSummaryRow[]; error?: string; closed?: true }) => {
+  const settling: (() => void)[] = [];
+  worker.on('message', (message: { summaries?: LogSummaryRow[]; error?: string; closed?: true; settled?: true }) => {
     if (message.summaries !== undefined) options.heard(message.summaries);
     if (message.error !== undefined) options.onError(new Error(message.error));
+    if (message.settled) settling.shift()?.();
     if (message.closed) closed?.();
   });
   worker.on('error', options.onError);
@@ -107,6 +123,15 @@ function workerSink(file: string, options: { retention: number; pruneStep: numbe
   return {
     write(batch, listened) {
       worker.postMessage({ batch, listened: [...listened] });
+    },
+    clear() {
+      worker.postMessage({ clear: true });
+    },
+    settle() {
+      return new Promise<void>((resolve) => {
+        settling.push(resolve);
+        worker.postMessage({ settle: true });
+      });
     },
     async close() {
       const done = new Promise<void>((resolve) => (closed = resolve));
@@ -117,9 +142,12 @@ function workerSink(file: string, options: { retention: number; pruneStep: numbe
   };
 }
 
-/** A request log over `db` keeping the last `retention` entries of each tenant (at least 1). */
+/** The request log of the sandbox database `db`, keeping the last `retention` entries of each tenant (at least 1). */
 export function makeRequestLog(db: Db, options: RequestLogOptions = {}): RequestLog {
-  const table = makeRequestLogTable(db);
+  const file = requestLogFile(db.name);
+  // This thread's connection: the control plane reads through it, and in memory it writes too.
+  const logDb = openRequestLogDatabase(file);
+  const table = makeRequestLogTable(logDb);
   const retention = Math.max(1, options.retention ?? DEFAULT_LOG_RETENTION);
   const flushMs = options.flushMs ?? 50;
   const batchSize = options.batchSize ?? 200;
@@ -136,9 +164,8 @@ export function makeRequestLog(db: Db, options: RequestLogOptions = {}): Request
       }
     }
   };
-  const onFile = db.name !== ':memory:' && db.name !== '';
   const sinkOptions = { retention, pruneStep: options.pruneStep ?? 500, onError, heard };
-  const sink = (options.thread ?? (onFile ? 'worker' : 'main')) === 'worker' ? workerSink(db.name, sinkOptions) : mainThreadSink(db, table, sinkOptions);
+  const sink = (options.thread ?? (file === ':memory:' ? 'main' : 'worker')) === 'worker' ? workerSink(file, sinkOptions) : mainThreadSink(logDb, table, sinkOptions);
   let waiting: CapturedRequest[] = [];
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
@@ -156,6 +183,7 @@ export function makeRequestLog(db: Db, options: RequestLogOptions = {}): Request
 
   return {
     retention,
+    db: logDb,
     table,
     record(request) {
       if (closed) return;
@@ -176,11 +204,20 @@ export function makeRequestLog(db: Db, options: RequestLogOptions = {}): Request
         if (set.size === 0 && listeners.get(tenantId) === set) listeners.delete(tenantId);
       };
     },
+    clear() {
+      waiting = [];
+      sink.clear();
+    },
+    settle() {
+      flush();
+      return sink.settle();
+    },
     async close() {
       if (closed) return;
       flush();
       closed = true;
       await sink.close();
+      logDb.close();
     },
   };
 }

@@ -151,6 +151,12 @@ export function makeLogWriter(table: RequestLogTable, options: { retention: numb
       }
       return summaries;
     },
+    /** Deletes every entry and forgets the counts (the sandbox's reset). */
+    clear(): void {
+      table.clear();
+      counts.clear();
+      overRetention.clear();
+    },
     /** One bounded prune step; true while more remain. */
     pruneSome(): boolean {
       const [tenantId] = overRetention;

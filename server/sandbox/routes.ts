@@ -51,6 +51,12 @@ export function makeSandboxRouter(options: {
     ...makeTripHandlers(store),
     ...makeRequestLogHandlers({ log: options.requestLog ?? null, cursors: options.cursors }),
   };
+  // The request log lives beside the store (D48); a reset empties it too (D38).
+  const reset = handlers['resetSandbox']!;
+  handlers['resetSandbox'] = (req, res) => {
+    options.requestLog?.clear();
+    reset(req, res);
+  };
   const auth = makeAdminAuth({ token: options.adminToken });
   const router = express.Router({ caseSensitive: true });
 

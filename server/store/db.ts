@@ -13,19 +13,23 @@ export interface Db extends Database.Database {}
 
 const migrationsDir = packageFile('server/store/migrations/');
 
-/** The migrations shipped with the server, in the order they apply. */
-function migrations(): { version: number; sql: string }[] {
-  return readdirSync(migrationsDir)
+/** The migrations of `dir` shipped with the server, in the order they apply. */
+function migrations(dir: string): { version: number; sql: string }[] {
+  return readdirSync(dir)
     .filter((name) => /^\d{3}-.+\.sql$/.test(name))
     .sort()
-    .map((name) => ({ version: Number(name.slice(0, 3)), sql: readFileSync(migrationsDir + name, 'utf8') }));
+    .map((name) => ({ version: Number(name.slice(0, 3)), sql: readFileSync(dir + name, 'utf8') }));
 }
 
 /** How much of the database file reads may map into memory (the feeds' index scans gain most). */
 export const MMAP_BYTES = 1024 * 1024 * 1024;
 
-/** Opens (creating if needed) the database at `file` (`:memory:` allowed) and brings its schema up to date. */
-export function openDatabase(file: string): Db {
+/**
+ * Opens (creating if needed) the database at `file` (`:memory:` allowed) and brings its
+ * schema up to date; `schema` names a folder of `migrations/` for a database of another
+ * kind (the request log's, D48).
+ */
+export function openDatabase(file: string, schema?: string): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -35,7 +39,7 @@ export function openDatabase(file: string): Db {
   // Reads of a large database go through the page cache without a copy per page.
   db.pragma(`mmap_size = ${MMAP_BYTES}`);
   const current = db.pragma('user_version', { simple: true }) as number;
-  for (const { version, sql } of migrations()) {
+  for (const { version, sql } of migrations(schema === undefined ? migrationsDir : `${migrationsDir}${schema}/`)) {
     if (version <= current) continue;
     db.transaction(() => {
       db.exec(sql);

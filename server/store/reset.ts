@@ -3,7 +3,7 @@ import { type Db, transaction } from './db.ts';
 
 // Children before parents, so that no foreign key is ever left dangling.
 const TABLES = [
-  'request_log', 'idempotency', 'trip_stops', 'ministatuses', 'order_history', 'order_payments', 'order_lines',
+  'idempotency', 'trip_stops', 'ministatuses', 'order_history', 'order_payments', 'order_lines',
   'orders', 'trips', 'tags', 'products', 'vehicles', 'drivers', 'warehouses', 'api_keys', 'tenants',
 ];
 
