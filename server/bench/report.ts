@@ -61,7 +61,12 @@ export interface BenchReport {
   notes: string[];
 }
 
-const TARGET_RATIO = 0.8;
+/**
+ * The goals (issue 11): a feed page at 0.8 of the ceiling; a caught-up poll at 0.5, since
+ * its answer is so small that the key check, routing and validation every request owes are
+ * most of its cost; p99 growing at most 1.2x from 10,000 to 1,000,000 orders.
+ */
+const TARGET_RATIO: Record<Scenario, number> = { feedPage: 0.8, caughtUp: 0.5 };
 const TARGET_P99_GROWTH = 1.2;
 
 /** Other work on the machine above this (% of one core) marks a run as disturbed. */
@@ -86,7 +91,7 @@ export function judge(runs: readonly RunRecord[], sizes: { small: number; large:
     const sandbox = best(runs, 'sandbox', scenario, sizes.large);
     const baseline = best(runs, 'baseline', scenario, sizes.large);
     const r = ratio(sandbox.reqPerSec, baseline.reqPerSec);
-    return { sandbox, baseline, ratio: r, target: `>= ${TARGET_RATIO}`, met: r >= TARGET_RATIO };
+    return { sandbox, baseline, ratio: r, target: `>= ${TARGET_RATIO[scenario]}`, met: r >= TARGET_RATIO[scenario] };
   };
   const small = best(runs, 'sandbox', 'feedPage', sizes.small);
   const large = best(runs, 'sandbox', 'feedPage', sizes.large);
