@@ -1,5 +1,5 @@
 /** The dispatcher as a user runs it: help, version, unknown commands and each subcommand's own help. */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,17 @@ const bin = fileURLToPath(new URL('./waybill.js', import.meta.url));
 const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
 
 describe('waybill', () => {
+  it.each([['--help'], ['conformance', '--help']])('stops quietly when its reader closes the pipe first: waybill %s | head', async (...args) => {
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The reading end closes before anything is written, so every write meets EPIPE.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
   it('lists every subcommand with --help and exits 0', () => {
     const { status, stdout } = run('--help');
     expect(status).toBe(0);

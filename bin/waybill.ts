@@ -71,4 +71,10 @@ export async function dispatch(argv: string[]): Promise<number> {
   }
 }
 
+// A reader that stops early (`waybill conformance --help | head -3`) closes the pipe: stop
+// quietly, as Unix tools do, instead of a stack trace for the EPIPE.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
 process.exitCode = await dispatch(process.argv.slice(2));
