@@ -21,6 +21,7 @@ import { describeNetworkError } from './network-error.ts';
 import { loadProfile, provisionProfile } from './profile.ts';
 import { isReporterName, type Reporter, type ReporterName, reporters } from './reporters/index.ts';
 import { useColour, verdictLine } from './reporters/console.ts';
+import { shellQuote } from '../bin/shell-quote.ts';
 import { profileSecrets } from './redaction.ts';
 import { runSuite } from './runner.ts';
 import type { Profile } from './types.ts';
@@ -185,10 +186,6 @@ async function saveProfile(file: string, profile: Profile): Promise<void> {
   process.stderr.write(`saved the provisioned profile to ${file} (mode 0600: it holds the keys)\n`);
 }
 
-/** Single-quotes `text` for a POSIX shell. */
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
-}
 
 /**
  * A shell line that exports the replay lines' variables (`WAYBILL_KEY_FULL`, …,

@@ -2,6 +2,7 @@
  * Shell lines that replay a recorded exchange: `curl` for requests made through fetch,
  * `printf … | nc` for raw ones. Secrets appear only as `"$WAYBILL_…"` placeholders.
  */
+import { shellQuote } from '../bin/shell-quote.ts';
 import type { Redactor } from './redaction.ts';
 
 /** What a replay line needs of a request; `body` is what was sent, in full. */
@@ -15,16 +16,12 @@ export interface ReplayRequest {
 /** Bodies up to this size are written into the line; larger ones are referred to as a file. */
 const inlineBodyLimit = 64 * 1024;
 
-/** Single-quotes `text` for a POSIX shell. */
-function quote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
-}
 
 /** One shell word for `text`, each secret in it left to the shell as `"$VAR"`; `escape` is applied to literal parts. */
 function shellWord(text: string, redactor: Redactor, escape: (literal: string) => string = (literal) => literal): string {
   const pieces = redactor.segments(text);
   if (pieces.length === 0) return "''";
-  return pieces.map((piece) => ('literal' in piece ? quote(escape(piece.literal)) : `"$${piece.secret.envVar}"`)).join('');
+  return pieces.map((piece) => ('literal' in piece ? shellQuote(escape(piece.literal)) : `"$${piece.secret.envVar}"`)).join('');
 }
 
 /** True when `bytes` round-trips through UTF-8 unchanged. */
@@ -48,7 +45,7 @@ export function curlLine(request: ReplayRequest, redactor: Redactor): string {
     return `${words.join(' ')} --data-binary @body.bin # the ${request.body.length}-byte body was not recorded in full; put it in body.bin`;
   }
   if (!isUtf8(request.body)) {
-    return `printf %s ${quote(redactor.redactBytes(request.body).toString('base64'))} | base64 -d | ${words.join(' ')} --data-binary @-`;
+    return `printf %s ${shellQuote(redactor.redactBytes(request.body).toString('base64'))} | base64 -d | ${words.join(' ')} --data-binary @-`;
   }
   words.push('--data-binary', shellWord(request.body.toString('utf8'), redactor));
   return words.join(' ');
@@ -75,6 +72,6 @@ export function rawLine(bytes: Buffer, target: URL, redactor: Redactor): string 
   if (bytes.length > inlineBodyLimit) return `${connect} < request.bin # the ${bytes.length}-byte request was not recorded in full`;
   const format = isUtf8(bytes)
     ? shellWord(bytes.toString('utf8'), redactor, printfEscape)
-    : quote([...redactor.redactBytes(bytes)].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join(''));
+    : shellQuote([...redactor.redactBytes(bytes)].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join(''));
   return `printf ${format} | ${connect}`;
 }

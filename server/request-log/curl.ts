@@ -1,10 +1,7 @@
 /** The curl line that replays a logged request (D48): the key as `$WAYBILL_KEY`, every other value shell-quoted. */
+import { shellQuote } from '../../bin/shell-quote.ts';
 import type { LogRow } from '../store/request-log.ts';
 
-/** `text` as one POSIX shell word in single quotes. */
-export function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
 
 /** A curl command replaying `row` against `baseUrl` (the server's origin), for `sh`. */
 export function curlLine(row: Pick<LogRow, 'method' | 'target' | 'idempotency_key' | 'request_content_type' | 'request_body'>, baseUrl: string): string {
