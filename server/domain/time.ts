@@ -21,5 +21,8 @@ export function sinceBound(since: string): string | null {
 /** A clock: ms since the epoch. Injected so that tests can move time. */
 export type Clock = () => number;
 
+/** The clock of each tenant (D52): ms since the epoch as the tenant `tenantId` sees it. */
+export type TenantClock = (tenantId: string) => number;
+
 /** The wall clock. */
 export const systemClock: Clock = () => Date.now();

@@ -47,8 +47,8 @@ export function problem(
   return new ProblemError(status, code, title, detail ?? (entry.meaning || null), errors, options.headers);
 }
 
-/** A problem with `type: about:blank` (401, 403, 404 and 405 of unknown routes, 500; D3, D21). */
-export function aboutBlank(status: 401 | 403 | 404 | 405 | 500, detail: string, headers: Record<string, string> = {}): ProblemError {
+/** A problem with `type: about:blank` (401, 403, 404 and 405 of unknown routes, 500; D3, D21; 409 of the test clock, D52; 503 of a fault, D51). */
+export function aboutBlank(status: 401 | 403 | 404 | 405 | 409 | 500 | 503, detail: string, headers: Record<string, string> = {}): ProblemError {
   return new ProblemError(status, 'about:blank', reason(status), detail, undefined, headers);
 }
 

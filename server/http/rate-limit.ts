@@ -4,7 +4,7 @@
  * and `RateLimit-Reset`; an empty bucket answers 429 `api.rate_limited` with `Retry-After`.
  */
 import type { NextFunction, Request, Response } from 'express';
-import type { Clock } from '../domain/time.ts';
+import type { TenantClock } from '../domain/time.ts';
 import { principalOf } from './context.ts';
 import { problem } from './problem.ts';
 
@@ -14,11 +14,12 @@ interface Bucket {
 }
 
 /** Middleware: takes one token from the key's bucket or answers 429. */
-export function makeRateLimit(options: { clock: Clock }) {
+export function makeRateLimit(options: { clock: TenantClock }) {
   const buckets = new Map<string, Bucket>();
   return function rateLimit(_req: Request, res: Response, next: NextFunction): void {
-    const { keyId, rateLimit: limit } = principalOf(res);
-    const now = options.clock();
+    const { tenantId, keyId, rateLimit: limit } = principalOf(res);
+    // The tenant's clock (D52): a frozen clock refills nothing until it is advanced.
+    const now = options.clock(tenantId);
     const perMs = limit / 60_000;
     let bucket = buckets.get(keyId);
     if (bucket === undefined) {

@@ -51,7 +51,7 @@ export function makeIntegrationRouter(options: { store: Store; cursors: CursorCo
     whoami,
   };
   const auth = makeAuth({ keys: store.keys });
-  const rateLimit = makeRateLimit({ clock: store.clock });
+  const rateLimit = makeRateLimit({ clock: store.clocks.now });
   const idempotency = makeIdempotency({ store: store.idempotency });
   const router = express.Router({ caseSensitive: true });
 

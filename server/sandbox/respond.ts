@@ -6,8 +6,12 @@ import { contextOf } from '../http/context.ts';
 import { fieldError, problem, type ProblemError } from '../http/problem.ts';
 import { sendJsonText } from '../http/reply.ts';
 
-/** A control-plane handler: synchronous, it answers or throws (a Refusal or a problem). */
-export type Handler = (req: Request, res: Response) => void;
+/**
+ * A control-plane handler: it answers or throws (a Refusal or a problem). Most are
+ * synchronous; one that waits (a clock advance running the simulation) returns a promise,
+ * and a rejection is answered the same way.
+ */
+export type Handler = (req: Request, res: Response) => void | Promise<void>;
 
 /** The problem a refusal is answered with: its catalog code and status, and for a 400 the field it names. */
 export function refusalProblem(refusal: Refusal): ProblemError {
@@ -18,11 +22,13 @@ export function refusalProblem(refusal: Refusal): ProblemError {
 
 /** Runs `handler`, answering a Refusal it throws as its problem. */
 export function answering(handler: Handler) {
+  const fail = (next: NextFunction) => (error: unknown) => next(error instanceof Refusal ? refusalProblem(error) : error);
   return function answer(req: Request, res: Response, next: NextFunction): void {
     try {
-      handler(req, res);
+      const pending = handler(req, res);
+      if (pending !== undefined) pending.catch(fail(next));
     } catch (error) {
-      next(error instanceof Refusal ? refusalProblem(error) : error);
+      fail(next)(error);
     }
   };
 }

@@ -14,11 +14,14 @@ import { expressPath } from '../integration/routes.ts';
 import type { RequestLog } from '../request-log/recorder.ts';
 import type { Store } from '../store/index.ts';
 import { makeAdminHandlers } from './admin.ts';
+import { makeClockHandlers } from './clock.ts';
 import { makeDirectoryHandlers } from './directory.ts';
+import { makeFaultHandlers } from './faults.ts';
 import { makeImportHandler } from './order-import.ts';
 import { makeOrderHandlers } from './orders.ts';
 import { makeRequestLogHandlers } from './request-log.ts';
 import { answering, type Handler } from './respond.ts';
+import { makeSimulationHandlers } from './simulation.ts';
 import { makeTenantScope } from './tenant-scope.ts';
 import { makeTenantHandlers } from './tenants.ts';
 import { makeTripHandlers } from './trips.ts';
@@ -29,8 +32,24 @@ export const SANDBOX_PREFIX = '/sandbox/v1';
 /** The control plane's operations, in document order. */
 export const sandboxOperations = listOperations(sandboxOpenapi);
 
-/** Writes that stay open while a tenant is Suspended or Archived (D31). */
-const OPEN_WHEN_LOCKED = new Set(['suspendTenant', 'reactivateTenant', 'archiveTenant', 'revokeApiKey']);
+/**
+ * Writes that stay open while a tenant is Suspended or Archived (D31): the lifecycle moves,
+ * key revocation, and the sandbox's instruments — fault rules, the clock and the
+ * simulation (D51–D53), which change how the tenant is served, not its data.
+ */
+const OPEN_WHEN_LOCKED = new Set([
+  'suspendTenant',
+  'reactivateTenant',
+  'archiveTenant',
+  'revokeApiKey',
+  'createFault',
+  'deleteFaults',
+  'deleteFault',
+  'setClock',
+  'advanceClock',
+  'setSimulation',
+  'stopSimulation',
+]);
 
 /** The control-plane router over `store`, opened by `adminToken`. */
 export function makeSandboxRouter(options: {
@@ -50,6 +69,9 @@ export function makeSandboxRouter(options: {
     importOrders: makeImportHandler(store),
     ...makeTripHandlers(store),
     ...makeRequestLogHandlers({ log: options.requestLog ?? null, cursors: options.cursors }),
+    ...makeFaultHandlers(store),
+    ...makeClockHandlers(store),
+    ...makeSimulationHandlers(store),
   };
   // The request log lives beside the store (D48); a reset empties it too (D38).
   const reset = handlers['resetSandbox']!;

@@ -1,6 +1,6 @@
 /** The tenant's directory: tags (D34) and mini-statuses (D35). Names compare case-insensitively. */
 import { randomUUID } from 'node:crypto';
-import { type Clock, utc } from '../domain/time.ts';
+import { type TenantClock, utc } from '../domain/time.ts';
 import { refuse } from '../domain/refusal.ts';
 import { type Db, transaction } from './db.ts';
 
@@ -30,7 +30,7 @@ const fold = (name: string) => name.toLowerCase();
 const toMiniStatus = (row: MiniStatusRow): MiniStatus => ({ id: row.id, status: row.status, name: row.name, active: row.active === 1 });
 
 /** Directory statements, prepared once. */
-export function makeDirectory(db: Db, clock: Clock) {
+export function makeDirectory(db: Db, clock: TenantClock) {
   const tags = db.prepare<[string], Tag>('SELECT id, name, color FROM tags WHERE tenant_id = ? ORDER BY name, id');
   const tag = db.prepare<[string, string], Tag>('SELECT id, name, color FROM tags WHERE id = ? AND tenant_id = ?');
   const insertTag = db.prepare('INSERT INTO tags (id, tenant_id, name, color) VALUES (?, ?, ?, ?)');
@@ -86,7 +86,7 @@ export function makeDirectory(db: Db, clock: Clock) {
       const clash = activeMiniStatus.get(tenantId, input.status, fold(input.name));
       if (clash !== undefined) refuse('ministatuses.duplicate', `The ${input.status} group already has an active entry ${clash.name}.`);
       const id = randomUUID();
-      insertMiniStatus.run(id, tenantId, input.status, input.name, fold(input.name), utc(clock()));
+      insertMiniStatus.run(id, tenantId, input.status, input.name, fold(input.name), utc(clock(tenantId)));
       return { id, status: input.status, name: input.name, active: true };
     }),
     /** Deactivates an active entry; refuses an unknown or inactive one. */

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from '../domain/time.ts';
 import { type Db, openDatabase } from './db.ts';
+import { makeClocks } from './clocks.ts';
 import { makeDirectory } from './directory.ts';
 import { makeHistory } from './history.ts';
 import { makeIdempotency } from './idempotency.ts';
@@ -18,27 +19,30 @@ import { makeTrips } from './trips.ts';
 
 /** Every table family of the sandbox, over one database. */
 export function makeStore(db: Db, clock: Clock = systemClock) {
-  const tenants = makeTenants(db, clock);
-  const keys = makeKeys(db, clock);
+  const clocks = makeClocks(db, clock);
+  const tenants = makeTenants(db, clock, clocks.now);
+  const keys = makeKeys(db, clocks.now);
   const history = makeHistory(db);
-  const directory = makeDirectory(db, clock);
+  const directory = makeDirectory(db, clocks.now);
   const getMeta = db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck();
   const setMeta = db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)');
   return {
     db,
+    /** The wall clock (a test's, in tests); a tenant's own time is `clocks.now(tenantId)` (D52). */
     clock,
+    clocks,
     tenants,
     keys,
     orders: makeOrders(db, tenants),
     trips: makeTrips(db),
-    idempotency: makeIdempotency(db, clock),
+    idempotency: makeIdempotency(db, clocks.now),
     /** The control plane's tables: tags and mini-statuses, order intake and views, history, trips' life. */
     directory,
     history,
     intake: makeOrderIntake(db, { tenants, history, directory }),
     orderDetail: makeOrderDetail(db),
     tripLife: makeTripLife(db, { tenants, history, stops: makeTripStops(db) }),
-    reset: makeReset(db),
+    reset: makeReset(db, clocks),
     provision: makeProvisioning({ db, tenants, keys }),
     /** A secret kept with the database (the cursor signing key): created once, then stable across restarts. */
     secret(name: string): Buffer {

@@ -3,7 +3,7 @@
  * is compared with the stored hash in constant time.
  */
 import crypto, { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { type Clock, utc } from '../domain/time.ts';
+import { type TenantClock, utc } from '../domain/time.ts';
 import type { Db } from './db.ts';
 import { type KeyPrincipal, makeKeyCache } from './key-cache.ts';
 import type { TenantState } from './tenants.ts';
@@ -69,7 +69,7 @@ const toInfo = (row: KeyRow): ApiKeyInfo => ({
 });
 
 /** API key statements, prepared once. */
-export function makeKeys(db: Db, clock: Clock) {
+export function makeKeys(db: Db, clock: TenantClock) {
   const insert = db.prepare(
     'INSERT INTO api_keys (id, tenant_id, name, secret_hash, scopes, rate_limit, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
@@ -104,7 +104,7 @@ export function makeKeys(db: Db, clock: Clock) {
     create(input: { tenantId: string; name: string; scopes: readonly string[]; rateLimit?: number }): ApiKeyInfo & { secret: string } {
       const id = `key_${randomId(12)}`;
       const secret = `wbk_${id.slice(4)}_${randomBytes(24).toString('base64url')}`;
-      insert.run(id, input.tenantId, input.name, sha256(secret), input.scopes.join(' '), input.rateLimit ?? DEFAULT_RATE_LIMIT, utc(clock()));
+      insert.run(id, input.tenantId, input.name, sha256(secret), input.scopes.join(' '), input.rateLimit ?? DEFAULT_RATE_LIMIT, utc(clock(input.tenantId)));
       return { ...toInfo(byId.get(id, input.tenantId)!), secret };
     },
     /** The live key that `presented` is, or null (unknown, malformed or revoked); the answer is shared and frozen. */
@@ -126,7 +126,7 @@ export function makeKeys(db: Db, clock: Clock) {
     /** Revokes the key; false when it was already revoked. */
     revoke(tenantId: string, id: string): boolean {
       if (byId.get(id, tenantId) === undefined) return false;
-      return revoke.run(utc(clock()), id).changes === 1;
+      return revoke.run(utc(clock(tenantId)), id).changes === 1;
     },
   };
 }

@@ -1,16 +1,21 @@
 /** Empties the sandbox (D38): every tenant and everything it holds; `meta` (the cursor signing key) stays. */
+import type { Clocks } from './clocks.ts';
 import { type Db, transaction } from './db.ts';
 
 // Children before parents, so that no foreign key is ever left dangling.
 const TABLES = [
-  'idempotency', 'trip_stops', 'ministatuses', 'order_history', 'order_payments', 'order_lines',
+  'fault_rules', 'tenant_clocks', 'simulations', 'idempotency', 'trip_stops', 'ministatuses', 'order_history', 'order_payments', 'order_lines',
   'orders', 'trips', 'tags', 'products', 'vehicles', 'drivers', 'warehouses', 'api_keys', 'tenants',
 ];
 
-/** The reset, as one transaction. */
-export function makeReset(db: Db): () => void {
+/** The reset, as one transaction; the tenants' clocks (D52) forget them too. */
+export function makeReset(db: Db, clocks: Clocks): () => void {
   const statements = TABLES.map((table) => db.prepare(`DELETE FROM ${table}`));
-  return transaction(db, () => {
+  const deleteAll = transaction(db, () => {
     for (const statement of statements) statement.run();
   });
+  return () => {
+    deleteAll();
+    clocks.reload();
+  };
 }

@@ -1,6 +1,6 @@
 /** Tenants: lifecycle state and the per-tenant stamp clock of D7. */
 import { randomUUID } from 'node:crypto';
-import { type Clock, utc } from '../domain/time.ts';
+import { type Clock, type TenantClock, utc } from '../domain/time.ts';
 import type { Db } from './db.ts';
 
 export type TenantState = 'Active' | 'Suspended' | 'Archived';
@@ -33,8 +33,11 @@ const toTenant = (row: TenantRow): Tenant => ({
   createdAtUtc: row.created_at,
 });
 
-/** Tenant statements, prepared once. */
-export function makeTenants(db: Db, clock: Clock) {
+/**
+ * Tenant statements, prepared once. A tenant is created at the wall time `clock`; its
+ * stamps follow its own clock `tenantClock` (D52).
+ */
+export function makeTenants(db: Db, clock: Clock, tenantClock: TenantClock = () => clock()) {
   const insert = db.prepare('INSERT INTO tenants (id, name, country, created_at, clock) VALUES (?, ?, ?, ?, ?)');
   const byId = db.prepare<[string], TenantRow>('SELECT * FROM tenants WHERE id = ?');
   const all = db.prepare<[], TenantRow>('SELECT * FROM tenants ORDER BY created_at, id');
@@ -75,7 +78,7 @@ export function makeTenants(db: Db, clock: Clock) {
      * Call inside the write's transaction.
      */
     nextStamp(tenantId: string): string {
-      const row = advanceClock.get(clock(), tenantId);
+      const row = advanceClock.get(tenantClock(tenantId), tenantId);
       if (row === undefined) throw new Error(`no tenant ${tenantId}`);
       return utc(row.clock);
     },
