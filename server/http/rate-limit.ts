@@ -35,7 +35,8 @@ export function makeRateLimit(options: { clock: TenantClock }) {
     res.setHeader('RateLimit-Remaining', String(Math.floor(bucket.tokens)));
     res.setHeader('RateLimit-Reset', String(Math.ceil((limit - bucket.tokens) / perMs / 1000)));
     if (!allowed) {
-      const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
+      // Rounded up, less a nanosecond of float error: 11 s into a 12 s wait is 1 s, not 1.0000000000000009.
+      const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000 - 1e-9));
       next(problem('api.rate_limited', `Rate limit of ${limit} requests per minute exceeded; retry after ${retryAfter} s.`, undefined, { headers: { 'Retry-After': String(retryAfter) } }));
       return;
     }
