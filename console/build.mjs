@@ -1,11 +1,12 @@
 /**
  * Builds the web console (`console/src`, Preact + TSX) into `dist/console/`: `app.js` and
- * `app.css` (imported by main.tsx) bundled and minified by esbuild, beside `index.html` and
+ * `app.css` (imported by main.tsx) bundled and minified by esbuild, the views loaded on demand
+ * (faults, clock, simulation) and the code they share in `chunk-<hash>.js`, beside `index.html` and
  * `catalog.json` (each error code's status and meaning, which the request log shows). `npm run build` runs it
  * after tsc; the installed package ships the result and needs neither esbuild nor Preact.
  * `node console/build.mjs [outDir]` builds into another folder (the tests do).
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,10 +16,15 @@ const here = dirname(fileURLToPath(import.meta.url));
 export async function buildConsole(outDir = join(here, '..', 'dist', 'console')) {
   const { build } = await import('esbuild');
   mkdirSync(outDir, { recursive: true });
-  await build({
+  // A chunk of an earlier build is never asked for again: leave none behind.
+  for (const name of readdirSync(outDir)) if (/^chunk-.*\.js$/.test(name)) rmSync(join(outDir, name));
+  const { metafile } = await build({
     entryPoints: { app: join(here, 'src', 'main.tsx') },
     outdir: outDir,
     entryNames: '[name]',
+    chunkNames: 'chunk-[hash]',
+    splitting: true,
+    metafile: true,
     bundle: true,
     minify: true,
     format: 'esm',
@@ -33,7 +39,8 @@ export async function buildConsole(outDir = join(here, '..', 'dist', 'console'))
   const { codes } = parse(readFileSync(join(here, '..', 'spec', 'errors.yaml'), 'utf8'));
   const catalog = Object.fromEntries(codes.map(({ code, status, meaning }) => [code, { status, meaning }]));
   writeFileSync(join(outDir, 'catalog.json'), JSON.stringify(catalog));
-  return ['index.html', 'app.js', 'app.css', 'catalog.json'].map((name) => join(outDir, name));
+  const chunks = Object.keys(metafile.outputs).map((file) => file.split('/').pop()).filter((name) => name.startsWith('chunk-'));
+  return ['index.html', 'app.js', 'app.css', 'catalog.json', ...chunks].map((name) => join(outDir, name));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -90,7 +90,7 @@ export function controlPlane(token: string) {
     post: <T>(path: string, body?: unknown) => send('POST', `/sandbox/v1${path}`, headers, body) as Promise<T>,
     put: <T>(path: string, body: unknown) => send('PUT', `/sandbox/v1${path}`, headers, body) as Promise<T>,
     patch: <T>(path: string, body: unknown) => send('PATCH', `/sandbox/v1${path}`, headers, body) as Promise<T>,
-    del: (path: string) => send('DELETE', `/sandbox/v1${path}`, headers) as Promise<null>,
+    del: <T = null>(path: string) => send('DELETE', `/sandbox/v1${path}`, headers) as Promise<T>,
   };
 }
 

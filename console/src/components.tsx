@@ -64,19 +64,34 @@ export function TextField(props: TextFieldProps) {
   );
 }
 
-/** A labelled select. */
-export function SelectField(props: { label: string; name: string; value: string; options: readonly string[]; onValue: (value: string) => void; problem?: Problem | null; blank?: string }) {
+interface SelectFieldProps {
+  label: string;
+  name: string;
+  value: string;
+  options: readonly string[];
+  onValue: (value: string) => void;
+  problem?: Problem | null;
+  blank?: string;
+  hint?: string;
+  /** What the option shows, when not its value. */
+  labelOf?: (option: string) => string;
+}
+
+/** A labelled select whose problem field errors (`name`) show beneath it. */
+export function SelectField(props: SelectFieldProps) {
   const id = useId();
   const errors = errorsFor(props.problem, props.name);
+  const describedBy = [props.hint ? `${id}-hint` : '', errors.length ? `${id}-errors` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div class={`field${errors.length ? ' invalid' : ''}`}>
       <label for={id}>{props.label}</label>
       <select id={id} name={props.name} value={props.value} aria-invalid={errors.length > 0 ? true : undefined}
-        aria-describedby={errors.length ? `${id}-errors` : undefined}
+        aria-describedby={describedBy}
         onChange={(event) => props.onValue(event.currentTarget.value)}>
         {props.blank !== undefined ? <option value="">{props.blank}</option> : null}
-        {props.options.map((option) => <option key={option} value={option}>{option}</option>)}
+        {props.options.map((option) => <option key={option} value={option}>{props.labelOf ? props.labelOf(option) : option}</option>)}
       </select>
+      {props.hint ? <p class="hint" id={`${id}-hint`}>{props.hint}</p> : null}
       <FieldErrors id={`${id}-errors`} errors={errors} />
     </div>
   );

@@ -1,6 +1,6 @@
 /** The waybill console: sign-in with the admin token, then one view per part of the sandbox. */
 import '../app.css';
-import { render } from 'preact';
+import { type FunctionComponent, render } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiProblem, controlPlane, type Problem } from './api.ts';
 import { ConsoleContext, type ConsoleState, type RecentOrder } from './context.ts';
@@ -14,6 +14,26 @@ import { SignIn } from './views/sign-in.tsx';
 import { TenantsView } from './views/tenants.tsx';
 import { TripsView } from './views/trips.tsx';
 
+/** How long a notice stays on screen (screen readers have read it by then). */
+const NOTICE_MS = 8000;
+
+type View = FunctionComponent<{ param: string }>;
+
+/** A view whose code loads the first time it is shown (its own chunk), so that the first load stays small. */
+function onDemand(load: () => Promise<View>): View {
+  let loaded: View | null = null;
+  return function OnDemand(props) {
+    const [, setReady] = useState(false);
+    const [failed, setFailed] = useState<string | null>(null);
+    useEffect(() => {
+      if (!loaded) load().then((view) => { loaded = view; setReady(true); }, (error) => setFailed(String(error)));
+    }, []);
+    if (failed) return <p class="problem" role="alert">This view did not load: {failed}</p>;
+    const Loaded = loaded;
+    return Loaded ? <Loaded {...props} /> : <p class="muted">Loading…</p>;
+  };
+}
+
 const VIEWS = [
   { id: 'tenants', label: 'Tenants', View: TenantsView },
   { id: 'keys', label: 'Keys', View: KeysView },
@@ -21,6 +41,9 @@ const VIEWS = [
   { id: 'trips', label: 'Trips', View: TripsView },
   { id: 'feed', label: 'Feed', View: FeedView },
   { id: 'log', label: 'Request log', View: RequestLogView },
+  { id: 'faults', label: 'Faults', View: onDemand(() => import('./views/faults.tsx').then((m) => m.FaultsView)) },
+  { id: 'clock', label: 'Clock', View: onDemand(() => import('./views/clock.tsx').then((m) => m.ClockView)) },
+  { id: 'simulation', label: 'Simulation', View: onDemand(() => import('./views/simulation.tsx').then((m) => m.SimulationView)) },
 ] as const;
 
 /** The view named by the location hash (`#orders/<id>` → orders, `<id>`); never carries a secret. */
@@ -40,6 +63,7 @@ function App() {
   const [where, setWhere] = useState(route());
   const [message, setMessage] = useState('');
   const main = useRef<HTMLElement>(null);
+  const noticeTimer = useRef<ReturnType<typeof setTimeout>>();
 
   useEffect(() => {
     const onHash = () => {
@@ -104,9 +128,11 @@ function App() {
     recentTrips,
     rememberTrip: (tripId) => setRecentTrips((known) => [tripId, ...known.filter((t) => t !== tripId)]),
     announce: (text) => {
-      // The same text twice is still announced.
+      // The same text twice is still announced; the notice goes after a while, not to cover the page.
       setMessage('');
+      clearTimeout(noticeTimer.current);
       setTimeout(() => setMessage(text), 30);
+      noticeTimer.current = setTimeout(() => setMessage(''), NOTICE_MS);
     },
     signOutOn401: (problem) => {
       if (problem.status === 401 && /admin token/i.test(problem.detail ?? '')) signOut(problem);

@@ -123,3 +123,64 @@ export type Trip = Schemas['Trip'];
 export type TripDetail = Trip & {
   stops: Stop[];
 };
+
+/** The integration API's operations, as fault rules and the request log name them. */
+export const INTEGRATION_OPERATIONS = ['orderFeed', 'tripFeed', 'attachPayment', 'cancelOrder', 'archiveOrder', 'whoami'] as const;
+/** The writes: only they take a fault's `when` (D51). */
+export const WRITE_OPERATIONS: readonly string[] = ['attachPayment', 'cancelOrder', 'archiveOrder'];
+/** What a fault does to a call (`FaultKind`, D51). */
+export const FAULT_KINDS = ['latency', 'status', 'reset', 'empty', 'malformed', 'stall'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** A fault rule of a tenant (`FaultRule` of spec/sandbox.yaml). */
+export interface FaultRule {
+  id: string;
+  operation: string;
+  keyId: string | null;
+  fault: FaultKind;
+  status: 429 | 500 | 503 | null;
+  retryAfterSeconds: number | null;
+  latencyMs: { min: number; max: number } | null;
+  durationMs: number | null;
+  when: 'before' | 'after' | null;
+  times: number | null;
+  remaining: number | null;
+  probability: number | null;
+  seed: number | null;
+  matched: number;
+  fired: number;
+  createdAtUtc: string;
+}
+
+/** The fault a call met, as its request-log entry marks it (`RequestLogFault`). */
+export interface RequestLogFault {
+  fault: FaultKind;
+  source: 'rule' | 'prefer';
+  ruleId: string | null;
+  when: 'before' | 'after' | null;
+  latencyMs?: number;
+}
+
+/** A tenant's test clock (`Clock`, D52). */
+export interface Clock {
+  mode: 'system' | 'frozen' | 'offset';
+  nowUtc: string;
+  offsetMs: number;
+}
+
+/** The answer to an advance: the clock after it, and the changes the simulation made (`ClockAdvanced`). */
+export interface ClockAdvanced {
+  clock: Clock;
+  changes: number;
+}
+
+/** A tenant's living-feed simulation (`Simulation`, D53). */
+export interface Simulation {
+  running: boolean;
+  changesPerMinute: number | null;
+  seed: number | null;
+  unknownStatuses: boolean;
+  startedAtUtc: string | null;
+  changes: number;
+  nextChangeAtUtc: string | null;
+}

@@ -10,10 +10,9 @@ import { type Problem, seg } from '../api.ts';
 import { CopyButton, Panel, ProblemNotice, SelectField, TextField, useAction, useTenantItems, When } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
 import { storedToken } from '../session.ts';
-import type { ApiKey, Page } from '../types.ts';
+import { type ApiKey, INTEGRATION_OPERATIONS, type Page, type RequestLogFault } from '../types.ts';
 import { NeedTenant } from './need-tenant.tsx';
 
-const OPERATIONS = ['orderFeed', 'tripFeed', 'attachPayment', 'cancelOrder', 'archiveOrder', 'whoami'] as const;
 const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
 
 interface LogSummary {
@@ -30,6 +29,8 @@ interface LogSummary {
   requestId: string;
   idempotencyKey: string | null;
   replayed: boolean;
+  /** The fault injected into the call (D51); absent from a sandbox older than faults. */
+  fault?: RequestLogFault | null;
 }
 
 interface LogBody {
@@ -81,6 +82,12 @@ function shown(body: LogBody): string {
   }
 }
 
+/** The fault mark of a call: `fault: reset after (rule)`, `fault: latency 300 ms (prefer)`. */
+const faultText = (f: RequestLogFault) => `fault: ${f.fault}${f.latencyMs !== undefined ? ` ${Math.round(f.latencyMs)} ms` : ''}${f.when ? ` ${f.when}` : ''} (${f.source})`;
+
+/** The fault of a call as a badge. */
+const FaultBadge = ({ fault }: { fault: RequestLogFault }) => <span class="status status-fault">{faultText(fault)}</span>;
+
 function BodyPane({ title, head, body }: { title: string; head: string; body: LogBody }) {
   return (
     <section class="pane" aria-label={title}>
@@ -105,6 +112,12 @@ function EntryDetail({ entry }: { entry: LogEntry }) {
         <dt>Key</dt><dd class="mono">{entry.keyId}</dd>
         <dt>Request id</dt><dd class="mono">{entry.requestId}</dd>
         <dt>Latency</dt><dd>{entry.latencyMs} ms</dd>
+        {entry.fault ? (
+          <>
+            <dt>Fault</dt>
+            <dd><FaultBadge fault={entry.fault} /> {entry.fault.source === 'rule' ? <>from rule <a class="mono" href="#faults">{entry.fault.ruleId}</a></> : <>asked for by the request's <code>Prefer</code> header</>}</dd>
+          </>
+        ) : null}
         {entry.idempotencyKey ? <><dt>Idempotency-Key</dt><dd class="mono">{entry.idempotencyKey}{entry.replayed ? ' (replayed)' : ''}</dd></> : null}
         {entry.problemType ? (
           <>
@@ -205,7 +218,7 @@ export function RequestLogView(_: { param: string }) {
           setFilters({ ...draft });
         }}>
           <div class="row">
-            <SelectField label="Operation" name="operation" value={draft.operation} options={OPERATIONS} onValue={set('operation')} problem={list.problem} blank="Any operation" />
+            <SelectField label="Operation" name="operation" value={draft.operation} options={INTEGRATION_OPERATIONS} onValue={set('operation')} problem={list.problem} blank="Any operation" />
             <SelectField label="Status class" name="statusClass" value={draft.statusClass} options={STATUS_CLASSES} onValue={set('statusClass')} problem={list.problem} blank="Any status" />
             <TextField label="Problem type" name="problemType" value={draft.problemType} onValue={set('problemType')} problem={list.problem} placeholder="payments.amount.invalid" />
             <SelectField label="Key" name="keyId" value={draft.keyId} options={keys.map((k) => k.id)} onValue={set('keyId')} problem={list.problem} blank="Any key" />
@@ -231,7 +244,7 @@ export function RequestLogView(_: { param: string }) {
                     <td><When utc={e.atUtc} /></td>
                     <th scope="row">{e.operation}</th>
                     <td class="mono">{e.method} {e.path}</td>
-                    <td><span class={`status status-${e.status < 400 ? 'completed' : 'failed'}`}>{e.status}</span></td>
+                    <td><span class={`status status-${e.status < 400 ? 'completed' : 'failed'}`}>{e.status}</span>{e.fault ? <> <FaultBadge fault={e.fault} /></> : null}</td>
                     <td>{e.problemType ? <code>{e.problemType}</code> : <span class="muted">—</span>}</td>
                     <td class="mono nowrap">{e.keyId}</td>
                     <td>{e.latencyMs}</td>

@@ -1,0 +1,112 @@
+/**
+ * The chosen tenant's living feed (D53, D54): whether it runs, its pace, seed, unknown
+ * statuses, the changes so far and the next one in tenant time; start, change and stop it;
+ * and the tenant's clock beside it, since the clock is what makes it move.
+ */
+import { useContext, useEffect, useState } from 'preact/hooks';
+import { seg } from '../api.ts';
+import { Panel, ProblemNotice, TextField, useAction, When } from '../components.tsx';
+import { ConsoleContext } from '../context.ts';
+import { AdvanceControls, TenantTime, useTenantClock } from '../tenant-clock.tsx';
+import type { Simulation } from '../types.ts';
+import { NeedTenant } from './need-tenant.tsx';
+
+/** How often a running simulation under a running clock is read again. */
+const REFRESH_MS = 3000;
+
+/** A number from a field, or the text itself for the server to refuse by name. */
+const numberOr = (text: string): number | string => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
+
+function SimulationFacts({ simulation }: { simulation: Simulation }) {
+  return (
+    <dl class="facts">
+      <dt>State</dt><dd><span class={`status status-${simulation.running ? 'active' : 'stopped'}`}>{simulation.running ? 'Running' : 'Stopped'}</span></dd>
+      <dt>Pace</dt><dd>{simulation.changesPerMinute === null ? <span class="muted">never started</span> : `${simulation.changesPerMinute} changes per minute of tenant time, on average`}</dd>
+      <dt>Seed</dt><dd class="mono">{simulation.seed ?? '—'}</dd>
+      <dt>Unknown statuses</dt><dd>{simulation.unknownStatuses ? 'on: some orders pass through OnHold, a status the contract does not list (D54)' : 'off'}</dd>
+      <dt>Started</dt><dd><When utc={simulation.startedAtUtc} /> {simulation.startedAtUtc ? <span class="muted">tenant time</span> : null}</dd>
+      <dt>Changes so far</dt><dd><strong>{simulation.changes}</strong></dd>
+      <dt>Next change</dt><dd><When utc={simulation.nextChangeAtUtc} /> {simulation.nextChangeAtUtc ? <span class="muted">tenant time</span> : null}</dd>
+    </dl>
+  );
+}
+
+function SimulationForm({ simulation, onAnswer }: { simulation: Simulation | null; onAnswer: (simulation: Simulation) => void }) {
+  const { api, tenant } = useContext(ConsoleContext);
+  const [pace, setPace] = useState('');
+  const [seed, setSeed] = useState('');
+  const [unknownStatuses, setUnknownStatuses] = useState(false);
+  const { busy, problem, run } = useAction();
+  useEffect(() => {
+    setPace(simulation?.changesPerMinute === null || simulation === null ? '10' : String(simulation.changesPerMinute));
+    setSeed(simulation?.seed === null || simulation === null ? '' : String(simulation.seed));
+    setUnknownStatuses(simulation?.unknownStatuses ?? false);
+  }, [tenant?.id, simulation === null]);
+  if (!tenant) return null;
+  const running = simulation?.running ?? false;
+  return (
+    <form onSubmit={async (event) => {
+      event.preventDefault();
+      const body = { changesPerMinute: numberOr(pace), seed: seed.trim() === '' ? undefined : numberOr(seed), unknownStatuses };
+      const answer = await run(() => api.put<Simulation>(`/tenants/${seg(tenant.id)}/simulation`, body), (s) => `The simulation runs at ${s.changesPerMinute} changes per minute, seed ${s.seed}.`);
+      if (answer) onAnswer(answer);
+    }}>
+      <div class="row">
+        <TextField label="Changes per minute" name="changesPerMinute" value={pace} onValue={setPace} problem={problem} type="number" hint="Of tenant time, on average; more than 0, at most 600" />
+        <TextField label="Seed" name="seed" value={seed} onValue={setSeed} problem={problem} inputMode="numeric" hint="Same seed, clock and data: the same changes. Empty: a random one, shown above" />
+      </div>
+      <label class="check"><input type="checkbox" name="unknownStatuses" checked={unknownStatuses} onChange={(event) => setUnknownStatuses(event.currentTarget.checked)} /> Unknown order statuses (some orders pass through OnHold)</label>
+      <div class="buttons">
+        <button type="submit" disabled={busy}>{running ? 'Change simulation' : 'Start simulation'}</button>
+      </div>
+      <ProblemNotice problem={problem} shownFields={['changesPerMinute', 'seed']} />
+    </form>
+  );
+}
+
+/** The simulation view. */
+export function SimulationView(_: { param: string }) {
+  const { api, tenant } = useContext(ConsoleContext);
+  const [simulation, setSimulation] = useState<Simulation | null>(null);
+  const { clock, nowMs, show } = useTenantClock();
+  const read = useAction();
+  const stop = useAction();
+  const path = tenant ? `/tenants/${seg(tenant.id)}/simulation` : '';
+  const load = () => tenant && read.run(() => api.get<Simulation>(path)).then((s) => s && setSimulation(s));
+  useEffect(() => {
+    setSimulation(null);
+    void load();
+  }, [tenant?.id]);
+  const moving = simulation?.running === true && clock !== null && clock.mode !== 'frozen';
+  useEffect(() => {
+    if (!moving) return;
+    const timer = setInterval(() => api.get<Simulation>(path).then(setSimulation, () => undefined), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [moving, path]);
+  if (!tenant) return <NeedTenant />;
+  return (
+    <>
+      <Panel title={`Living feed of ${tenant.name}`}>
+        {simulation ? <SimulationFacts simulation={simulation} /> : null}
+        <ProblemNotice problem={read.problem ?? stop.problem} />
+        <div class="buttons">
+          <button type="button" class="secondary" disabled={read.busy} onClick={() => load()}>Refresh</button>
+          <button type="button" class="danger" disabled={stop.busy || !simulation?.running}
+            onClick={() => stop.run(() => api.del<Simulation>(path), () => 'The simulation is stopped.').then((s) => s && setSimulation(s))}>Stop simulation</button>
+        </div>
+        {tenant.state !== 'Active' ? <p class="problem">{tenant.name} is {tenant.state}: the simulation writes only while its tenant is Active.</p> : null}
+      </Panel>
+      <Panel title={simulation?.running ? 'Change the simulation' : 'Start the simulation'}>
+        <SimulationForm simulation={simulation} onAnswer={setSimulation} />
+      </Panel>
+      <Panel title="Tenant clock">
+        <TenantTime clock={clock} nowMs={nowMs} />
+        <p class="hint">The simulation runs on tenant time: while the clock runs it makes changes as they fall due; a frozen clock makes none until it is advanced, and an advance makes the skipped time's changes at once. Freeze, run or release the clock in the <a href="#clock">Clock</a> view.</p>
+        <AdvanceControls onAdvanced={(answer) => {
+          show(answer.clock);
+          void load();
+        }} />
+      </Panel>
+    </>
+  );
+}
