@@ -1,5 +1,6 @@
 /** What the middleware chain learns about a request, kept on `res.locals`. */
 import type { Response } from 'express';
+import type { InjectedFault } from '../faults/plan.ts';
 import type { KeyPrincipal } from '../store/keys.ts';
 
 /** The request's validated inputs, coerced to their schema types. */
@@ -20,6 +21,8 @@ export interface RequestContext {
   onAnswer?: (status: number, contentType: string | null, body: string) => void;
   /** The orders and trips this request changed (the request log records them, D48). */
   changed?: { orderIds: string[]; tripIds: string[] };
+  /** The fault injected into this request (D51), which the request log marks. */
+  fault?: InjectedFault;
 }
 
 /** The request context of `res`. */

@@ -7,6 +7,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { KeyIdentity } from '../../spec/load.ts';
 import { operations } from '../../spec/load.ts';
 import type { CursorCodec } from '../domain/cursor.ts';
+import { makeFaultInjection } from '../faults/inject.ts';
 import { makeAuth, makeRequireScope } from '../http/auth.ts';
 import { makeJsonBody } from '../http/body.ts';
 import { principalOf } from '../http/context.ts';
@@ -58,8 +59,11 @@ export function makeIntegrationRouter(options: { store: Store; cursors: CursorCo
   for (const operation of operations.values()) {
     const handler = handlers[operation.operationId];
     if (handler === undefined) throw new Error(`no handler for operation ${operation.operationId}`);
-    const chain: RequestHandler[] = [auth, rateLimit, makeRequireScope(operation.scope)];
-    if (operation.method !== 'GET') {
+    const write = operation.method !== 'GET';
+    // Faults strike once the call belongs to a tenant and has passed its rate limit (D51).
+    const faults = makeFaultInjection({ faults: store.faults, operationId: operation.operationId, write, refusesPrefer: operation.responses['400'] !== undefined });
+    const chain: RequestHandler[] = [auth, rateLimit, makeRequireScope(operation.scope), faults];
+    if (write) {
       chain.push(idempotency.begin);
       if (operation.requestBody !== null) {
         chain.push(makeJsonBody({ required: operation.requestBody.required, idleTimeoutMs: options.bodyIdleTimeoutMs }));

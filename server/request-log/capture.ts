@@ -42,11 +42,14 @@ const operationByRoute = new Map([...operations.values()].map((op) => [`${op.met
 export function makeRequestCapture(options: { log: RequestLog }) {
   const { log } = options;
 
+  /** Records the request once its connection is done with it: answered, or cut short by a fault (D51). */
   function answered(this: Response): void {
     const res = this;
     const context = contextOf(res);
     const principal = context.principal;
-    if (principal === undefined) return;
+    const injected = context.fault;
+    // A client that went away before its answer was not answered; a fault's cut connection was.
+    if (principal === undefined || (!res.writableFinished && injected === undefined)) return;
     const req = res.req;
     const route = (req as Request & { route?: { path?: unknown } }).route;
     const method = req.method === 'HEAD' ? 'GET' : req.method;
@@ -55,15 +58,17 @@ export function makeRequestCapture(options: { log: RequestLog }) {
     const state = res.locals as CaptureState;
     const contentType = res.getHeader('content-type');
     const raw = context.rawBody;
-    const answer = state.logAnswer;
-    const length = Number(res.getHeader('content-length'));
+    const answer = injected?.answer !== undefined ? injected.answer : state.logAnswer;
+    const length = injected?.answer !== undefined ? (answer === null ? 0 : Buffer.byteLength(answer)) : Number(res.getHeader('content-length'));
+    // What the client got: the status sent, or 0 when no answer reached it (D51).
+    const status = injected?.status ?? (res.writableFinished || res.headersSent ? res.statusCode : 0);
     const request: CapturedRequest = {
       tenantId: principal.tenantId,
       startedAt: state.logStartedAt,
       operation,
       method: req.method,
       target: req.originalUrl,
-      status: res.statusCode,
+      status,
       latencyMs: performance.now() - state.logStartedMs,
       keyId: principal.keyId,
       requestId: context.requestId,
@@ -74,10 +79,11 @@ export function makeRequestCapture(options: { log: RequestLog }) {
       requestBytes: raw?.length ?? 0,
       responseContentType: typeof contentType === 'string' ? contentType : null,
       // A problem whole, so its type and field errors can be read; else a prefix of at least 16 KiB (a string slice copies nothing).
-      responseBody: typeof answer === 'string' ? (res.statusCode >= 400 ? answer : answer.slice(0, BODY_LIMIT)) : answer === null ? null : copyOf(answer, res.statusCode >= 400 ? answer.length : BODY_LIMIT),
+      responseBody: typeof answer === 'string' ? (status >= 400 ? answer : answer.slice(0, BODY_LIMIT)) : answer === null ? null : copyOf(answer, status >= 400 ? answer.length : BODY_LIMIT),
       responseBytes: answer === null ? 0 : Number.isInteger(length) ? length : Buffer.byteLength(answer),
       orderIds: context.changed?.orderIds ?? [],
       tripIds: context.changed?.tripIds ?? [],
+      fault: injected?.mark ?? null,
     };
     log.record(request);
   }
@@ -90,7 +96,8 @@ export function makeRequestCapture(options: { log: RequestLog }) {
       state.logAnswer = null;
       state.logEnd = res.end;
       res.end = capturingEnd as Response['end'];
-      res.once('finish', answered);
+      // 'close' rather than 'finish': a connection a fault cut (D51) never finishes its answer.
+      res.once('close', answered);
     }
     next();
   };

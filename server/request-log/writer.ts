@@ -3,6 +3,7 @@
  * bodies to 16 KiB, read the problem's type and field errors, insert the batch, and prune
  * each tenant to its last `retention` entries a bounded step at a time.
  */
+import type { FaultMark } from '../faults/plan.ts';
 import { BODY_LIMIT, type LogSummaryRow, type NewLogEntry, type RequestLogTable } from '../store/request-log.ts';
 
 /** At most how many entries one transaction writes, so that an API write never waits long for the log's lock. */
@@ -23,6 +24,8 @@ export interface CapturedRequest
   responseBody: string | Uint8Array | null;
   orderIds: readonly string[];
   tripIds: readonly string[];
+  /** The fault injected into the request (D51), or null. */
+  fault: FaultMark | null;
 }
 
 /** API keys (`wbk_…`) and generated admin tokens (`wba_…`) a client put where no key belongs: a query, a body. */
@@ -84,6 +87,7 @@ function entryOf(request: CapturedRequest): NewLogEntry {
     responseBytes: request.responseBytes,
     orderIds: JSON.stringify(request.orderIds),
     tripIds: JSON.stringify(request.tripIds),
+    fault: request.fault === null ? null : JSON.stringify(request.fault),
   };
 }
 
@@ -106,6 +110,7 @@ function summaryOf(id: number, entry: NewLogEntry): LogSummaryRow {
     replayed: entry.replayed ? 1 : 0,
     order_ids: entry.orderIds,
     trip_ids: entry.tripIds,
+    fault: entry.fault,
   };
 }
 

@@ -37,6 +37,7 @@ function summaryOf(row: LogSummaryRow) {
     replayed: row.replayed === 1,
     orderIds: JSON.parse(row.order_ids) as string[],
     tripIds: JSON.parse(row.trip_ids) as string[],
+    fault: row.fault === null ? null : (JSON.parse(row.fault) as unknown),
   };
 }
 

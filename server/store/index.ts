@@ -4,6 +4,7 @@ import { type Clock, systemClock } from '../domain/time.ts';
 import { type Db, openDatabase } from './db.ts';
 import { makeClocks } from './clocks.ts';
 import { makeDirectory } from './directory.ts';
+import { makeFaults } from './faults.ts';
 import { makeHistory } from './history.ts';
 import { makeIdempotency } from './idempotency.ts';
 import { makeKeys } from './keys.ts';
@@ -24,6 +25,7 @@ export function makeStore(db: Db, clock: Clock = systemClock) {
   const keys = makeKeys(db, clocks.now);
   const history = makeHistory(db);
   const directory = makeDirectory(db, clocks.now);
+  const faults = makeFaults(db, clocks.now);
   const getMeta = db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck();
   const setMeta = db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)');
   return {
@@ -42,7 +44,9 @@ export function makeStore(db: Db, clock: Clock = systemClock) {
     intake: makeOrderIntake(db, { tenants, history, directory }),
     orderDetail: makeOrderDetail(db),
     tripLife: makeTripLife(db, { tenants, history, stops: makeTripStops(db) }),
-    reset: makeReset(db, clocks),
+    /** The tenants' fault rules (D51), cached for the integration calls. */
+    faults,
+    reset: makeReset(db, clocks, faults),
     provision: makeProvisioning({ db, tenants, keys }),
     /** A secret kept with the database (the cursor signing key): created once, then stable across restarts. */
     secret(name: string): Buffer {

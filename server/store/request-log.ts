@@ -34,6 +34,8 @@ export interface NewLogEntry {
   responseBytes: number;
   orderIds: string;
   tripIds: string;
+  /** The fault injected into the request (D51), as JSON, or null. */
+  fault: string | null;
 }
 
 /** The filters of the list (D48); an absent one keeps everything. */
@@ -71,10 +73,11 @@ export interface LogRow {
   response_bytes: number;
   order_ids: string;
   trip_ids: string;
+  fault: string | null;
 }
 
 const SUMMARY_COLUMNS =
-  'id, tenant_id, at, operation, method, target, status, problem_type, field_errors, latency_ms, key_id, request_id, idempotency_key, replayed, order_ids, trip_ids';
+  'id, tenant_id, at, operation, method, target, status, problem_type, field_errors, latency_ms, key_id, request_id, idempotency_key, replayed, order_ids, trip_ids, fault';
 
 /** A row without its bodies (the list and the stream). */
 export type LogSummaryRow = Omit<LogRow, 'request_content_type' | 'request_body' | 'request_bytes' | 'response_content_type' | 'response_body' | 'response_bytes'>;
@@ -95,10 +98,10 @@ export function openRequestLogDatabase(file: string): Db {
 export function makeRequestLogTable(db: Db) {
   const insert = db.prepare(`INSERT INTO request_log (tenant_id, at, operation, method, target, status, problem_type, field_errors,
     latency_ms, key_id, request_id, idempotency_key, replayed, request_content_type, request_body, request_bytes,
-    response_content_type, response_body, response_bytes, order_ids, trip_ids)
+    response_content_type, response_body, response_bytes, order_ids, trip_ids, fault)
     VALUES (@tenantId, @at, @operation, @method, @target, @status, @problemType, @fieldErrors, @latencyMs, @keyId, @requestId,
     @idempotencyKey, @replayed, @requestContentType, @requestBody, @requestBytes, @responseContentType, @responseBody,
-    @responseBytes, @orderIds, @tripIds)`);
+    @responseBytes, @orderIds, @tripIds, @fault)`);
   const page = db.prepare<Record<string, string | number | null>, LogSummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM request_log
     WHERE tenant_id = @tenantId AND id < @before
       AND (@operation IS NULL OR operation = @operation)

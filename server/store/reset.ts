@@ -1,6 +1,7 @@
 /** Empties the sandbox (D38): every tenant and everything it holds; `meta` (the cursor signing key) stays. */
 import type { Clocks } from './clocks.ts';
 import { type Db, transaction } from './db.ts';
+import type { Faults } from './faults.ts';
 
 // Children before parents, so that no foreign key is ever left dangling.
 const TABLES = [
@@ -8,8 +9,8 @@ const TABLES = [
   'orders', 'trips', 'tags', 'products', 'vehicles', 'drivers', 'warehouses', 'api_keys', 'tenants',
 ];
 
-/** The reset, as one transaction; the tenants' clocks (D52) forget them too. */
-export function makeReset(db: Db, clocks: Clocks): () => void {
+/** The reset, as one transaction; the tenants' clocks (D52) and fault rules (D51) forget them too. */
+export function makeReset(db: Db, clocks: Clocks, faults: Pick<Faults, 'reload'>): () => void {
   const statements = TABLES.map((table) => db.prepare(`DELETE FROM ${table}`));
   const deleteAll = transaction(db, () => {
     for (const statement of statements) statement.run();
@@ -17,5 +18,6 @@ export function makeReset(db: Db, clocks: Clocks): () => void {
   return () => {
     deleteAll();
     clocks.reload();
+    faults.reload();
   };
 }

@@ -1,0 +1,107 @@
+/**
+ * What faults a call gets (D51): from the tenant's rules — tried oldest first, every
+ * `latency` rule that fires adding its wait, the first other rule that fires deciding the
+ * answer — or, when the request sends `Prefer: fault=…` / `latency=…`, from that alone.
+ */
+import type { FaultKind, FaultRule, FaultWhen } from '../store/faults.ts';
+import { DRAW, draw, drawBetween } from './draw.ts';
+import type { Preferred } from './prefer.ts';
+
+/** The fault of a call as the request log records it (RequestLogFault of spec/sandbox.yaml). */
+export interface FaultMark {
+  fault: FaultKind;
+  source: 'rule' | 'prefer';
+  ruleId: string | null;
+  when: FaultWhen | null;
+  /** The wait added, when a latency fault fired. */
+  latencyMs?: number;
+}
+
+/** A fault injected into a request: its mark, and what the client got when it is not what the server answered. */
+export interface InjectedFault {
+  mark: FaultMark;
+  /** The status the client got (0: no answer at all), when the fault changed it. */
+  status?: number;
+  /** The bytes the client got (null: none), when the fault changed them. */
+  answer?: string | Buffer | null;
+}
+
+/** The fault that decides the answer. */
+export interface Strike {
+  fault: Exclude<FaultKind, 'latency'>;
+  status: 429 | 500 | 503 | null;
+  retryAfterSeconds: number | null;
+  durationMs: number | null;
+  /** Null on a read: `malformed` and `stall` strike at the answer, the others before the request runs. */
+  when: FaultWhen | null;
+}
+
+/** What happens to a call. */
+export interface FaultPlan {
+  waitBeforeMs: number;
+  /** Waited after the effect, before the answer (a write's `when: after` latency). */
+  waitAfterMs: number;
+  strike: Strike | null;
+  mark: FaultMark;
+}
+
+/** True when the call is faulted at its answer rather than before it runs. */
+export function strikesAtAnswer(strike: Strike): boolean {
+  return strike.when === 'after' || strike.fault === 'malformed' || strike.fault === 'stall';
+}
+
+/** The wait of a latency rule on its `n`-th matching call. */
+function waitOf(rule: FaultRule, n: number): number {
+  const { min, max } = rule.latencyMs!;
+  return min === max ? min : drawBetween(min, max, draw(rule.seed!, n, DRAW.latency));
+}
+
+/**
+ * The plan of a call of `operation` with `keyId` under `rules`; `count` is told of every
+ * rule the call matched and whether it fired (the store keeps the counters). Null when no
+ * rule fired.
+ */
+export function planFromRules(rules: readonly FaultRule[], operation: string, keyId: string, count: (rule: FaultRule, fired: boolean) => void): FaultPlan | null {
+  let waitBeforeMs = 0;
+  let waitAfterMs = 0;
+  let latencyRule: FaultRule | null = null;
+  let strikeRule: FaultRule | null = null;
+  for (const rule of rules) {
+    if (rule.operation !== operation || (rule.keyId !== null && rule.keyId !== keyId)) continue;
+    const n = rule.matched;
+    const eligible = rule.remaining !== 0 && (rule.fault === 'latency' || strikeRule === null);
+    const fires = eligible && (rule.probability === null || draw(rule.seed!, n, DRAW.fire) < rule.probability);
+    count(rule, fires);
+    if (!fires) continue;
+    if (rule.fault !== 'latency') {
+      strikeRule = rule;
+      continue;
+    }
+    latencyRule ??= rule;
+    if (rule.when === 'after') waitAfterMs += waitOf(rule, n);
+    else waitBeforeMs += waitOf(rule, n);
+  }
+  const decisive = strikeRule ?? latencyRule;
+  if (decisive === null) return null;
+  const strike: Strike | null =
+    strikeRule === null
+      ? null
+      : { fault: strikeRule.fault as Strike['fault'], status: strikeRule.status, retryAfterSeconds: strikeRule.retryAfterSeconds, durationMs: strikeRule.durationMs, when: strikeRule.when };
+  const mark: FaultMark = { fault: decisive.fault, source: 'rule', ruleId: decisive.id, when: decisive.when, ...(latencyRule === null ? {} : { latencyMs: waitBeforeMs + waitAfterMs }) };
+  return { waitBeforeMs, waitAfterMs, strike, mark };
+}
+
+/** The plan of a call that asked for its faults with `Prefer`; a latency range is drawn at random. */
+export function planFromPrefer(preferred: Preferred): FaultPlan {
+  const { fault, latency } = preferred;
+  const wait = latency === null ? 0 : latency.min + Math.floor(Math.random() * (latency.max - latency.min + 1));
+  const strike: Strike | null =
+    fault === null ? null : { fault: fault.fault, status: fault.status, retryAfterSeconds: fault.status === 429 ? 1 : null, durationMs: null, when: fault.when };
+  const when = fault?.when ?? latency?.when ?? null;
+  return {
+    waitBeforeMs: latency !== null && latency.when !== 'after' ? wait : 0,
+    waitAfterMs: latency?.when === 'after' ? wait : 0,
+    strike,
+    mark: { fault: fault?.fault ?? 'latency', source: 'prefer', ruleId: null, when, ...(latency === null ? {} : { latencyMs: wait }) },
+  };
+}
