@@ -31,19 +31,14 @@ function SimulationFacts({ simulation }: { simulation: Simulation }) {
   );
 }
 
-function SimulationForm({ simulation, onAnswer }: { simulation: Simulation | null; onAnswer: (simulation: Simulation) => void }) {
+function SimulationForm({ simulation, onAnswer }: { simulation: Simulation; onAnswer: (simulation: Simulation) => void }) {
   const { api, tenant } = useContext(ConsoleContext);
-  const [pace, setPace] = useState('');
-  const [seed, setSeed] = useState('');
-  const [unknownStatuses, setUnknownStatuses] = useState(false);
+  const [pace, setPace] = useState(() => String(simulation.changesPerMinute ?? 10));
+  const [seed, setSeed] = useState(() => (simulation.seed === null ? '' : String(simulation.seed)));
+  const [unknownStatuses, setUnknownStatuses] = useState(simulation.unknownStatuses);
   const { busy, problem, run } = useAction();
-  useEffect(() => {
-    setPace(simulation?.changesPerMinute === null || simulation === null ? '10' : String(simulation.changesPerMinute));
-    setSeed(simulation?.seed === null || simulation === null ? '' : String(simulation.seed));
-    setUnknownStatuses(simulation?.unknownStatuses ?? false);
-  }, [tenant?.id, simulation === null]);
   if (!tenant) return null;
-  const running = simulation?.running ?? false;
+  const running = simulation.running;
   return (
     <form onSubmit={async (event) => {
       event.preventDefault();
@@ -97,7 +92,7 @@ export function SimulationView(_: { param: string }) {
         {tenant.state !== 'Active' ? <p class="problem">{tenant.name} is {tenant.state}: the simulation writes only while its tenant is Active.</p> : null}
       </Panel>
       <Panel title={simulation?.running ? 'Change the simulation' : 'Start the simulation'}>
-        <SimulationForm simulation={simulation} onAnswer={setSimulation} />
+        {simulation ? <SimulationForm key={tenant.id} simulation={simulation} onAnswer={setSimulation} /> : <p class="muted">Reading the simulation…</p>}
       </Panel>
       <Panel title="Tenant clock">
         <TenantTime clock={clock} nowMs={nowMs} />

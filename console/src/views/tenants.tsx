@@ -57,7 +57,7 @@ function TenantTable({ tenants }: { tenants: Tenant[] }) {
                 <td>{t.skills.join(', ') || <span class="muted">—</span>}</td>
                 <td><When utc={t.createdAtUtc} /></td>
                 <td class="actions">
-                  {current?.id === t.id ? <span class="muted">Working with it</span> : <button type="button" class="secondary" onClick={() => chooseTenant(t.id)} aria-label={`Work with ${t.name}`}>Work with it</button>}
+                  {current?.id === t.id ? <span class="muted">Working with it</span> : <button type="button" class="secondary" onClick={() => chooseTenant(t.id)} aria-label={`Work with it: ${t.name}`}>Work with it</button>}
                   {t.state === 'Active' ? <button type="button" class="secondary" disabled={busy} onClick={() => move(t, 'suspend')} aria-label={`Suspend ${t.name}`}>Suspend</button> : null}
                   {t.state === 'Suspended' ? <button type="button" class="secondary" disabled={busy} onClick={() => move(t, 'reactivate')} aria-label={`Reactivate ${t.name}`}>Reactivate</button> : null}
                   {t.state !== 'Archived' ? <button type="button" class="danger" disabled={busy} onClick={() => confirm(`Archive ${t.name}? Archived is final.`) && move(t, 'archive')} aria-label={`Archive ${t.name}`}>Archive</button> : null}
