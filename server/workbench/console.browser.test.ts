@@ -212,7 +212,7 @@ describe.skipIf(SKIP)('the console in Chromium', () => {
     await check('sign-in refused');
     await page.getByLabel('Admin token').fill(TEST_ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Work with Acme Deliveries' }).click();
+    await page.getByRole('button', { name: 'Work with it: Acme Deliveries' }).click();
     await page.getByRole('row', { name: /Acme Deliveries/ }).getByText('Working with it').waitFor();
     await check('tenants');
     for (const [link, heading] of [['Keys', 'Keys'], ['Orders', 'Orders'], ['Trips', 'Trips'], ['Feed', 'Feed'], ['Request log', 'Request log']] as const) {
