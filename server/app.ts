@@ -11,6 +11,7 @@ import { consoleLogger, type Logger, makeAccessLog } from './log.ts';
 import { makeRequestCapture } from './request-log/capture.ts';
 import { makeRequestLog, type RequestLog } from './request-log/recorder.ts';
 import { makeSandboxRouter, SANDBOX_PREFIX, sandboxOperations } from './sandbox/routes.ts';
+import { simulationOf } from './simulation/runner.ts';
 import { makeConsoleRouter } from './workbench/console.ts';
 import { makeDocsRouter } from './workbench/docs.ts';
 import type { Store } from './store/index.ts';
@@ -56,6 +57,8 @@ export function createApp(options: AppOptions): express.Express {
   app.use(makeDocsRouter());
   app.use(makeConsoleRouter());
   app.use(makeIntegrationRouter({ store: options.store, cursors, bodyIdleTimeoutMs }));
+  // The tenants' simulations resume where they stopped (D53); `simulationOf(store).close()` ends their timer.
+  simulationOf(options.store, { log });
   app.use(
     SANDBOX_PREFIX,
     makeSandboxRouter({ store: options.store, adminToken: options.adminToken ?? newAdminToken(), cursors, bodyIdleTimeoutMs, requestLog }),

@@ -4,6 +4,7 @@ import { parseCommandLine, portNumber } from '../bin/command-line.ts';
 import { writeAdminTokenFile } from '../bin/admin-token-file.ts';
 import { UsageError } from '../bin/errors.ts';
 import { createApp } from './app.ts';
+import { simulationOf } from './simulation/runner.ts';
 import { newAdminToken } from './http/admin-auth.ts';
 import { integerFlag } from '../fixtures/cli.ts';
 import { maxSeed } from '../fixtures/generate.ts';
@@ -105,6 +106,7 @@ export async function main(argv: string[]): Promise<number> {
   removeTokenFile();
   // The entries still waiting are written before the database closes.
   await requestLog?.close();
+  simulationOf(store).close();
   store.db.close();
   return 0;
 }

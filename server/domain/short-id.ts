@@ -3,11 +3,23 @@ import { randomInt } from 'node:crypto';
 
 const ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 
-/** A fresh `<prefix>-XXXXX` code that `taken` does not report as used. */
-export function newShortId(prefix: string, taken: (code: string) => boolean): string {
+/**
+ * Ids a caller chooses for what it creates, instead of random ones: the simulation draws
+ * them from its seed so that the same seed gives the same feed (D53).
+ */
+export interface ChosenIds {
+  id: string;
+  /** The ids of an order's lines, in line order. */
+  lineIds?: readonly string[];
+  /** Draws an integer in [0, bound) for the short id's characters. */
+  pick: (bound: number) => number;
+}
+
+/** A fresh `<prefix>-XXXXX` code that `taken` does not report as used; `pick` draws its characters (random by default). */
+export function newShortId(prefix: string, taken: (code: string) => boolean, pick: (bound: number) => number = randomInt): string {
   for (let attempt = 0; attempt < 50; attempt++) {
     let code = `${prefix}-`;
-    for (let i = 0; i < 5; i++) code += ALPHABET[randomInt(ALPHABET.length)];
+    for (let i = 0; i < 5; i++) code += ALPHABET[pick(ALPHABET.length)];
     if (!taken(code)) return code;
   }
   throw new Error(`no free ${prefix} short id after 50 attempts`);

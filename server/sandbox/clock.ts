@@ -2,7 +2,7 @@
 import { parse as parseDuration } from 'tinyduration';
 import { refuse } from '../domain/refusal.ts';
 import { aboutBlank } from '../http/problem.ts';
-import { ClockBackwards, type ClockMode } from '../store/clocks.ts';
+import { AdvanceRefused, ClockBackwards, type ClockMode } from '../store/clocks.ts';
 import type { Store } from '../store/index.ts';
 import { bodyOf, type Handler, paramsOf, sendJson } from './respond.ts';
 
@@ -55,8 +55,14 @@ export function makeClockHandlers(store: Store): Record<string, Handler> {
       sendJson(res, 200, forwardOnly(() => clocks.set(tenantOf(res), mode, atUtc === undefined ? undefined : Date.parse(atUtc))));
     },
     async advanceClock(_req, res) {
-      const ms = durationMs(bodyOf<{ by: string }>(res).by);
-      sendJson(res, 200, await clocks.advance(tenantOf(res), ms));
+      const { by } = bodyOf<{ by: string }>(res);
+      const ms = durationMs(by);
+      try {
+        sendJson(res, 200, await clocks.advance(tenantOf(res), ms));
+      } catch (error) {
+        if (error instanceof AdvanceRefused) refuse('api.malformed_request', error.message, 'by', by);
+        throw error;
+      }
     },
   };
 }

@@ -1,11 +1,21 @@
-/** Control-plane handlers of the tenant's simulation — being built (issue 13). */
+/** The tenant's living-feed simulation in the control plane (D53, D54): read, start or change, stop. */
+import { simulationOf, type SimulationSetting } from '../simulation/runner.ts';
 import type { Store } from '../store/index.ts';
-import type { Handler } from './respond.ts';
+import { bodyOf, type Handler, paramsOf, sendJson } from './respond.ts';
 
 /** Handlers of the simulation operations. */
-export function makeSimulationHandlers(_store: Store): Record<string, Handler> {
-  const notYet: Handler = () => {
-    throw new Error('not built yet');
+export function makeSimulationHandlers(store: Store): Record<string, Handler> {
+  const simulation = simulationOf(store);
+  const tenantOf = (res: Parameters<Handler>[1]) => paramsOf(res)['tenantId']!;
+  return {
+    getSimulation(_req, res) {
+      sendJson(res, 200, simulation.view(tenantOf(res)));
+    },
+    setSimulation(_req, res) {
+      sendJson(res, 200, simulation.start(tenantOf(res), bodyOf<SimulationSetting>(res)));
+    },
+    stopSimulation(_req, res) {
+      sendJson(res, 200, simulation.stop(tenantOf(res)));
+    },
   };
-  return { getSimulation: notYet, setSimulation: notYet, stopSimulation: notYet,  };
 }

@@ -39,6 +39,17 @@ export class ClockBackwards extends Error {
 /** Called after a tenant's clock moved forward; answers how many changes it made (the simulation, D53). */
 export type AdvanceListener = (tenantId: string) => number | Promise<number>;
 
+/** Called before a tenant's clock moves forward to `toMs`: answers why the move is refused, or null (the simulation's cap, D53). */
+export type AdvanceCheck = (tenantId: string, toMs: number) => string | null;
+
+/** An advance a check refused, before the clock moved; the control plane answers it 400 naming `by`. */
+export class AdvanceRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdvanceRefused';
+  }
+}
+
 const SYSTEM: Setting = { frozenAt: null, offsetMs: 0 };
 
 /** The tenants' clocks over `db`, on top of the base clock `base` (the wall clock, or a test's). */
@@ -56,6 +67,7 @@ export function makeClocks(db: Db, base: Clock) {
   /** Readings forced for the length of a call: the simulation stamps a change at the time it fell due. */
   const pinned = new Map<string, number>();
   const listeners: AdvanceListener[] = [];
+  const checks: AdvanceCheck[] = [];
 
   const settingOf = (tenantId: string): Setting => settings.get(tenantId) ?? SYSTEM;
   const reading = (setting: Setting, wall: number) => setting.frozenAt ?? wall + setting.offsetMs;
@@ -108,6 +120,11 @@ export function makeClocks(db: Db, base: Clock) {
      */
     async advance(tenantId: string, ms: number): Promise<{ clock: ClockView; changes: number }> {
       const setting = settingOf(tenantId);
+      const toMs = now(tenantId) + ms;
+      for (const check of checks) {
+        const refusal = check(tenantId, toMs);
+        if (refusal !== null) throw new AdvanceRefused(refusal);
+      }
       apply(tenantId, setting.frozenAt !== null ? { frozenAt: setting.frozenAt + ms, offsetMs: 0 } : { frozenAt: null, offsetMs: setting.offsetMs + ms });
       let changes = 0;
       for (const listener of listeners) changes += await listener(tenantId);
@@ -116,6 +133,10 @@ export function makeClocks(db: Db, base: Clock) {
     /** Registers a listener called after every advance (the simulation, D53). */
     onAdvance(listener: AdvanceListener): void {
       listeners.push(listener);
+    },
+    /** Registers a check run before every advance, which may refuse it (the simulation's cap, D53). */
+    beforeAdvance(check: AdvanceCheck): void {
+      checks.push(check);
     },
     /**
      * Runs `fn` with the tenant's clock reading `atMs` (synchronously: nothing else runs

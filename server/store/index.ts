@@ -13,6 +13,7 @@ import { makeOrderIntake } from './order-intake.ts';
 import { makeOrders } from './orders.ts';
 import { makeProvisioning } from './provision.ts';
 import { makeReset } from './reset.ts';
+import { makeSimulations } from './simulations.ts';
 import { makeTenants } from './tenants.ts';
 import { makeTripLife } from './trip-life.ts';
 import { makeTripStops } from './trip-stops.ts';
@@ -47,6 +48,8 @@ export function makeStore(db: Db, clock: Clock = systemClock) {
     /** The tenants' fault rules (D51), cached for the integration calls. */
     faults,
     reset: makeReset(db, clocks, faults),
+    /** The living-feed simulation of each tenant (D53). */
+    simulations: makeSimulations(db, { tenants, history }),
     provision: makeProvisioning({ db, tenants, keys }),
     /** A secret kept with the database (the cursor signing key): created once, then stable across restarts. */
     secret(name: string): Buffer {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { checkIntake, type OrderIntake } from '../domain/intake-rules.ts';
 import { Refusal, refuse } from '../domain/refusal.ts';
-import { newShortId } from '../domain/short-id.ts';
+import { type ChosenIds, newShortId } from '../domain/short-id.ts';
 import { type Db, transaction } from './db.ts';
 import type { Directory } from './directory.ts';
 import type { History } from './history.ts';
@@ -44,8 +44,8 @@ export function makeOrderIntake(db: Db, deps: { tenants: Tenants; history: Histo
   const restore = db.prepare('UPDATE orders SET archived_at = NULL, updated_at = ? WHERE id = ?');
   const setMiniStatus = db.prepare('UPDATE orders SET mini_status = ?, updated_at = ? WHERE id = ?');
 
-  /** Inserts one order stamped `stamp`; refuses it first if a rule that needs the database says no. */
-  function insert(tenantId: string, intake: OrderIntake, stamp: string): string {
+  /** Inserts one order stamped `stamp` (with `chosen` ids, else random ones); refuses it first if a rule that needs the database says no. */
+  function insert(tenantId: string, intake: OrderIntake, stamp: string, chosen?: ChosenIds): string {
     checkIntake(intake);
     const related = intake.relatedToOrderId ?? null;
     if (related !== null && orderRow.get(related, tenantId) === undefined) {
@@ -57,11 +57,11 @@ export function makeOrderIntake(db: Db, deps: { tenants: Tenants; history: Histo
     if (liveByExternalId.get(tenantId, intake.externalId) !== undefined) {
       refuse('orders.duplicate', `A live order of the tenant has external id ${intake.externalId}.`, 'externalId', intake.externalId);
     }
-    const id = randomUUID();
-    const shortId = newShortId('ORD', (code) => shortIdTaken.get(tenantId, code) !== undefined);
+    const id = chosen?.id ?? randomUUID();
+    const shortId = newShortId('ORD', (code) => shortIdTaken.get(tenantId, code) !== undefined, chosen?.pick);
     insertOrder.run(id, tenantId, intake.externalId, shortId, intake.type, intake.customId ?? null, related, JSON.stringify(tags), stamp, stamp);
     intake.lines.forEach((line, position) =>
-      insertLine.run(randomUUID(), id, position, line.warehouseId, line.productId, line.quantity, line.role ?? 'Delivery', line.weightKg ?? 0, line.volumeM3 ?? 0, line.price ?? 0),
+      insertLine.run(chosen?.lineIds?.[position] ?? randomUUID(), id, position, line.warehouseId, line.productId, line.quantity, line.role ?? 'Delivery', line.weightKg ?? 0, line.volumeM3 ?? 0, line.price ?? 0),
     );
     history.record(id, stamp, 'created', { status: 'New' });
     return id;
@@ -74,8 +74,8 @@ export function makeOrderIntake(db: Db, deps: { tenants: Tenants; history: Histo
     orderRow.get(orderId, tenantId) ?? refuse('orders.notFound', `No order ${orderId} in the tenant.`);
 
   return {
-    /** Takes in one order in status New; returns its id. */
-    create: transaction(db, (tenantId: string, intake: OrderIntake): string => insert(tenantId, intake, tenants.nextStamp(tenantId))),
+    /** Takes in one order in status New (with `chosen` ids: the simulation's, D53); returns its id. */
+    create: transaction(db, (tenantId: string, intake: OrderIntake, chosen?: ChosenIds): string => insert(tenantId, intake, tenants.nextStamp(tenantId), chosen)),
 
     /** Takes in the rows one by one under one stamp; a refused row is reported and skipped. */
     importRows: transaction(db, (tenantId: string, rows: readonly ImportRow[]): ImportOutcome[] => {

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { checkLineOutcomes, endStatus, failedOutcomes, type LineOutcomeInput } from '../domain/outcomes.ts';
 import { refuse } from '../domain/refusal.ts';
-import { newShortId } from '../domain/short-id.ts';
+import { type ChosenIds, newShortId } from '../domain/short-id.ts';
 import { assertCanCancel, assertCanComplete, assertCanStart, assertStopsChangeable, ON_LIVE_TRIP, PLANNABLE } from '../domain/trip-rules.ts';
 import type { Trip } from '../../spec/load.ts';
 import { type Db, transaction } from './db.ts';
@@ -85,8 +85,8 @@ export function makeTripLife(db: Db, deps: { tenants: Tenants; history: History;
       return { ...(JSON.parse(json) as Trip), stops: stops.view(tripId) };
     }),
 
-    /** Builds a Confirmed trip with one stop per order; the orders become Planned. Returns the trip's id. */
-    build: transaction(db, (tenantId: string, input: { orderIds: string[]; driverId?: string | null; vehicleId?: string | null }): string => {
+    /** Builds a Confirmed trip with one stop per order (with `chosen` ids: the simulation's, D53); the orders become Planned. Returns the trip's id. */
+    build: transaction(db, (tenantId: string, input: { orderIds: string[]; driverId?: string | null; vehicleId?: string | null }, chosen?: ChosenIds): string => {
       const orders = input.orderIds.map((orderId, i) => {
         const order = orderRow.get(orderId, tenantId);
         if (order === undefined || order.archived_at !== null) {
@@ -101,8 +101,8 @@ export function makeTripLife(db: Db, deps: { tenants: Tenants; history: History;
         return order;
       });
       const stamp = tenants.nextStamp(tenantId);
-      const tripId = randomUUID();
-      const shortId = newShortId('TRP', (code) => shortIdTaken.get(tenantId, code) !== undefined);
+      const tripId = chosen?.id ?? randomUUID();
+      const shortId = newShortId('TRP', (code) => shortIdTaken.get(tenantId, code) !== undefined, chosen?.pick);
       const warehouseId = firstWarehouse.get(orders[0]!.id)!;
       insertTrip.run(tripId, tenantId, shortId, warehouseId, input.driverId ?? null, input.vehicleId ?? null, orders.length, stamp, stamp);
       stops.add(tripId, input.orderIds);

@@ -1,0 +1,210 @@
+/**
+ * The living feed's scheduler (D53): it makes each tenant's changes as they fall due on the
+ * tenant's clock — from a timer while the clock runs, and all at once when the clock is
+ * advanced — in slices, so that a big catch-up never stalls other requests.
+ */
+import { randomInt } from 'node:crypto';
+import { utc } from '../domain/time.ts';
+import type { Logger } from '../log.ts';
+import { transaction } from '../store/db.ts';
+import type { Store } from '../store/index.ts';
+import type { SimulationRow } from '../store/simulations.ts';
+import { makeChange } from './changes.ts';
+import { countDue, gapMs, generator, timelineStart } from './draws.ts';
+
+/** The most changes one advance may make (D53). */
+export const MAX_CHANGES_PER_ADVANCE = 100_000;
+
+/** How many changes one event-loop turn makes at most, and how often the timer looks for due ones. */
+const SLICE = 500;
+const TICK_MS = 250;
+
+/** A tenant's simulation as the control plane answers it (`Simulation` of spec/sandbox.yaml). */
+export interface SimulationView {
+  running: boolean;
+  changesPerMinute: number | null;
+  seed: number | null;
+  unknownStatuses: boolean;
+  startedAtUtc: string | null;
+  changes: number;
+  nextChangeAtUtc: string | null;
+}
+
+/** How a simulation is started (`SimulationSetting` of spec/sandbox.yaml). */
+export interface SimulationSetting {
+  changesPerMinute: number;
+  seed?: number;
+  unknownStatuses?: boolean;
+}
+
+const NEVER_STARTED: SimulationView = {
+  running: false,
+  changesPerMinute: null,
+  seed: null,
+  unknownStatuses: false,
+  startedAtUtc: null,
+  changes: 0,
+  nextChangeAtUtc: null,
+};
+
+const viewOf = (row: SimulationRow | undefined): SimulationView =>
+  row === undefined
+    ? NEVER_STARTED
+    : {
+        running: row.running,
+        changesPerMinute: row.changesPerMinute,
+        seed: row.seed,
+        unknownStatuses: row.unknownStatuses,
+        startedAtUtc: utc(row.startedAt),
+        changes: row.changes,
+        nextChangeAtUtc: row.running && row.nextChangeAt !== null ? utc(row.nextChangeAt) : null,
+      };
+
+/** Moves the row's next change past `nowMs` without making any: the time skipped while the tenant was not Active. */
+function skipTo(row: SimulationRow, nowMs: number): void {
+  row.nextChangeAt = nowMs + gapMs(generator(row.timeline), row.changesPerMinute);
+}
+
+/** The simulation of one store: start, stop, read, and catch up; `close` ends its timer. */
+export function makeSimulationRunner(store: Store, options: { log?: Logger } = {}) {
+  const { simulations, clocks, tenants } = store;
+  /** The catch-up under way per tenant: one at a time, in order. */
+  const queue = new Map<string, Promise<number>>();
+  let timer: NodeJS.Timeout | null = null;
+  let closed = false;
+
+  const isActive = (tenantId: string) => tenants.get(tenantId)?.state === 'Active';
+
+  /** Makes up to SLICE due changes in one transaction; answers how many, and whether more are due. */
+  const slice = transaction(store.db, (tenantId: string, first: boolean): { made: number; more: boolean } => {
+    const row = simulations.get(tenantId);
+    if (row === undefined || !row.running || row.nextChangeAt === null) return { made: 0, more: false };
+    const nowMs = clocks.now(tenantId);
+    if (row.nextChangeAt > nowMs) return { made: 0, more: false };
+    // Nothing is written while the tenant is not Active, and a backlog past the cap (a server
+    // that was down for long) is skipped rather than written all at once.
+    const tooMany = first && countDue(row.timeline, row.nextChangeAt, row.changesPerMinute, nowMs, MAX_CHANGES_PER_ADVANCE) > MAX_CHANGES_PER_ADVANCE;
+    if (!isActive(tenantId) || tooMany) {
+      skipTo(row, nowMs);
+      simulations.saveProgress(row);
+      return { made: 0, more: false };
+    }
+    const draw = generator(row.timeline);
+    let made = 0;
+    while (made < SLICE && row.nextChangeAt <= nowMs) {
+      clocks.pinned(tenantId, row.nextChangeAt, () => makeChange(store, row));
+      made++;
+      row.changes++;
+      row.position++;
+      row.nextChangeAt += gapMs(draw, row.changesPerMinute);
+    }
+    simulations.saveProgress(row);
+    return { made, more: row.nextChangeAt <= nowMs };
+  });
+
+  /** Makes every change due up to the tenant's time, a slice per event-loop turn. */
+  async function run(tenantId: string): Promise<number> {
+    let made = 0;
+    for (let first = true; !closed && store.db.open; first = false) {
+      const done = slice(tenantId, first);
+      made += done.made;
+      if (!done.more) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return made;
+  }
+
+  /** Queues a catch-up of the tenant behind any under way; answers the changes it made. */
+  function catchUp(tenantId: string): Promise<number> {
+    const before = queue.get(tenantId) ?? Promise.resolve(0);
+    const next = before.then(
+      () => run(tenantId),
+      () => run(tenantId),
+    );
+    queue.set(tenantId, next);
+    const forget = () => {
+      if (queue.get(tenantId) === next) queue.delete(tenantId);
+    };
+    next.then(forget, forget);
+    return next;
+  }
+
+  /** Catches up every running simulation that has a change due; ends the timer when none runs. */
+  function tick(): void {
+    if (closed || !store.db.open) return close();
+    const running = simulations.running();
+    if (running.length === 0) return stopTimer();
+    for (const tenantId of running) {
+      if (queue.has(tenantId)) continue;
+      const row = simulations.get(tenantId);
+      if (row?.nextChangeAt == null || row.nextChangeAt > clocks.now(tenantId)) continue;
+      catchUp(tenantId).catch((error: unknown) => options.log?.error(`simulation of tenant ${tenantId}: ${(error as Error).stack ?? String(error)}`));
+    }
+  }
+
+  function startTimer(): void {
+    if (timer !== null || closed) return;
+    timer = setInterval(tick, TICK_MS);
+    timer.unref();
+  }
+
+  function stopTimer(): void {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+  }
+
+  function close(): void {
+    closed = true;
+    stopTimer();
+  }
+
+  clocks.beforeAdvance((tenantId, toMs) => {
+    const row = simulations.get(tenantId);
+    if (row === undefined || !row.running || row.nextChangeAt === null || !isActive(tenantId)) return null;
+    const due = countDue(row.timeline, row.nextChangeAt, row.changesPerMinute, toMs, MAX_CHANGES_PER_ADVANCE);
+    if (due <= MAX_CHANGES_PER_ADVANCE) return null;
+    return `At ${row.changesPerMinute} changes a minute the simulation would make more than ${MAX_CHANGES_PER_ADVANCE.toLocaleString('en')} changes by ${utc(toMs)}; advance by less at a time, or stop the simulation first (D53).`;
+  });
+  clocks.onAdvance((tenantId) => catchUp(tenantId));
+  if (simulations.running().length > 0) startTimer();
+
+  return {
+    /** The tenant's simulation. */
+    view(tenantId: string): SimulationView {
+      return viewOf(simulations.get(tenantId));
+    },
+    /** Starts (or restarts, from its seed) the tenant's simulation at the tenant's time. */
+    start(tenantId: string, setting: SimulationSetting): SimulationView {
+      const seed = setting.seed ?? randomInt(2 ** 32);
+      const startedAt = clocks.now(tenantId);
+      const timeline = timelineStart(seed);
+      const nextChangeAt = startedAt + gapMs(generator(timeline), setting.changesPerMinute);
+      simulations.start(tenantId, { changesPerMinute: setting.changesPerMinute, seed, unknownStatuses: setting.unknownStatuses ?? false, startedAt, nextChangeAt, timeline });
+      startTimer();
+      return viewOf(simulations.get(tenantId));
+    },
+    /** Stops the tenant's simulation; what it wrote stays. */
+    stop(tenantId: string): SimulationView {
+      simulations.stop(tenantId);
+      return viewOf(simulations.get(tenantId));
+    },
+    /** Makes every change due by the tenant's time; answers how many it made. */
+    catchUp,
+    /** Ends the timer: the server is closing. */
+    close,
+  };
+}
+
+export type SimulationRunner = ReturnType<typeof makeSimulationRunner>;
+
+const runners = new WeakMap<Store, SimulationRunner>();
+
+/** The simulation runner of `store`, made (and resumed) the first time it is asked for. */
+export function simulationOf(store: Store, options: { log?: Logger } = {}): SimulationRunner {
+  let runner = runners.get(store);
+  if (runner === undefined) {
+    runner = makeSimulationRunner(store, options);
+    runners.set(store, runner);
+  }
+  return runner;
+}
