@@ -1,0 +1,279 @@
+/** The living feed over a store (D53, D54): determinism, pace, stamps, unknown statuses, tenants, stop, restart and reset. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../store/index.ts';
+import { memoryStore } from '../testing.ts';
+import { UNLISTED_STATUS } from './changes.ts';
+import { simulationOf } from './runner.ts';
+
+const WALL = Date.parse('2026-11-20T08:00:00.000Z');
+const NINE = Date.parse('2026-11-20T09:00:00.000Z');
+const HOUR = 3_600_000;
+const TENANT = '6f1c2d3e-4a5b-4c6d-8e7f-101112131415';
+const OTHER = '7a2b3c4d-5e6f-4a7b-8c9d-202122232425';
+
+const opened: Store[] = [];
+afterEach(() => {
+  for (const store of opened.splice(0)) {
+    simulationOf(store).close();
+    store.db.close();
+  }
+});
+
+/** A store whose wall clock stands still, with tenant `tenantId` frozen at nine. */
+function fresh(tenantId = TENANT, store: Store = memoryStore(() => WALL)) {
+  opened.push(store);
+  store.tenants.create({ name: 'Living feed', country: 'NL', id: tenantId });
+  store.clocks.set(tenantId, 'frozen', NINE);
+  return { store, tenantId, sim: simulationOf(store) };
+}
+
+const ALL = { position: null, since: null, statuses: null, limit: 1_000_000 };
+
+/** The tenant's order and trip feeds, as the API's JSON text. */
+const feeds = (store: Store, tenantId: string) => ({
+  orders: store.orders.feedPage(tenantId, ALL).items.join('\n'),
+  trips: store.trips.feedPage(tenantId, ALL).items.join('\n'),
+});
+
+/** Every stamp a change left, in time order: each order's history and each trip's last change (a completion touches only the trip). */
+function changeStamps(store: Store, tenantId: string): string[] {
+  return store.db
+    .prepare<[string, string], string>(
+      `SELECT h.at FROM order_history h JOIN orders o ON o.id = h.order_id WHERE o.tenant_id = ?
+       UNION SELECT updated_at FROM trips WHERE tenant_id = ? ORDER BY 1`,
+    )
+    .pluck()
+    .all(tenantId, tenantId);
+}
+
+/** Five standard deviations of a Poisson count with mean `mean`: a miss is a bug, not bad luck. */
+const spread = (mean: number) => 5 * Math.sqrt(mean);
+
+describe('the simulation over a frozen clock', () => {
+  it('makes nothing until the clock is advanced, then the hour of changes, about N×60, spread over the hour and each with a stamp of its own', async () => {
+    const { store, tenantId, sim } = fresh();
+    sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
+    expect(await sim.catchUp(tenantId)).toBe(0);
+    expect(changeStamps(store, tenantId)).toEqual([]);
+
+    const { changes, clock } = await store.clocks.advance(tenantId, HOUR);
+    expect(clock.nowUtc).toBe('2026-11-20T10:00:00.000Z');
+    expect(Math.abs(changes - 3600)).toBeLessThan(spread(3600));
+    expect(sim.view(tenantId).changes).toBe(changes);
+    const stamps = changeStamps(store, tenantId);
+    // One change, one stamp: no two changes share one, so the count of stamps is the count of changes.
+    expect(stamps).toHaveLength(changes);
+    // Spread over the hour: the first within a few mean gaps of its start, the last near its end.
+    expect(Date.parse(stamps[0]!) - NINE).toBeLessThan(10_000);
+    expect(NINE + HOUR - Date.parse(stamps[stamps.length - 1]!)).toBeLessThan(10_000);
+    expect(stamps.every((stamp) => Date.parse(stamp) > NINE && Date.parse(stamp) <= NINE + HOUR)).toBe(true);
+    // Each half hour has about half of them.
+    const firstHalf = stamps.filter((stamp) => Date.parse(stamp) <= NINE + HOUR / 2).length;
+    expect(Math.abs(firstHalf - changes / 2)).toBeLessThan(spread(changes / 2));
+  });
+
+  it('keeps the pace of its setting at 1, 10 and 120 changes a minute', async () => {
+    for (const changesPerMinute of [1, 10, 120]) {
+      const { store, tenantId, sim } = fresh(TENANT, memoryStore(() => WALL));
+      sim.start(tenantId, { changesPerMinute, seed: 11 });
+      const { changes } = await store.clocks.advance(tenantId, HOUR);
+      expect(Math.abs(changes - changesPerMinute * 60)).toBeLessThan(spread(changesPerMinute * 60));
+      expect(changeStamps(store, tenantId)).toHaveLength(changes);
+    }
+  });
+
+  it('stamps its changes in the order they were made, and takes in, plans, starts, delivers, fails, completes and cancels', async () => {
+    const { store, tenantId, sim } = fresh();
+    sim.start(tenantId, { changesPerMinute: 30, seed: 3 });
+    await store.clocks.advance(tenantId, 2 * HOUR);
+    const history = store.db.prepare<[], { at: string; kind: string; data: string }>('SELECT at, kind, data FROM order_history ORDER BY seq').all();
+    // Written one after the other, so never a stamp older than the one before (D7).
+    expect(history.every((entry, i) => i === 0 || entry.at >= history[i - 1]!.at)).toBe(true);
+    const orderStatuses = new Set(store.db.prepare<[], string>('SELECT DISTINCT status FROM orders').pluck().all());
+    for (const status of ['FullyDelivered', 'PartiallyDelivered', 'Returned', 'Collected', 'Cancelled', 'Planned']) expect(orderStatuses).toContain(status);
+    const tripStatuses = new Set(store.db.prepare<[], string>('SELECT DISTINCT status FROM trips').pluck().all());
+    for (const status of ['Completed', 'Cancelled']) expect(tripStatuses).toContain(status);
+    expect(new Set(history.map((entry) => entry.kind))).toEqual(new Set(['created', 'status', 'outcome', 'cancel']));
+  });
+});
+
+describe('the same seed, the same feed', () => {
+  it('gives byte-identical order and trip feeds in two fresh sandboxes; another seed gives another feed', async () => {
+    const run = async (seed: number) => {
+      const { store, tenantId, sim } = fresh(TENANT, memoryStore(() => WALL));
+      sim.start(tenantId, { changesPerMinute: 60, seed, unknownStatuses: true });
+      await store.clocks.advance(tenantId, HOUR);
+      return feeds(store, tenantId);
+    };
+    const first = await run(7);
+    const second = await run(7);
+    expect(first.orders.length).toBeGreaterThan(1000);
+    expect(first.trips.length).toBeGreaterThan(1000);
+    expect(second.orders).toBe(first.orders);
+    expect(second.trips).toBe(first.trips);
+    const other = await run(8);
+    expect(other.orders).not.toBe(first.orders);
+    expect(other.trips).not.toBe(first.trips);
+  });
+
+  it('gives the same feed whether the hour is advanced at once or minute by minute', async () => {
+    const once = fresh(TENANT, memoryStore(() => WALL));
+    once.sim.start(TENANT, { changesPerMinute: 20, seed: 5 });
+    await once.store.clocks.advance(TENANT, HOUR);
+    const steps = fresh(TENANT, memoryStore(() => WALL));
+    steps.sim.start(TENANT, { changesPerMinute: 20, seed: 5 });
+    for (let minute = 0; minute < 60; minute++) await steps.store.clocks.advance(TENANT, 60_000);
+    expect(feeds(steps.store, TENANT)).toEqual(feeds(once.store, TENANT));
+  });
+
+  it('resumes after a restart where it stopped: the feed is the one an unbroken run gives', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'waybill-simulation-'));
+    try {
+      const file = join(folder, 'sandbox.db');
+      const before = fresh(TENANT, openStore(file, () => WALL));
+      before.sim.start(TENANT, { changesPerMinute: 30, seed: 9 });
+      await before.store.clocks.advance(TENANT, HOUR / 2);
+      simulationOf(before.store).close();
+      before.store.db.close();
+      opened.splice(opened.indexOf(before.store), 1);
+
+      const after = openStore(file, () => WALL);
+      opened.push(after);
+      const resumed = simulationOf(after);
+      expect(resumed.view(TENANT)).toMatchObject({ running: true, changesPerMinute: 30, seed: 9 });
+      await after.clocks.advance(TENANT, HOUR / 2);
+
+      const unbroken = fresh(TENANT, memoryStore(() => WALL));
+      unbroken.sim.start(TENANT, { changesPerMinute: 30, seed: 9 });
+      await unbroken.store.clocks.advance(TENANT, HOUR);
+      expect(feeds(after, TENANT)).toEqual(feeds(unbroken.store, TENANT));
+      expect(resumed.view(TENANT).changes).toBe(unbroken.sim.view(TENANT).changes);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('unknown statuses (D54)', () => {
+  it('passes some orders through OnHold, never plans them while held, and moves each on to a listed status', async () => {
+    const { store, tenantId, sim } = fresh();
+    sim.start(tenantId, { changesPerMinute: 30, seed: 21, unknownStatuses: true });
+    await store.clocks.advance(tenantId, 3 * HOUR);
+    const moves = store.db
+      .prepare<[], { order_id: string; at: string; data: string }>("SELECT order_id, at, data FROM order_history WHERE kind = 'status' ORDER BY seq")
+      .all()
+      .map((row) => ({ orderId: row.order_id, at: Date.parse(row.at), ...(JSON.parse(row.data) as { from: string; to: string }) }));
+    const held = moves.filter((move) => move.to === UNLISTED_STATUS);
+    expect(held.length).toBeGreaterThan(10);
+    // Out of OnHold only to a listed status from which it can be planned.
+    expect(new Set(moves.filter((move) => move.from === UNLISTED_STATUS).map((move) => move.to))).toEqual(new Set(['InPlanning']));
+    for (const hold of held.filter((move) => move.at < NINE + 2.5 * HOUR)) {
+      const next = moves.find((move) => move.orderId === hold.orderId && move.at > hold.at);
+      expect(next).toMatchObject({ from: UNLISTED_STATUS, to: 'InPlanning' });
+    }
+  });
+
+  it('never shows OnHold to a tenant whose simulation did not ask for it', async () => {
+    const { store, tenantId, sim } = fresh();
+    sim.start(tenantId, { changesPerMinute: 30, seed: 21 });
+    await store.clocks.advance(tenantId, 3 * HOUR);
+    expect(store.db.prepare<[], number>("SELECT count(*) FROM order_history WHERE data LIKE '%OnHold%'").pluck().get()).toBe(0);
+  });
+});
+
+describe('the simulation and the tenant', () => {
+  it('writes nothing while the tenant is Suspended, and takes up its pace again once it is Active', async () => {
+    const { store, tenantId, sim } = fresh();
+    sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
+    store.tenants.setState(tenantId, 'Suspended');
+    expect((await store.clocks.advance(tenantId, HOUR)).changes).toBe(0);
+    expect(changeStamps(store, tenantId)).toEqual([]);
+    store.tenants.setState(tenantId, 'Active');
+    const { changes } = await store.clocks.advance(tenantId, HOUR);
+    expect(Math.abs(changes - 3600)).toBeLessThan(spread(3600));
+    // The suspended hour was skipped, not made up for afterwards.
+    expect(Date.parse(changeStamps(store, tenantId)[0]!)).toBeGreaterThan(NINE + HOUR);
+  });
+
+  it('never writes into another tenant, and another tenant with the same seed gets ids of its own', async () => {
+    const { store, tenantId, sim } = fresh();
+    fresh(OTHER, store);
+    sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
+    await store.clocks.advance(tenantId, HOUR);
+    await store.clocks.advance(OTHER, HOUR);
+    expect(changeStamps(store, OTHER)).toEqual([]);
+    expect(store.db.prepare<[string], number>('SELECT clock FROM tenants WHERE id = ?').pluck().get(OTHER)).toBe(0);
+
+    sim.start(OTHER, { changesPerMinute: 60, seed: 7 });
+    await store.clocks.advance(OTHER, HOUR);
+    const ids = (id: string) => new Set(store.db.prepare<[string], string>('SELECT id FROM orders WHERE tenant_id = ?').pluck().all(id));
+    const mine = ids(tenantId);
+    expect([...ids(OTHER)].some((id) => mine.has(id))).toBe(false);
+  });
+
+  it('stops and keeps what it wrote; a restart with the same seed makes new ids and tends the orders it left', async () => {
+    const { store, tenantId, sim } = fresh();
+    sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
+    const { changes } = await store.clocks.advance(tenantId, HOUR / 4);
+    const written = feeds(store, tenantId);
+    expect(sim.stop(tenantId)).toMatchObject({ running: false, changes, nextChangeAtUtc: null, seed: 7 });
+    expect((await store.clocks.advance(tenantId, HOUR)).changes).toBe(0);
+    expect(feeds(store, tenantId)).toEqual(written);
+
+    sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
+    expect((await store.clocks.advance(tenantId, HOUR / 4)).changes).toBeGreaterThan(0);
+    const left = store.db.prepare<[], number>("SELECT count(*) FROM orders WHERE status IN ('New', 'InPlanning', 'Planned', 'InProgress') AND created_at < '2026-11-20T09:16'").pluck().get()!;
+    expect(left).toBeLessThan(15);
+  });
+
+  it('refuses before the clock moves an advance that would make more than 100,000 changes', async () => {
+    const { store, tenantId, sim } = fresh();
+    sim.start(tenantId, { changesPerMinute: 600, seed: 7 });
+    await expect(store.clocks.advance(tenantId, 24 * HOUR)).rejects.toThrow(/more than 100,000 changes/);
+    expect(store.clocks.view(tenantId).nowUtc).toBe('2026-11-20T09:00:00.000Z');
+    expect(sim.view(tenantId).changes).toBe(0);
+    // 166 minutes at 600 a minute is below the cap; stopped, any advance goes.
+    sim.stop(tenantId);
+    expect((await store.clocks.advance(tenantId, 24 * HOUR)).changes).toBe(0);
+  });
+
+  it('ends with a reset: a new tenant of the same id starts with no simulation', async () => {
+    const { store, tenantId, sim } = fresh();
+    sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
+    await store.clocks.advance(tenantId, HOUR / 60);
+    store.reset();
+    fresh(tenantId, store);
+    expect(sim.view(tenantId)).toMatchObject({ running: false, changesPerMinute: null, changes: 0 });
+    expect((await store.clocks.advance(tenantId, HOUR)).changes).toBe(0);
+    expect(changeStamps(store, tenantId)).toEqual([]);
+  });
+});
+
+describe('the simulation over a running clock', () => {
+  it('makes the changes as they fall due, from its timer, at the pace of the tenant clock', async () => {
+    let wall = WALL;
+    const store = memoryStore(() => wall);
+    opened.push(store);
+    const { id: tenantId } = store.tenants.create({ name: 'Running', country: 'NL', id: TENANT });
+    const sim = simulationOf(store);
+    sim.start(tenantId, { changesPerMinute: 600, seed: 4 });
+    wall += 60_000;
+    // The timer looks every 250 ms; nobody calls catchUp here.
+    await expect.poll(() => Date.parse(sim.view(tenantId).nextChangeAtUtc!), { timeout: 5000, interval: 50 }).toBeGreaterThan(wall);
+    const changes = sim.view(tenantId).changes;
+    expect(Math.abs(changes - 600)).toBeLessThan(spread(600));
+    const stamps = changeStamps(store, tenantId);
+    expect(stamps).toHaveLength(changes);
+    expect(stamps.every((stamp) => Date.parse(stamp) > WALL && Date.parse(stamp) <= wall)).toBe(true);
+  });
+
+  it('does nothing from its timer while the clock is frozen', async () => {
+    const { sim, tenantId } = fresh();
+    sim.start(tenantId, { changesPerMinute: 600, seed: 4 });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(sim.view(tenantId).changes).toBe(0);
+  });
+});
