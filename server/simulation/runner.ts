@@ -15,8 +15,12 @@ import { countDue, gapMs, generator, timelineStart } from './draws.ts';
 /** The most changes one advance may make (D53). */
 export const MAX_CHANGES_PER_ADVANCE = 100_000;
 
-/** How many changes one event-loop turn makes at most, and how often the timer looks for due ones. */
+/**
+ * How many changes one event-loop turn makes at most, and for how long: other requests wait
+ * at most about that long behind a catch-up. And how often the timer looks for due changes.
+ */
 const SLICE = 500;
+const SLICE_MS = 10;
 const TICK_MS = 250;
 
 /** A tenant's simulation as the control plane answers it (`Simulation` of spec/sandbox.yaml). */
@@ -90,8 +94,9 @@ export function makeSimulationRunner(store: Store, options: { log?: Logger } = {
       return { made: 0, more: false };
     }
     const draw = generator(row.timeline);
+    const until = performance.now() + SLICE_MS;
     let made = 0;
-    while (made < SLICE && row.nextChangeAt <= nowMs) {
+    while (made < SLICE && row.nextChangeAt <= nowMs && (made === 0 || performance.now() < until)) {
       clocks.pinned(tenantId, row.nextChangeAt, () => makeChange(store, row));
       made++;
       row.changes++;
