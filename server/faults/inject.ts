@@ -35,6 +35,11 @@ function statusProblem(strike: Strike, requestId: string): ProblemError {
   return aboutBlank(500, `Unexpected error; quote the request id ${requestId}.`);
 }
 
+/** Runs `fn` after `ms`; the wait never keeps a stopping server's process alive (its connections are closed). */
+function later(fn: () => void, ms: number): void {
+  setTimeout(fn, ms).unref();
+}
+
 /** Closes the connection without an answer: a TCP reset, or a FIN before any byte. */
 function cut(res: Response, how: 'reset' | 'empty'): void {
   const injected = contextOf(res).fault!;
@@ -60,12 +65,11 @@ function dribble(res: Response, end: Response['end'], body: Buffer, durationMs: 
   const timers: NodeJS.Timeout[] = [];
   for (let part = 1; part <= STALL.parts; part += 1) {
     const chunk = body.subarray(Math.floor(((part - 1) * body.length) / STALL.parts), Math.floor((part * body.length) / STALL.parts));
-    timers.push(
-      setTimeout(() => {
-        if (part < STALL.parts) res.write(chunk);
-        else Reflect.apply(end, res, [chunk]);
-      }, Math.round((part * durationMs) / STALL.parts)),
-    );
+    const timer = setTimeout(() => {
+      if (part < STALL.parts) res.write(chunk);
+      else Reflect.apply(end, res, [chunk]);
+    }, Math.round((part * durationMs) / STALL.parts));
+    timers.push(timer.unref());
   }
   res.once('close', () => timers.forEach(clearTimeout));
 }
@@ -105,7 +109,7 @@ function interceptAnswer(res: Response, plan: FaultPlan): void {
   res.end = function faultyEnd(this: Response, ...args: unknown[]): Response {
     this.end = end;
     const strike = () => strikeAnswer(this, end, args, plan.strike);
-    if (plan.waitAfterMs > 0) setTimeout(strike, plan.waitAfterMs);
+    if (plan.waitAfterMs > 0) later(strike, plan.waitAfterMs);
     else strike();
     return this;
   } as Response['end'];
@@ -167,7 +171,7 @@ export function makeFaultInjection(options: { faults: Faults; operationId: strin
     }
     const injected: InjectedFault = { mark: plan.mark };
     contextOf(res).fault = injected;
-    if (plan.waitBeforeMs > 0) setTimeout(() => proceed(req, res, next, plan), plan.waitBeforeMs);
+    if (plan.waitBeforeMs > 0) later(() => proceed(req, res, next, plan), plan.waitBeforeMs);
     else proceed(req, res, next, plan);
   };
 }
