@@ -73,7 +73,8 @@ function ruleOf(row: FaultRow): FaultRule {
 
 /** The fault rules over `db`, stamped with each tenant's clock. */
 export function makeFaults(db: Db, clock: TenantClock) {
-  const all = db.prepare<[], FaultRow>('SELECT id, tenant_id, rule, remaining, matched, fired, created_at FROM fault_rules ORDER BY seq');
+  // In the order the rules were added: a new row's rowid is past every other's.
+  const all = db.prepare<[], FaultRow>('SELECT id, tenant_id, rule, remaining, matched, fired, created_at FROM fault_rules ORDER BY rowid');
   const insert = db.prepare('INSERT INTO fault_rules (id, tenant_id, rule, remaining, created_at) VALUES (?, ?, ?, ?, ?)');
   const saveCounts = db.prepare('UPDATE fault_rules SET matched = ?, fired = ?, remaining = ? WHERE id = ?');
   const removeOne = db.prepare('DELETE FROM fault_rules WHERE tenant_id = ? AND id = ?');

@@ -1,8 +1,6 @@
 -- Fault rules of a tenant (D51): which calls of one integration operation misbehave, and how.
--- Rules are tried in the order they were added (`seq`); the counters change with the calls.
 CREATE TABLE fault_rules (
-  seq         INTEGER PRIMARY KEY AUTOINCREMENT,
-  id          TEXT NOT NULL UNIQUE,
+  id          TEXT PRIMARY KEY,
   tenant_id   TEXT NOT NULL REFERENCES tenants (id),
   -- The rule as the control plane answers it (FaultRule of spec/sandbox.yaml), minus the counters.
   rule        TEXT NOT NULL,
@@ -11,4 +9,4 @@ CREATE TABLE fault_rules (
   fired       INTEGER NOT NULL DEFAULT 0,
   created_at  TEXT NOT NULL
 ) STRICT;
-CREATE INDEX fault_rules_tenant ON fault_rules (tenant_id, seq);
+CREATE INDEX fault_rules_tenant ON fault_rules (tenant_id, created_at, id);
