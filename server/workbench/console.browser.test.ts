@@ -4,8 +4,12 @@
  * sign-in; a tenant (after a field error shown beside its field), a key whose secret shows
  * once; two orders; a trip planned from them, started, one stop delivered and one failed (after
  * the catalog's reason error beside its field), completed; both end statuses in the feed as
- * the new key reads it; the request log (or its not-available state). Every view is photographed into reports/console/<view>.png. No request
- * leaves the sandbox and the token never appears in an address.
+ * the new key reads it; the request log (or its not-available state). Then a second tenant
+ * driven: fault rules added (after a field error), one fired by a call and marked in the
+ * request log; the clock ticking, frozen, advanced an hour, refused a move backwards (409); a
+ * simulation started at the frozen clock whose advance fills the feed. Every view is
+ * photographed into reports/console/<view>.png. No request leaves the sandbox and the token
+ * never appears in an address.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -35,7 +39,10 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const shot = (page: Page, view: string) => page.screenshot({ path: `${SHOTS}/${view}.png`, fullPage: true });
+/** Opens a view from the navigation (text links elsewhere on a page may share its name). */
+const view = (page: Page, name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name, exact: true }).click();
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 
 /** Opens a page on the console that records every request and every browser complaint (CSP included). */
 async function openConsole(options: { bypassCSP?: boolean } = {}): Promise<{ page: Page; requests: string[]; complaints: string[] }> {
@@ -197,6 +204,132 @@ describe.skipIf(SKIP)('the console in Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('drives a tenant: a fault rule fired by a call and marked in the log, the clock frozen and advanced, a simulation filling the feed', async () => {
+    const { page, requests, complaints } = await openConsole();
+    // The answers "Delete all" gets at its confirmation, in turn.
+    const confirmations: boolean[] = [];
+    page.on('dialog', (dialog) => void (dialog.message().startsWith('Delete all') && confirmations.shift() ? dialog.accept() : dialog.dismiss()));
+    await page.getByLabel('Admin token').fill(TEST_ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Globex Freight');
+    await page.getByLabel('Country').fill('NL');
+    await page.getByRole('button', { name: 'Create tenant' }).click();
+    await page.getByRole('row', { name: /Globex Freight/ }).getByText('Working with it').waitFor();
+    await view(page, 'Keys');
+    await page.getByLabel('Name', { exact: true }).fill('driver');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.locator('#new-key-secret').textContent())!;
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+
+    // A fault rule: a field the server refuses shows beside its field with its code; then orderFeed 503 once.
+    await view(page, 'Faults');
+    const form = page.getByRole('form', { name: 'New fault rule' });
+    await form.getByLabel('Fault', { exact: true }).selectOption('status');
+    await form.getByLabel('Status', { exact: true }).selectOption('503');
+    expect(await form.getByLabel('When').count()).toBe(0);
+    await form.getByLabel('Times').fill('0');
+    await form.getByRole('button', { name: 'Add rule' }).click();
+    const timesField = form.locator('.field.invalid', { has: page.getByLabel('Times') });
+    await expect.poll(() => timesField.textContent()).toContain('api.malformed_request');
+    await form.getByLabel('Times').fill('1');
+    await form.getByRole('button', { name: 'Add rule' }).click();
+    const rule503 = page.getByRole('row', { name: /orderFeed/ });
+    await expect.poll(() => rule503.textContent()).toContain('1 of 1 left');
+    // A write takes `when`; a latency range drawn with a seeded probability.
+    await form.getByLabel('Operation').selectOption('attachPayment');
+    await form.getByLabel('Fault', { exact: true }).selectOption('reset');
+    await form.getByLabel('When').selectOption('after');
+    await form.getByRole('button', { name: 'Add rule' }).click();
+    await page.getByRole('row', { name: /attachPayment/ }).waitFor();
+    await form.getByLabel('Operation').selectOption('tripFeed');
+    await form.getByLabel('Fault', { exact: true }).selectOption('latency');
+    await form.getByLabel('Uniform range').check();
+    await form.getByLabel('Shortest wait in ms').fill('100');
+    await form.getByLabel('Longest wait in ms').fill('900');
+    await form.getByLabel('With a probability').check();
+    await form.getByLabel('Probability', { exact: true }).fill('0.5');
+    await form.getByLabel('Seed').fill('42');
+    await form.getByRole('button', { name: 'Add rule' }).click();
+    await expect.poll(() => page.getByRole('row', { name: /tripFeed/ }).textContent()).toContain('probability 0.5, seed 42');
+
+    // One call with the key meets the 503; the rule has fired once and is spent.
+    const faulted = await fetch(`${sandbox.url}/api/v1/integration/orders`, { headers: { 'X-Api-Key': secret } });
+    expect(faulted.status).toBe(503);
+    // A call can ask for its own fault: this one gets no answer at all.
+    await expect(fetch(`${sandbox.url}/api/v1/integration/whoami`, { headers: { 'X-Api-Key': secret, Prefer: 'fault=reset' } })).rejects.toThrow();
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => rule503.textContent()).toContain('0 of 1 left');
+    expect(await rule503.locator('td').nth(6).textContent()).toBe('1');
+    await page.getByRole('button', { name: /^Delete rule 2: reset on attachPayment/ }).click();
+    await page.getByRole('row', { name: /attachPayment/ }).waitFor({ state: 'detached' });
+    await shot(page, 'faults');
+
+    // The request log marks the faulted call, in the list and in the entry.
+    await view(page, 'Request log');
+    const faultedRow = page.getByRole('row', { name: /orderFeed/ }).first();
+    await expect.poll(() => faultedRow.textContent()).toContain('fault: status (rule)');
+    await faultedRow.getByRole('button', { name: /^Open request/ }).click();
+    await expect.poll(() => page.locator('dl.facts').textContent()).toMatch(/Faultfault: status \(rule\) from rule [0-9a-f-]{36}/);
+    await shot(page, 'log-fault');
+    await expect.poll(() => page.getByRole('row', { name: /whoami/ }).textContent()).toMatch(/no answer.*fault: reset \(prefer\)/);
+
+    // The clock: ticking at system time, frozen, advanced an hour; a move backwards is the server's 409.
+    await view(page, 'Clock');
+    const tenantTime = page.locator('.tenant-time time');
+    await tenantTime.waitFor();
+    const ticking = await tenantTime.textContent();
+    await expect.poll(() => tenantTime.textContent(), { timeout: 5000 }).not.toBe(ticking);
+    await page.getByRole('button', { name: 'Freeze now' }).click();
+    await page.locator('.tenant-time', { hasText: 'frozen' }).waitFor();
+    const frozenAt = Date.parse((await tenantTime.getAttribute('datetime'))!);
+    await page.getByRole('button', { name: '+1 h' }).click();
+    await expect.poll(() => tenantTime.getAttribute('datetime')).toBe(new Date(frozenAt + 3_600_000).toISOString());
+    expect(await page.locator('p.result').textContent()).toContain('the simulation made 0 changes');
+    await page.getByLabel('Time (UTC)').fill('2020-01-01T00:00:00Z');
+    await page.getByRole('button', { name: 'Set clock' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('(409)');
+    expect(await tenantTime.getAttribute('datetime')).toBe(new Date(frozenAt + 3_600_000).toISOString());
+    await shot(page, 'clock');
+
+    // A simulation at the frozen clock: an advance makes the hour's changes at once, and the feed shows them.
+    await view(page, 'Simulation');
+    await page.getByLabel('Changes per minute').fill('601');
+    await page.getByRole('button', { name: 'Start simulation' }).click();
+    const paceField = page.locator('.field.invalid', { has: page.getByLabel('Changes per minute') });
+    await expect.poll(() => paceField.textContent()).toContain('api.malformed_request');
+    await page.getByLabel('Changes per minute').fill('2');
+    await page.getByLabel('Seed').fill('7');
+    await page.getByRole('button', { name: 'Start simulation' }).click();
+    await page.locator('dl.facts').getByText('Running').waitFor();
+    expect(await page.locator('dl.facts').textContent()).toContain('2 changes per minute');
+    await page.getByRole('button', { name: '+1 h' }).click();
+    const made = Number((await page.locator('p.result strong').nth(1).textContent({ timeout: 10_000 }))!);
+    expect(made).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('dl.facts').textContent()).toContain(`Changes so far${made}`);
+    await shot(page, 'simulation');
+    await view(page, 'Feed');
+    await page.getByLabel('or paste a key').fill(secret);
+    await page.getByRole('button', { name: 'Read first page' }).click();
+    await expect.poll(() => page.locator('tbody tr').count()).toBeGreaterThan(0);
+    await view(page, 'Simulation');
+    await page.getByRole('button', { name: 'Stop simulation' }).click();
+    await page.locator('dl.facts').getByText('Stopped').waitFor();
+
+    // Delete all, once refused at the confirmation, then confirmed.
+    await view(page, 'Faults');
+    await page.getByRole('row', { name: /tripFeed/ }).waitFor();
+    confirmations.push(false);
+    await page.getByRole('button', { name: 'Delete all rules' }).click();
+    expect(await page.getByRole('row', { name: /tripFeed/ }).count()).toBe(1);
+    confirmations.push(true);
+    await page.getByRole('button', { name: 'Delete all rules' }).click();
+    await page.getByText('No fault rules').waitFor();
+
+    expect(requests.filter((url) => new URL(url).origin !== new URL(sandbox.url).origin)).toEqual([]);
+    expect(complaints).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   // Runs after the story, on the data it made: every view, each with something in it.
   it('passes axe-core on every view with no serious or critical violation', async () => {
     const { page } = await openConsole({ bypassCSP: true });
@@ -223,7 +356,23 @@ describe.skipIf(SKIP)('the console in Chromium', () => {
     await page.getByRole('row', { name: /attachPayment/ }).first().getByRole('button', { name: /^Open request/ }).click();
     await page.getByRole('button', { name: 'Copy as curl' }).waitFor();
     await check('request log entry');
-    expect(Object.keys(found)).toHaveLength(9);
+    // The drive views on the tenant the drive story made: a rule listed, a frozen clock, a stopped simulation.
+    await page.getByLabel('Tenant').selectOption({ label: 'Globex Freight (Active)' });
+    await view(page, 'Faults');
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await page.getByRole('row', { name: /orderFeed/ }).first().waitFor();
+    await check('faults');
+    await view(page, 'Clock');
+    await page.locator('.tenant-time', { hasText: 'frozen' }).waitFor();
+    await check('clock');
+    await view(page, 'Simulation');
+    await page.locator('dl.facts').getByText('Stopped').waitFor();
+    await check('simulation');
+    await view(page, 'Request log');
+    await page.getByRole('row', { name: /fault: status/ }).first().getByRole('button', { name: /^Open request/ }).click();
+    await page.locator('dl.facts', { hasText: 'from rule' }).waitFor();
+    await check('request log entry with a fault');
+    expect(Object.keys(found)).toHaveLength(13);
     expect(Object.entries(found).filter(([, violations]) => violations.length > 0)).toEqual([]);
     await page.close();
   }, 60_000);

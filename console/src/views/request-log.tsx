@@ -82,8 +82,15 @@ function shown(body: LogBody): string {
   }
 }
 
-/** The fault mark of a call: `fault: reset after (rule)`, `fault: latency 300 ms (prefer)`. */
-const faultText = (f: RequestLogFault) => `fault: ${f.fault}${f.latencyMs !== undefined ? ` ${Math.round(f.latencyMs)} ms` : ''}${f.when ? ` ${f.when}` : ''} (${f.source})`;
+/** A logged status in words: 0 is a call that got no answer (a reset or empty fault, D51). */
+const statusText = (status: number) => (status === 0 ? 'no answer' : String(status));
+
+/** The fault mark of a call: `fault: reset after (rule)`, `fault: latency 300 ms (prefer)`, `fault: status (rule) +120 ms`. */
+function faultText(f: RequestLogFault): string {
+  const wait = f.latencyMs !== undefined && f.latencyMs > 0 ? `${Math.round(f.latencyMs)} ms` : '';
+  const when = f.when ? ` ${f.when}` : '';
+  return f.fault === 'latency' ? `fault: latency${wait ? ` ${wait}` : ''}${when} (${f.source})` : `fault: ${f.fault}${when} (${f.source})${wait ? ` +${wait}` : ''}`;
+}
 
 /** The fault of a call as a badge. */
 const FaultBadge = ({ fault }: { fault: RequestLogFault }) => <span class="status status-fault">{faultText(fault)}</span>;
@@ -128,7 +135,7 @@ function EntryDetail({ entry }: { entry: LogEntry }) {
       </dl>
       <div class="side-by-side">
         <BodyPane title="Request" head={`${entry.method} ${entry.path}`} body={entry.request} />
-        <BodyPane title="Response" head={`${entry.status}`} body={entry.response} />
+        <BodyPane title="Response" head={statusText(entry.status)} body={entry.response} />
       </div>
       <h3>Replay</h3>
       <pre class="curl" tabIndex={0}>{entry.curl}</pre>
@@ -192,7 +199,7 @@ export function RequestLogView(_: { param: string }) {
     tail(`/sandbox/v1${base}/stream`, storedToken() ?? '', stop.signal, (entry) => {
       if (!passes(entry, filtersRef.current)) return;
       setEntries((now) => (now.some((e) => e.id === entry.id) ? now : [entry, ...now]));
-      announce(`New request: ${entry.operation} ${entry.status}.`);
+      announce(`New request: ${entry.operation} ${statusText(entry.status)}.`);
     }).catch((error) => {
       if (!stop.signal.aborted) setLiveProblem(`The live tail stopped: ${String(error)}`);
     });
@@ -244,7 +251,7 @@ export function RequestLogView(_: { param: string }) {
                     <td><When utc={e.atUtc} /></td>
                     <th scope="row">{e.operation}</th>
                     <td class="mono">{e.method} {e.path}</td>
-                    <td><span class={`status status-${e.status < 400 ? 'completed' : 'failed'}`}>{e.status}</span>{e.fault ? <> <FaultBadge fault={e.fault} /></> : null}</td>
+                    <td><span class={`status status-${e.status > 0 && e.status < 400 ? 'completed' : 'failed'}`}>{statusText(e.status)}</span>{e.fault ? <> <FaultBadge fault={e.fault} /></> : null}</td>
                     <td>{e.problemType ? <code>{e.problemType}</code> : <span class="muted">—</span>}</td>
                     <td class="mono nowrap">{e.keyId}</td>
                     <td>{e.latencyMs}</td>
