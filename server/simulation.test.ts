@@ -127,11 +127,11 @@ describe('unknown order statuses on the wire (D54)', () => {
   it('serves OnHold in the order feed, the order and its history, and still refuses it in the status filter', async () => {
     const { base, key } = await tenant();
     await api('setSimulation', `${base}/simulation`, { method: 'PUT', json: { changesPerMinute: 30, seed: 21, unknownStatuses: true } });
-    let held: { id: string; status: string } | undefined;
+    let held: { id: string; externalId: string; status: string } | undefined;
     for (let step = 0; step < 36 && held === undefined; step++) {
       await advance(base, 'PT5M');
       // The feed's answers are checked against the contract: its status is an open string (D27).
-      const items = (await orderFeed(key, '?limit=1000')).body.items as { id: string; status: string }[];
+      const items = (await orderFeed(key, '?limit=1000')).body.items as { id: string; externalId: string; status: string }[];
       held = items.find((order) => order.status === 'OnHold');
     }
     expect(held).toBeDefined();
@@ -141,5 +141,10 @@ describe('unknown order statuses on the wire (D54)', () => {
     const filtered = await orderFeed(key, '?status=OnHold');
     expect(filtered.status).toBe(400);
     expect(filtered.body.errors[0].field).toBe('status');
+    // Not final, and not cancellable while held (D11 names no such status).
+    const writer = (await api('createApiKey', `${base}/keys`, { json: { name: 'writer', scopes: ['orders:write'] } })).body.secret as string;
+    const cancel = await call(server.url, 'cancelOrder', `/api/v1/integration/orders/externalid/${held!.externalId}/cancel`, { method: 'POST', key: writer, json: {} });
+    expect(cancel.status).toBe(409);
+    expect(cancel.body.type).toBe('orders.status.illegal');
   });
 });
