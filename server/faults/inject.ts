@@ -140,10 +140,9 @@ export function makeFaultInjection(options: { faults: Faults; operationId: strin
     try {
       return parsePrefer(header, write);
     } catch (error) {
-      if (!(error instanceof PreferError) || !options.refusesPrefer) {
-        if (error instanceof PreferError) return null;
-        throw error;
-      }
+      if (!(error instanceof PreferError)) throw error;
+      // whoami's contract has no 400: there a Prefer it cannot honour is ignored (D51).
+      if (!options.refusesPrefer) return null;
       throw problem('api.malformed_request', error.message, [fieldError('Prefer', 'api.malformed_request', error.message, header)]);
     }
   }
