@@ -99,6 +99,7 @@ export function makeChange(store: Store, row: SimulationRow): ChangeKind {
   }
 }
 
+/** Makes the change `kind`; throws a Refusal when what it was to act on has moved meanwhile. */
 function perform(store: Store, row: SimulationRow, kind: ChangeKind, now: Situation, draw: Draw): void {
   const { tenantId } = row;
   const oldest = <T>(items: T[]): T => items[0]!;
@@ -116,7 +117,7 @@ function perform(store: Store, row: SimulationRow, kind: ChangeKind, now: Situat
     case 'cancelOrder': {
       const order = now.waiting[pickInt(draw, now.waiting.length)]!;
       const result = store.orders.cancel(tenantId, order.externalId, CANCEL_REASONS[pickInt(draw, CANCEL_REASONS.length)]!);
-      if (!result.ok) throw new Refusal('orders.notFound', `The order ${order.id} cannot be cancelled.`);
+      if (!result.ok) throw new Refusal(result.reason === 'notFound' ? 'orders.notFound' : 'orders.status.illegal', `The order ${order.id} cannot be cancelled.`);
       return;
     }
     case 'cancelTrip':
@@ -129,7 +130,7 @@ function perform(store: Store, row: SimulationRow, kind: ChangeKind, now: Situat
 }
 
 function moveOrder(store: Store, tenantId: string, orderId: string, from: string, to: string): void {
-  if (!store.simulations.moveOrder(tenantId, orderId, from, to)) throw new Refusal('orders.notFound', `The order ${orderId} is no longer ${from}.`);
+  if (!store.simulations.moveOrder(tenantId, orderId, from, to)) throw new Refusal('orders.status.illegal', `The order ${orderId} is no longer ${from}.`);
 }
 
 /** Ids of the thing `what` the change makes, derived from tenant, seed, run and position, with short-id draws of their own. */

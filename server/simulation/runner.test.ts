@@ -229,6 +229,23 @@ describe('the simulation and the tenant', () => {
     expect(left).toBeLessThan(15);
   });
 
+  it("goes on when a client cancels or archives the orders it tends, and never touches the client's own orders", async () => {
+    const { store, tenantId, sim } = fresh();
+    const own = store.intake.create(tenantId, { externalId: 'SHOP-1', type: 'Delivery', lines: [{ warehouseId: TENANT, productId: TENANT, quantity: 1 }] });
+    sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
+    await store.clocks.advance(tenantId, HOUR / 4);
+    const waiting = store.db.prepare<[], string>("SELECT external_id FROM orders WHERE status IN ('New', 'InPlanning') AND external_id LIKE 'SIM-%'").pluck().all();
+    expect(waiting.length).toBeGreaterThan(3);
+    for (const externalId of waiting.slice(0, 3)) expect(store.orders.cancel(tenantId, externalId, null).ok).toBe(true);
+    for (const externalId of waiting.slice(3)) expect(store.orders.archive(tenantId, externalId).ok).toBe(true);
+    const { changes } = await store.clocks.advance(tenantId, HOUR / 4);
+    expect(Math.abs(changes - 900)).toBeLessThan(spread(900));
+    expect(store.db.prepare<[string], { status: string; updated_at: string }>('SELECT status, updated_at FROM orders WHERE id = ?').get(own)).toEqual({
+      status: 'New',
+      updated_at: '2026-11-20T09:00:00.000Z',
+    });
+  });
+
   it('refuses before the clock moves an advance that would make more than 100,000 changes', async () => {
     const { store, tenantId, sim } = fresh();
     sim.start(tenantId, { changesPerMinute: 600, seed: 7 });
