@@ -21,6 +21,10 @@ const subcommands: Record<string, Subcommand> = {
     summary: 'run the conformance suite against any base URL and write reports',
     load: () => import('../conformance/cli.ts'),
   },
+  'client-check': {
+    summary: "grade an integrator's client: run it through failure scenarios, grade it from the request log",
+    load: () => import('../conformance/client-check/cli.ts'),
+  },
   keys: { summary: 'make an Ed25519 key pair that signs certification bundles (keys generate)', load: () => import('../conformance/certify/cli-keys.ts') },
   verify: { summary: 'verify a certification bundle offline: file hashes, signature, verdict', load: () => import('../conformance/certify/cli-verify.ts') },
   fixtures: { summary: 'write a deterministic dataset made from a seed', load: () => import('../fixtures/cli.ts') },

@@ -16,7 +16,7 @@ import { createRedactor, profileSecrets, type Redactor, type Secret } from './re
 import { planPreconditions } from './preconditions.ts';
 import { createRouteMatcher } from './routes.ts';
 import { selectChecks } from './select.ts';
-import type { Check, CheckResult, Contract, CoverageState, ExchangeRecord, Finding, Level, LevelFilter, Outcome, OutcomeCounts, PoolName, Profile, ResolvedCheck, RunReport, RunStart, Waiver } from './types.ts';
+import type { Check, CheckResult, Contract, CoverageState, ExchangeRecord, Finding, Level, LevelFilter, Outcome, OutcomeCounts, PoolName, Profile, ResolvedCheck, RunReport, RunStart, SuiteName, Waiver } from './types.ts';
 import { requirementResults, resolveChecks } from './verifies.ts';
 
 /** The suite's version: the package's. */
@@ -47,6 +47,8 @@ export interface RunOptions {
   reportedTarget?: string;
   /** Seeds every check's PRNG; random when absent, and recorded either way. */
   seed?: number;
+  /** The tool the report names; default `waybill-conformance` (`waybill-client-check` for `waybill client-check`). */
+  suite?: SuiteName;
   /** Secrets that are not in the profile (the admin token), redacted the same way. */
   secrets?: readonly Secret[];
   onStart?(start: RunStart): void;
@@ -120,11 +122,11 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     matchRoute: createRouteMatcher(options.contract.routes, target),
     timeoutMs,
     seed,
-    userAgent: `waybill-conformance/${suiteVersion}`,
+    userAgent: `${options.suite ?? 'waybill-conformance'}/${suiteVersion}`,
     shared: new Map(),
   };
   const startedAt = new Date();
-  options.onStart?.({ target: publicTarget(options.reportedTarget ?? target, redactor), suiteVersion, specHash: options.contract.specHash, seed, checkCount: selected.length, startedAt: startedAt.toISOString() });
+  options.onStart?.({ ...(options.suite === undefined ? {} : { suite: options.suite }), target: publicTarget(options.reportedTarget ?? target, redactor), suiteVersion, specHash: options.contract.specHash, seed, checkCount: selected.length, startedAt: startedAt.toISOString() });
 
   const results = new Map<string, CheckResult>();
   const finish = (check: ResolvedCheck, phase: CheckResult['phase'], started: Date, durationMs: number, found: Outcome, extra: Partial<CheckResult> = {}) => {
@@ -210,7 +212,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   for (const entry of codes) coverageCounts[entry.state] += 1;
   return {
     reportVersion: 1,
-    suite: { name: 'waybill-conformance', version: suiteVersion },
+    suite: { name: options.suite ?? 'waybill-conformance', version: suiteVersion },
     specHash: options.contract.specHash,
     target: publicTarget(options.reportedTarget ?? target, redactor),
     seed,

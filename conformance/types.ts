@@ -116,12 +116,36 @@ export interface RecordedMessage {
   bodyTruncated?: boolean;
 }
 
+/**
+ * A request as a sandbox's request log keeps it (D48): the evidence of a client-check finding,
+ * where the client, not the suite, made the request.
+ */
+export interface LoggedRequest {
+  /** The log entry's id (`GET /sandbox/v1/tenants/{tenantId}/requests/{entryId}`). */
+  entryId: number;
+  requestId: string;
+  /** Wall-clock time the request arrived. */
+  atUtc: string;
+  operation: string;
+  method: string;
+  /** Path and query as sent. */
+  path: string;
+  status: number;
+  problemType: string | null;
+  idempotencyKey: string | null;
+  replayed: boolean;
+  /** The fault the sandbox injected (`reset after (rule)`), or null. */
+  fault: string | null;
+}
+
 /** One way the target broke the rule, as "Expected: … / Received: …". */
 export interface Finding {
   message: string;
   expected: string;
   received: string;
   exchange?: ExchangeRecord;
+  /** The requests of a client under `waybill client-check` that show it, oldest first. */
+  requests?: LoggedRequest[];
 }
 
 /** A request made through `ctx.http` or `ctx.sandbox`. */
@@ -384,8 +408,13 @@ export interface RequirementCounts {
 /** Counts of results by outcome; `waived` is present only when a waiver was applied. */
 export type OutcomeCounts = Record<Exclude<Outcome, 'waived'>, number> & { waived?: number };
 
+/** Which tool made a report: the conformance suite (a server graded) or the client check (a client graded). */
+export type SuiteName = 'waybill-conformance' | 'waybill-client-check';
+
 /** What reporters learn before the first result. */
 export interface RunStart {
+  /** Absent in reports of the conformance suite made before client checks existed: read as `waybill-conformance`. */
+  suite?: SuiteName;
   target: string;
   suiteVersion: string;
   specHash: string;
@@ -397,7 +426,8 @@ export interface RunStart {
 /** The whole run, as every reporter sees it. Contains no secret. */
 export interface RunReport {
   reportVersion: 1;
-  suite: { name: 'waybill-conformance'; version: string };
+  /** `waybill-client-check` when the run graded a client (`waybill client-check`) rather than a server. */
+  suite: { name: SuiteName; version: string };
   specHash: string;
   /** The base URL tested (credentials stripped). */
   target: string;

@@ -6,6 +6,7 @@
 import type { CheckResult, Outcome, RequirementCounts, RunReport, RunStart } from '../types.ts';
 import { waiverLine } from './waiver-line.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
+import { loggedRequestLine, toolName } from './logged-request.ts';
 
 const symbols: Record<Outcome, string> = { pass: '✓', fail: '✗', skip: '–', error: '!', waived: '~' };
 const colours = { green: 32, red: 31, yellow: 33, magenta: 35, dim: 2, bold: 1 } as const;
@@ -93,13 +94,14 @@ export function consoleReporter(options: ReporterOptions): Reporter {
       write(`     Expected: ${finding.expected}`);
       write(`     Received: ${finding.received}`);
       if (finding.exchange) write(`     Replay:   ${finding.exchange.replay}`);
+      for (const request of finding.requests ?? []) write(`     Request:  ${loggedRequestLine(request)}`);
     }
     if (result.findings.length > findingsShown) write(`  … and ${result.findings.length - findingsShown} more findings in report.json / report.html`);
   };
 
   return {
     onStart(start: RunStart) {
-      write(`waybill conformance ${start.suiteVersion} → ${start.target}  (${start.checkCount} checks, seed ${start.seed}, spec ${start.specHash.slice(0, 12)})`);
+      write(`${toolName(start.suite)} ${start.suiteVersion} → ${start.target}  (${start.checkCount} checks, seed ${start.seed}, spec ${start.specHash.slice(0, 12)})`);
     },
     onResult(result) {
       write(progressLine(result));
@@ -109,7 +111,8 @@ export function consoleReporter(options: ReporterOptions): Reporter {
       summaryTable(report);
       const { counts } = report.coverage;
       write();
-      write(`  catalog coverage (${report.coverage.codes.length} codes): ${counts.exercised} exercised, ${counts['expected-not-seen']} expected but not seen, ${counts['not-reachable']} not reachable`);
+      // A client-check answers no catalog code of its own: the target it grades is the client.
+      if (report.suite.name !== 'waybill-client-check') write(`  catalog coverage (${report.coverage.codes.length} codes): ${counts.exercised} exercised, ${counts['expected-not-seen']} expected but not seen, ${counts['not-reachable']} not reachable`);
       write(requirementsLine(report.requirements.counts));
       for (const { waiver, status, note } of report.waivers ?? []) write(`  waiver ${status}: ${waiver.check} — ${note}`);
       for (const result of report.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error')) details(result);

@@ -12,6 +12,7 @@ import { certificateView, waiversView } from './html-certificate.ts';
 import { type Child, element, fragment, htmlDocument, type Markup, trusted } from './markup.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
 import { waiverLine } from './waiver-line.ts';
+import { loggedRequestLine, toolName } from './logged-request.ts';
 
 const outcomes: readonly Outcome[] = ['pass', 'fail', 'skip', 'error'];
 const levels: readonly Level[] = ['MUST', 'SHOULD', 'DECISION'];
@@ -64,6 +65,7 @@ function findingView(finding: Finding, index: number): Markup {
     element('p', {}, element('b', {}, `${index + 1}. `), finding.message),
     element('dl', {}, element('dt', {}, 'Expected'), element('dd', {}, element('pre', {}, finding.expected)), element('dt', {}, 'Received'), element('dd', {}, element('pre', {}, finding.received))),
     finding.exchange ? fragment(exchangeView(finding.exchange), element('p', {}, 'Replay:'), element('pre', { class: 'replay' }, finding.exchange.replay)) : null,
+    finding.requests ? fragment(element('p', {}, "The client's requests, from the sandbox's request log:"), element('pre', { class: 'requests' }, finding.requests.map(loggedRequestLine).join('\n'))) : null,
   );
 }
 
@@ -304,19 +306,19 @@ export function reportHtml(report: RunReport): string {
         element('meta', { 'http-equiv': 'Content-Security-Policy', content: policy }),
         element('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
         element('link', { rel: 'icon', href: 'data:,' }),
-        element('title', {}, `waybill conformance — ${report.target}`),
+        element('title', {}, `${toolName(report.suite.name)} — ${report.target}`),
         element('style', {}, trusted(reportCss)),
       ),
       element(
         'body',
         {},
         report.certificate ? certificateView(report.certificate) : null,
-        element('header', {}, element('h1', {}, 'waybill conformance report'), element('p', { class: `verdict exit-${report.exitCode}` }, `${verdicts[report.exitCode]} (exit ${report.exitCode})`), metadataView(report)),
+        element('header', {}, element('h1', {}, `${toolName(report.suite.name)} report`), element('p', { class: `verdict exit-${report.exitCode}` }, `${verdicts[report.exitCode]} (exit ${report.exitCode})`), metadataView(report)),
         summaryView(report),
         report.waivers ? waiversView(report.waivers) : null,
         element('section', { id: 'checks' }, element('h2', {}, `Checks (${report.results.length})`), filtersView(report), report.results.map(checkView)),
         requirementsView(report),
-        coverageView(report),
+        report.suite.name === 'waybill-client-check' ? null : coverageView(report),
         element('script', {}, trusted(reportScript)),
       ),
     ),

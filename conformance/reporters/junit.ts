@@ -13,6 +13,7 @@ import type { CheckResult, RequirementCounts, RunReport } from '../types.ts';
 import { waiverLine } from './waiver-line.ts';
 import { type Child, element, type Markup, xmlDocument } from './markup.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
+import { loggedRequestLine, toolName } from './logged-request.ts';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -30,6 +31,7 @@ function failureText(result: CheckResult): string {
         `   Expected: ${finding.expected}`,
         `   Received: ${finding.received}`,
         ...(finding.exchange ? [`   Replay:   ${finding.exchange.replay}`] : []),
+        ...(finding.requests ?? []).map((request) => `   Request:  ${loggedRequestLine(request)}`),
       ].join('\n'),
     )
     .join('\n\n');
@@ -106,7 +108,7 @@ export function junitXml(report: RunReport): string {
     element(
       'testsuites',
       {
-        name: 'waybill conformance',
+        name: toolName(report.suite.name),
         tests: report.results.length,
         failures: report.counts.byOutcome.fail,
         errors: report.counts.byOutcome.error,

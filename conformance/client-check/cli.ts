@@ -1,0 +1,178 @@
+/**
+ * `waybill client-check`: grades an integrator's client. Parses the command line, starts a
+ * sandbox of its own (or uses `--target` with its admin token), runs the client through the
+ * scenarios and writes the reports the conformance suite writes; resolves to the exit code.
+ */
+import { mkdir } from 'node:fs/promises';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ADMIN_TOKEN_FILE, readAdminTokenFor } from '../../bin/admin-token-file.ts';
+import { parseCommandLine } from '../../bin/command-line.ts';
+import { UsageError } from '../../bin/errors.ts';
+import { useColour, verdictLine } from '../reporters/console.ts';
+import { isReporterName, type Reporter, type ReporterName, reporters } from '../reporters/index.ts';
+import { runClientCheck } from './run.ts';
+import type { ClientScenario } from './scenario.ts';
+import { scenarios } from './scenarios/index.ts';
+
+/** The parsed options. */
+interface CliOptions {
+  scenario: string[];
+  out?: string;
+  target?: string;
+  adminToken?: string;
+  timeoutMs: number;
+  concurrency: number;
+  reporter: ReporterName[];
+}
+
+const allReporters: ReporterName[] = ['console', 'json', 'junit', 'html'];
+
+const help = `
+The client gets its task in its environment and prints nothing waybill relies on: the grade
+comes from the sandbox's request log and state. Variables: WAYBILL_BASE_URL, WAYBILL_API_KEY,
+WAYBILL_TASK (sync-orders, sync-trips, pay, cancel, archive), WAYBILL_EXTERNAL_ID,
+WAYBILL_PAYMENT_ID, WAYBILL_AMOUNT, WAYBILL_CURRENCY, WAYBILL_STATE_FILE. Each scenario has a
+tenant and key of its own. The command runs without a shell, in a process group of its own
+that is killed when a run exceeds --timeout-ms.
+
+Scenarios:
+${scenarios.map((scenario) => `  ${scenario.id.padEnd(28)} ${scenario.title}`).join('\n')}
+
+Examples:
+  # the example client, every scenario, in a sandbox of its own
+  $ waybill client-check -- node conformance/client-check/example/client.mjs
+
+  # your client, the payment scenarios only, reports in reports/my-client
+  $ waybill client-check --scenario client.pay --out reports/my-client -- ./bin/my-client --verbose
+
+  # against a running sandbox (npm start): its admin token comes from ${ADMIN_TOKEN_FILE}
+  $ waybill client-check --target http://127.0.0.1:4000 -- python3 client.py
+
+Exit codes:
+  0  every scenario passed
+  1  a scenario failed: the client broke a rule (the findings show its requests)
+  2  usage or tool error, or a scenario ended in error (the sandbox could not stage it)
+`;
+
+/** `reports/client-check/2026-11-24T09-00-00Z`: the default output directory of a run started now. */
+function defaultOutDir(now = new Date()): string {
+  return `reports/client-check/${now.toISOString().replace(/\.\d{3}Z$/, 'Z').replaceAll(':', '-')}`;
+}
+
+/** A comma-separated list option that may also be repeated. */
+function list(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((item) => item.trim()).filter((item) => item !== '')];
+}
+
+/** A whole number of at least `min`. */
+function integer(min: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError(`must be a whole number of at least ${min}`);
+    return Number(value);
+  };
+}
+
+/** The `--reporter` list, each name checked. */
+function reporterList(value: string, previous?: ReporterName[]): ReporterName[] {
+  const names = list(value);
+  const unknown = names.filter((name) => !isReporterName(name));
+  if (unknown.length > 0) throw new InvalidArgumentError(`unknown reporter ${unknown.join(', ')} (choose from ${allReporters.join(', ')})`);
+  return [...(previous === allReporters ? [] : (previous ?? [])), ...(names as ReporterName[])];
+}
+
+function program(): Command {
+  return new Command('waybill client-check')
+    .usage('[options] -- COMMAND [ARGS...]')
+    .description("Grade an integrator's client: run it through scenarios that stage the failures production brings, and grade it from the sandbox's request log.")
+    .addOption(new Option('--scenario <names>', 'run only these scenarios: ids, families (client.pay) or prefixes (comma-separated or repeated)').argParser(list).default([], 'every scenario'))
+    .option('--out <dir>', 'directory for report.json, junit.xml and report.html (default: reports/client-check/<UTC timestamp>/)')
+    .option('--target <url>', "a running waybill sandbox's base URL (default: a sandbox of its own, in memory)")
+    .option('--admin-token <token>', `with --target: its control plane's admin token (default: env WAYBILL_ADMIN_TOKEN, else ${ADMIN_TOKEN_FILE} when it has an entry for --target)`)
+    .option('--timeout-ms <n>', 'time limit of each run of the client, in milliseconds', integer(1), 30_000)
+    .option('--concurrency <n>', 'scenarios run at once (each has its own tenant)', integer(1), 4)
+    .addOption(new Option('--reporter <names>', `report formats, comma-separated: ${allReporters.join(', ')}`).argParser(reporterList).default(allReporters, allReporters.join(',')))
+    .addHelpText('after', help)
+    .exitOverride()
+    .configureOutput({ outputError: () => {} });
+}
+
+/** The client's command line: what follows `--`; a usage error when there is none. */
+function clientCommand(argv: readonly string[]): { options: string[]; command: string; args: string[] } | null {
+  const separator = argv.indexOf('--');
+  if (separator === -1) return null;
+  const [command, ...args] = argv.slice(separator + 1);
+  if (command === undefined || command === '') throw new UsageError("give the client's command after --, e.g. waybill client-check -- node client.mjs");
+  return { options: argv.slice(0, separator), command, args };
+}
+
+/** Each `--scenario` name picks at least one scenario (an id, a family or a prefix). */
+function checkScenarioNames(names: readonly string[]): void {
+  const picks = (name: string, scenario: ClientScenario) => scenario.id === name || scenario.id.startsWith(name.endsWith('.') ? name : `${name}.`);
+  const unknown = names.filter((name) => !scenarios.some((scenario) => picks(name, scenario)));
+  if (unknown.length > 0) throw new UsageError(`--scenario ${unknown.join(', ')}: no such scenario (see waybill client-check --help for the list)`);
+}
+
+/** The target and admin token: the given ones, or none (a sandbox of its own). */
+function targetOf(options: CliOptions): { target: string; adminToken: string } | null {
+  if (options.target === undefined) {
+    if (options.adminToken !== undefined) throw new UsageError('--admin-token is only used with --target (without it, client-check starts a sandbox of its own)');
+    return null;
+  }
+  let url: URL;
+  try {
+    url = new URL(options.target);
+  } catch {
+    throw new UsageError(`--target ${options.target}: not a URL (expected http://host:port)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target ${options.target}: must be an http or https URL`);
+  const adminToken = options.adminToken ?? (process.env['WAYBILL_ADMIN_TOKEN'] || readAdminTokenFor(options.target));
+  if (adminToken === undefined || adminToken === '') throw new UsageError(`--target needs the sandbox's admin token: --admin-token T or env WAYBILL_ADMIN_TOKEN (a local waybill serve leaves it in ${ADMIN_TOKEN_FILE})`);
+  return { target: options.target.replace(/\/+$/, ''), adminToken };
+}
+
+/** Runs `waybill client-check` with `argv` (the arguments after the subcommand); resolves to its exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const split = clientCommand(argv);
+  const command = program();
+  if (!parseCommandLine(command, split?.options ?? argv)) return 0;
+  if (split === null) throw new UsageError("give the client's command after --, e.g. waybill client-check -- node client.mjs");
+  const options = command.opts<CliOptions>();
+  checkScenarioNames(options.scenario);
+  if (options.out === '-') throw new UsageError('--out -: reports are files written into a directory; give a directory (e.g. --out reports/client)');
+  const given = targetOf(options);
+  const outDir = options.out ?? defaultOutDir();
+  if (given !== null) return runAndReport(options, given, split, outDir);
+  // Loaded only now: a run against --target never loads the server.
+  const { startOwnSandbox } = await import('./own-sandbox.ts');
+  const own = await startOwnSandbox();
+  try {
+    return await runAndReport(options, { target: own.url, adminToken: own.adminToken }, split, outDir);
+  } finally {
+    await own.close();
+  }
+}
+
+/** Runs the scenarios, writes the reports and resolves to the exit code. */
+async function runAndReport(options: CliOptions, sandbox: { target: string; adminToken: string }, client: { command: string; args: string[] }, outDir: string): Promise<number> {
+  await mkdir(outDir, { recursive: true });
+  const active: Reporter[] = [...new Set(options.reporter)].map((name) => reporters[name]({ outDir, verdict: false }));
+  const report = await runClientCheck({
+    ...sandbox,
+    command: client.command,
+    args: client.args,
+    timeoutMs: options.timeoutMs,
+    only: options.scenario,
+    concurrency: options.concurrency,
+    onScenario: (scenario) => process.stderr.write(`client-check: ${scenario.id} — ${scenario.title}\n`),
+    onStart: (start) => active.forEach((reporter) => reporter.onStart?.(start)),
+    onResult: (result) => active.forEach((reporter) => reporter.onResult?.(result)),
+  });
+  const files: string[] = [];
+  for (const reporter of active) {
+    const file = await reporter.onEnd(report);
+    if (typeof file === 'string') files.push(file);
+  }
+  if (files.length > 0) process.stdout.write(`\nReports:\n${files.map((file) => `  ${file}`).join('\n')}\n`);
+  process.stderr.write(`${verdictLine(report, useColour(process.stderr, process.env))}\n`);
+  return report.exitCode;
+}

@@ -1,0 +1,127 @@
+/**
+ * The sandbox's control plane as a client-check uses it: a tenant and keys per scenario, its
+ * data, fault rules, clock and simulation, and afterwards its request log and order history.
+ * Every call goes through the run's recorded sandbox client, so the report counts and redacts
+ * them like any exchange of the suite; an unexpected answer is a broken sandbox, thrown.
+ */
+import type { HttpClient, HttpResponse } from '../types.ts';
+
+/** One entry of a tenant's request log, as the list gives it (spec/sandbox.yaml RequestLogSummary). */
+export interface LogSummary {
+  id: number;
+  atUtc: string;
+  operation: string;
+  method: string;
+  path: string;
+  status: number;
+  problemType: string | null;
+  latencyMs: number;
+  keyId: string;
+  requestId: string;
+  idempotencyKey: string | null;
+  replayed: boolean;
+  fault: { fault: string; source: string; when: string | null } | null;
+}
+
+/** A body of a log entry (RequestLogBody). */
+export interface LogBody {
+  contentType: string | null;
+  body: string | null;
+  bytes: number;
+  truncated: boolean;
+}
+
+/** One entry with its bodies (RequestLogEntry). */
+export interface LogEntry extends LogSummary {
+  request: LogBody;
+  response: LogBody;
+}
+
+/** A key as created: its id and the secret shown once. */
+export interface CreatedKey {
+  id: string;
+  secret: string;
+}
+
+/** What a scenario does to its tenant through the control plane. */
+export interface ControlPlane {
+  createTenant(name: string): Promise<string>;
+  createKey(tenantId: string, name: string, options?: { rateLimitPerMinute?: number }): Promise<CreatedKey>;
+  /** Takes in one order (one Delivery line); resolves to its id. */
+  createOrder(tenantId: string, externalId: string): Promise<string>;
+  /** Takes in `count` orders `<prefix>-0…` in one import. */
+  importOrders(tenantId: string, prefix: string, count: number): Promise<void>;
+  addFault(tenantId: string, rule: Record<string, unknown>): Promise<void>;
+  setClock(tenantId: string, setting: Record<string, unknown>): Promise<void>;
+  /** Moves the tenant's clock on by an ISO 8601 duration; resolves to the changes the simulation made. */
+  advanceClock(tenantId: string, by: string): Promise<number>;
+  setSimulation(tenantId: string, setting: Record<string, unknown>): Promise<void>;
+  /** Every log entry of `keyId` with an id above `afterId`, oldest first. */
+  requests(tenantId: string, keyId: string, afterId?: number): Promise<LogSummary[]>;
+  entry(tenantId: string, entryId: number): Promise<LogEntry>;
+  /** The kinds of the order's history entries, oldest first (`payment`, `cancel`, …). */
+  historyKinds(tenantId: string, orderId: string): Promise<string[]>;
+}
+
+const WAREHOUSE = '5c8e7d6f-1a2b-4c3d-9e8f-7a6b5c4d3e2f';
+const PRODUCT = '0d6b9a3e-2c4f-4e1a-8b7d-9f0e1c2a3b4d';
+
+/** An order intake with one Delivery line. */
+function intake(externalId: string): Record<string, unknown> {
+  return { externalId, type: 'Delivery', lines: [{ warehouseId: WAREHOUSE, productId: PRODUCT, quantity: 1, weightKg: 1, volumeM3: 0.01, price: 10 }] };
+}
+
+/** The control plane over `sandbox` (the run's recorded client of `/sandbox/v1`). */
+export function controlPlane(sandbox: HttpClient): ControlPlane {
+  const call = async (method: string, path: string, body?: unknown): Promise<HttpResponse> => {
+    const answer = await sandbox.request({ method, path, ...(body === undefined ? {} : { body }) });
+    if (answer.status < 200 || answer.status > 299) {
+      const type = (answer.json as { type?: unknown } | undefined)?.type;
+      throw new Error(`the sandbox refused ${method} ${path}: ${answer.status}${typeof type === 'string' ? ` ${type}` : ''}`);
+    }
+    return answer;
+  };
+  const json = async <T>(method: string, path: string, body?: unknown): Promise<T> => (await call(method, path, body)).json as T;
+  const tenant = (tenantId: string) => `/tenants/${encodeURIComponent(tenantId)}`;
+  return {
+    createTenant: async (name) => (await json<{ id: string }>('POST', '/tenants', { name, country: 'NL' })).id,
+    createKey: async (tenantId, name, options = {}) => {
+      const scopes = ['orders:read', 'orders:write', 'trips:read'];
+      return json<CreatedKey>('POST', `${tenant(tenantId)}/keys`, { name, scopes, ...options });
+    },
+    createOrder: async (tenantId, externalId) => (await json<{ id: string }>('POST', `${tenant(tenantId)}/orders`, intake(externalId))).id,
+    importOrders: async (tenantId, prefix, count) => {
+      const rows = Array.from({ length: count }, (_, index) => intake(`${prefix}-${index}`));
+      const result = await json<{ failed: number }>('POST', `${tenant(tenantId)}/order-imports`, { rows });
+      if (result.failed > 0) throw new Error(`the sandbox refused ${result.failed} of ${count} imported orders`);
+    },
+    addFault: async (tenantId, rule) => void (await call('POST', `${tenant(tenantId)}/faults`, rule)),
+    setClock: async (tenantId, setting) => void (await call('PUT', `${tenant(tenantId)}/clock`, setting)),
+    advanceClock: async (tenantId, by) => (await json<{ changes: number }>('POST', `${tenant(tenantId)}/clock/advance`, { by })).changes,
+    setSimulation: async (tenantId, setting) => void (await call('PUT', `${tenant(tenantId)}/simulation`, setting)),
+    requests: async (tenantId, keyId, afterId = 0) => {
+      const entries: LogSummary[] = [];
+      let after: string | null = null;
+      do {
+        const query: string = `keyId=${encodeURIComponent(keyId)}&limit=100${after === null ? '' : `&after=${encodeURIComponent(after)}`}`;
+        const page: { items: LogSummary[]; nextCursor: string | null } = await json('GET', `${tenant(tenantId)}/requests?${query}`);
+        entries.push(...page.items);
+        // Newest first: once a page reaches entries already seen, the rest are older still.
+        after = page.items.some((entry) => entry.id <= afterId) ? null : page.nextCursor;
+      } while (after !== null);
+      return entries.filter((entry) => entry.id > afterId).sort((a, b) => a.id - b.id);
+    },
+    entry: (tenantId, entryId) => json<LogEntry>('GET', `${tenant(tenantId)}/requests/${entryId}`),
+    historyKinds: async (tenantId, orderId) => {
+      const kinds: string[] = [];
+      let after: string | null = null;
+      do {
+        const query: string = after === null ? '' : `?after=${encodeURIComponent(after)}`;
+        const page: { items: { kind: string }[]; nextCursor: string | null } = await json('GET', `${tenant(tenantId)}/orders/${encodeURIComponent(orderId)}/history${query}`);
+        kinds.push(...page.items.map((entry) => entry.kind));
+        after = page.nextCursor;
+      } while (after !== null);
+      return kinds;
+    },
+  };
+}

@@ -1,0 +1,176 @@
+// An example client of the Delivery Integration API: plain JavaScript, Node 20's built-in
+// fetch, no dependencies. It is a pattern to copy, and the client `waybill client-check`
+// grades in the project's own tests:
+//
+//   waybill client-check -- node conformance/client-check/example/client.mjs
+//
+// It reads its task from the environment, as client-check gives it:
+//   WAYBILL_BASE_URL, WAYBILL_API_KEY   where the API is, and the key (sent as X-Api-Key)
+//   WAYBILL_TASK                        sync-orders | sync-trips | pay | cancel | archive
+//   WAYBILL_EXTERNAL_ID                 the order of pay, cancel and archive
+//   WAYBILL_PAYMENT_ID, WAYBILL_AMOUNT, WAYBILL_CURRENCY   the payment of pay
+//   WAYBILL_STATE_FILE                  where a sync keeps its position between runs
+//
+// Exit 0 when the task got a success, 1 when the API refused it or could not be reached.
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+
+const API = '/api/v1/integration';
+const MAX_ATTEMPTS = 6;
+
+/** Waits `ms` milliseconds. */
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The wait before attempt `attempt + 1`: at least what Retry-After asks (a 429, a 503), and an
+ * exponential backoff with jitter otherwise (0.25 s, 0.5 s, 1 s … up to 8 s), so that clients
+ * hit by the same outage do not all come back in the same millisecond.
+ */
+function delayBefore(attempt, answer, mistakes) {
+  if (mistakes.noBackoff) return 0;
+  const backoff = Math.min(250 * 2 ** (attempt - 1), 8000) * (0.5 + Math.random() / 2);
+  const retryAfter = Number(answer.headers?.get('retry-after'));
+  return Number.isFinite(retryAfter) && retryAfter > 0 ? Math.max(retryAfter * 1000, backoff) : backoff;
+}
+
+/** One attempt: the answer's status, headers and JSON body, or `{ error }` when none (or a broken one) arrived. */
+async function attempt(env, method, path, { body, idempotencyKey } = {}) {
+  const headers = { 'X-Api-Key': env.WAYBILL_API_KEY, Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
+  try {
+    const response = await fetch(new URL(path, env.WAYBILL_BASE_URL), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, json: text === '' ? null : JSON.parse(text) };
+  } catch (error) {
+    // A reset, a timeout, an answer cut short: nobody knows whether a write happened.
+    return { error };
+  }
+}
+
+/**
+ * Sends a request until it gets an answer that decides it. Network errors, 5xx and 429 say
+ * "not done, try again": retry. Any other 4xx is the server's verdict on this request:
+ * sending it again cannot change it, so never retry it. A write keeps one Idempotency-Key
+ * over all its attempts, so a retry after a lost answer is replayed, not done twice.
+ */
+export async function request(env, method, path, options = {}, mistakes = {}) {
+  let answer;
+  for (let number = 1; number <= MAX_ATTEMPTS; number += 1) {
+    const idempotencyKey = mistakes.newKeyPerRetry && options.idempotencyKey ? `${options.idempotencyKey}-${number}` : options.idempotencyKey;
+    answer = await attempt(env, method, path, { ...options, idempotencyKey });
+    const retryable = answer.error !== undefined || answer.status >= 500 || answer.status === 429 || (mistakes.retryClientErrors && answer.status >= 400);
+    if (!retryable || number === MAX_ATTEMPTS) return answer;
+    await sleep(delayBefore(number, answer, mistakes));
+  }
+  return answer;
+}
+
+/** The order statuses this client knows to be final. Any other, one added after it was written included, is not final. */
+const FINAL_ORDER_STATUSES = new Set(['FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed']);
+const KNOWN_ORDER_STATUSES = new Set(['New', 'InPlanning', 'Planned', 'InProgress', ...FINAL_ORDER_STATUSES]);
+
+/** The saved position of a feed: the newest `updatedAtUtc` processed, and the ids processed at that instant. */
+async function loadPosition(file, feed) {
+  try {
+    return JSON.parse(await readFile(file, 'utf8'))[feed] ?? { since: null, idsAtSince: [] };
+  } catch {
+    return { since: null, idsAtSince: [] };
+  }
+}
+
+/** Saves the position atomically (write, then rename), so a crash never leaves half a file. */
+async function savePosition(file, feed, position) {
+  let state = {};
+  try {
+    state = JSON.parse(await readFile(file, 'utf8'));
+  } catch {
+    // No state yet.
+  }
+  await writeFile(`${file}.tmp`, JSON.stringify({ ...state, [feed]: position }));
+  await rename(`${file}.tmp`, file);
+}
+
+/**
+ * Reads a feed (`orders` or `trips`) from the saved position: `since` = the newest
+ * `updatedAtUtc` processed last time, then `nextCursor` page after page until it is null.
+ * The feed is at-least-once (`since` is inclusive), so items are deduplicated on id +
+ * `updatedAtUtc`. The position is saved after every page: a crash resumes where it stopped.
+ */
+async function sync(env, feed, handle, mistakes) {
+  let position = mistakes.fullRead ? { since: null, idsAtSince: [] } : await loadPosition(env.WAYBILL_STATE_FILE, feed);
+  let query = position.since === null ? '' : `?since=${encodeURIComponent(position.since)}`;
+  for (;;) {
+    const page = await request(env, 'GET', `${API}/${feed}${query}`, {}, mistakes);
+    if (page.status !== 200) return page;
+    for (const item of page.json.items) {
+      const atSince = item.updatedAtUtc === position.since;
+      if (atSince && position.idsAtSince.includes(item.id)) continue; // seen already: the same version again
+      if (handle(item) === 'stop') return page;
+      position = atSince ? { since: position.since, idsAtSince: [...position.idsAtSince, item.id] } : { since: item.updatedAtUtc, idsAtSince: [item.id] };
+    }
+    await savePosition(env.WAYBILL_STATE_FILE, feed, position);
+    if (page.json.nextCursor === null) return page; // caught up: next time, start from `since`
+    const last = page.json.items.at(-1);
+    query = mistakes.sincePaging ? `?since=${encodeURIComponent(last.updatedAtUtc)}` : `?cursor=${encodeURIComponent(page.json.nextCursor)}`;
+  }
+}
+
+/** What this example does with an order change: a line on stderr. Yours would update your own system. */
+function handleOrder(order, mistakes) {
+  if (!KNOWN_ORDER_STATUSES.has(order.status)) {
+    if (mistakes.stopAtUnknownStatus) return 'stop';
+    // An unknown status is not final: keep the order open and go on.
+  }
+  const final = FINAL_ORDER_STATUSES.has(order.status);
+  process.stderr.write(`order ${order.externalId}: ${order.status}${final ? ' (final)' : ''}\n`);
+  return 'go on';
+}
+
+/** The path of an order's operation by external id. */
+const orderPath = (env, suffix = '') => `${API}/orders/externalid/${encodeURIComponent(env.WAYBILL_EXTERNAL_ID)}${suffix}`;
+
+/** Runs the task `env` names; resolves to the exit code. `mistakes` is for the project's tests (naive.mjs): leave it empty. */
+export async function runTask(env, mistakes = {}) {
+  let answer;
+  switch (env.WAYBILL_TASK) {
+    case 'sync-orders':
+      answer = await sync(env, 'orders', (order) => handleOrder(order, mistakes), mistakes);
+      break;
+    case 'sync-trips':
+      answer = await sync(env, 'trips', (trip) => void process.stderr.write(`trip ${trip.id}: ${trip.status}\n`), mistakes);
+      break;
+    case 'pay': {
+      // One logical payment, one Idempotency-Key, derived from the payment's own id: a
+      // restarted process retries under the same key too.
+      const body = { paymentId: env.WAYBILL_PAYMENT_ID, amount: Number(env.WAYBILL_AMOUNT), currency: env.WAYBILL_CURRENCY };
+      answer = await request(env, 'POST', orderPath(env, '/payment'), { body, idempotencyKey: `pay-${env.WAYBILL_PAYMENT_ID}` }, mistakes);
+      break;
+    }
+    case 'cancel':
+      answer = await request(env, 'POST', orderPath(env, '/cancel'), { body: {}, idempotencyKey: `cancel-${crypto.randomUUID()}` }, mistakes);
+      break;
+    case 'archive':
+      answer = await request(env, 'DELETE', orderPath(env), { idempotencyKey: `archive-${crypto.randomUUID()}` }, mistakes);
+      break;
+    default:
+      process.stderr.write(`unknown WAYBILL_TASK ${env.WAYBILL_TASK}\n`);
+      return 2;
+  }
+  if (answer.error !== undefined) {
+    process.stderr.write(`${env.WAYBILL_TASK}: no answer (${answer.error.cause?.code ?? answer.error.message})\n`);
+    return 1;
+  }
+  const ok = answer.status >= 200 && answer.status <= 299;
+  process.stderr.write(`${env.WAYBILL_TASK}: ${answer.status}${ok ? '' : ` ${answer.json?.type ?? ''} ${answer.json?.detail ?? ''}`}\n`);
+  return ok ? 0 : 1;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await runTask(process.env);
+}

@@ -1,0 +1,57 @@
+/**
+ * A client-check run: the scenarios as checks of the suite's runner, against a sandbox's
+ * control plane, graded into the same `RunReport` the conformance suite writes.
+ */
+import { operations, specHash } from '../../spec/load.ts';
+import { runSuite } from '../runner.ts';
+import type { CheckResult, Contract, RunReport, RunStart } from '../types.ts';
+import { clientRequirements } from './register.ts';
+import { type ClientScenario, scenarioCheck } from './scenario.ts';
+import { scenarios } from './scenarios/index.ts';
+
+/** The contract a client-check reports against: the integration API's routes and the client rules. */
+export const clientCheckContract: Contract = {
+  specHash,
+  routes: [...operations.values()].map(({ operationId, method, path }) => ({ operationId, method, path })),
+  requirements: clientRequirements,
+  // The catalog coverage is a server's: the client under test answers no code.
+  coverage: () => [],
+};
+
+/** What one client-check run needs. */
+export interface ClientCheckOptions {
+  /** The sandbox's base URL (the client gets it as WAYBILL_BASE_URL). */
+  target: string;
+  adminToken: string;
+  command: string;
+  args: readonly string[];
+  /** The time limit of each run of the client; default 30 000 ms. */
+  timeoutMs?: number;
+  /** Scenario ids, families (`client.pay`) or prefixes; default every scenario. */
+  only?: readonly string[];
+  /** Scenarios run at once, each with its own tenant; default 4. */
+  concurrency?: number;
+  onStart?(start: RunStart): void;
+  onResult?(result: CheckResult): void;
+  onScenario?(scenario: ClientScenario): void;
+}
+
+/** Runs the client through the scenarios and resolves to the report. */
+export async function runClientCheck(options: ClientCheckOptions): Promise<RunReport> {
+  const target = options.target.replace(/\/+$/, '');
+  const client = { command: options.command, args: options.args, timeoutMs: options.timeoutMs ?? 30_000, ...(options.onScenario ? { onScenario: options.onScenario } : {}) };
+  return runSuite({
+    suite: 'waybill-client-check',
+    checks: scenarios.map((scenario) => scenarioCheck(scenario, client)),
+    // The client's keys are made per scenario; the profile brings only the control plane.
+    profile: { keys: { full: '' }, sandbox: { url: `${target}/sandbox/v1`, token: options.adminToken } },
+    target,
+    contract: clientCheckContract,
+    concurrency: options.concurrency ?? 4,
+    only: options.only ?? [],
+    timeoutMs: 30_000,
+    secrets: [{ value: options.adminToken, name: 'adminToken', envVar: 'WAYBILL_ADMIN_TOKEN' }],
+    ...(options.onStart ? { onStart: options.onStart } : {}),
+    ...(options.onResult ? { onResult: options.onResult } : {}),
+  });
+}

@@ -1,0 +1,186 @@
+/**
+ * A client-check scenario is a record like a conformance check: id, title, the requirements it
+ * verifies (its level and rule come from them), the task the client is given, the setup of its
+ * tenant, and the grade. `scenarioCheck` turns one into a check the suite's runner runs, so a
+ * client-check report is a conformance report: same model, same reporters.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Check, CheckContext, Finding, HttpClient, LoggedRequest } from '../types.ts';
+import { clientEnvironment, type ClientExit, runClient } from './client-process.ts';
+import { type ControlPlane, controlPlane, type CreatedKey, type LogSummary } from './control-plane.ts';
+
+/** What the client is asked to do (`WAYBILL_TASK`). */
+export type ClientTask = 'sync-orders' | 'sync-trips' | 'pay' | 'cancel' | 'archive';
+
+/** The task's inputs, each passed as its `WAYBILL_*` variable when given. */
+export interface TaskInputs {
+  externalId?: string;
+  paymentId?: string;
+  amount?: string;
+  currency?: string;
+}
+
+/** One run of the client and the requests it made, from the tenant's request log. */
+export interface ClientRun extends ClientExit {
+  requests: LogSummary[];
+}
+
+/** What a scenario's setup and grade work with. */
+export interface ScenarioSession {
+  tenantId: string;
+  /** The client's key: its requests are the ones graded. */
+  clientKeyId: string;
+  control: ControlPlane;
+  /** What the setup leaves for the grade (the id of the order it made, say), by name. */
+  notes: Map<string, string>;
+  /** Requests to the integration API with a key of the grader's own (created on first use; its requests are never graded). */
+  integration(): Promise<{ http: HttpClient; key: string }>;
+  /** A log entry with its bodies. */
+  entry(summary: LogSummary): ReturnType<ControlPlane['entry']>;
+  /** Ends the scenario as skipped: the client's requests cannot show the rule (a page too big for the log, say). */
+  skip(reason: string): never;
+}
+
+/** A scenario: one known way clients break, staged and graded. */
+export interface ClientScenario {
+  /** `client.<task family>.<name>`, e.g. `client.pay.answer-lost`. */
+  id: string;
+  title: string;
+  /** Ids of the client-check register (`register.ts`). */
+  verifies: readonly string[];
+  task: ClientTask;
+  /** Prepares the tenant (data, faults, clock, simulation) and gives the task's inputs. */
+  setup(session: ScenarioSession): Promise<TaskInputs>;
+  /** When present, the client runs a second time after this (changes made between two syncs). */
+  between?(session: ScenarioSession): Promise<void>;
+  /** The findings, from the runs' requests and the sandbox's state; none = pass. */
+  grade(session: ScenarioSession, runs: readonly ClientRun[]): Promise<Finding[]>;
+}
+
+/** How the scenarios run the client. */
+export interface ClientCommand {
+  command: string;
+  args: readonly string[];
+  /** The time limit of one run of the client. */
+  timeoutMs: number;
+  /** Called as each scenario starts (the CLI's progress line). */
+  onScenario?(scenario: ClientScenario): void;
+}
+
+/** A request of the log as a finding shows it. */
+export function logged(entry: LogSummary): LoggedRequest {
+  const fault = entry.fault === null ? null : `${entry.fault.fault}${entry.fault.when === null ? '' : ` ${entry.fault.when}`} (${entry.fault.source})`;
+  return {
+    entryId: entry.id,
+    requestId: entry.requestId,
+    atUtc: entry.atUtc,
+    operation: entry.operation,
+    method: entry.method,
+    path: entry.path,
+    status: entry.status,
+    problemType: entry.problemType,
+    idempotencyKey: entry.idempotencyKey,
+    replayed: entry.replayed,
+    fault,
+  };
+}
+
+/** Waits `ms` milliseconds. */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The client's requests logged after `afterId`, once the log has caught up: entries are written
+ * in batches every 50 ms (D48), so it is read until two reads 100 ms apart agree.
+ */
+async function settledRequests(session: ScenarioSession, afterId: number): Promise<LogSummary[]> {
+  await sleep(100);
+  let entries = await session.control.requests(session.tenantId, session.clientKeyId, afterId);
+  for (let round = 0; round < 20; round += 1) {
+    await sleep(100);
+    const again = await session.control.requests(session.tenantId, session.clientKeyId, afterId);
+    if (again.length === entries.length) return again;
+    entries = again;
+  }
+  return entries;
+}
+
+/** The task's environment variables. */
+function taskVariables(target: string, key: CreatedKey, task: ClientTask, inputs: TaskInputs, stateFile: string): Record<string, string> {
+  const optional: [string, string | undefined][] = [
+    ['WAYBILL_EXTERNAL_ID', inputs.externalId],
+    ['WAYBILL_PAYMENT_ID', inputs.paymentId],
+    ['WAYBILL_AMOUNT', inputs.amount],
+    ['WAYBILL_CURRENCY', inputs.currency],
+  ];
+  return {
+    WAYBILL_BASE_URL: target,
+    WAYBILL_API_KEY: key.secret,
+    WAYBILL_TASK: task,
+    WAYBILL_STATE_FILE: stateFile,
+    ...Object.fromEntries(optional.filter((entry): entry is [string, string] => entry[1] !== undefined)),
+  };
+}
+
+/** A finding for a run that did not end by itself in time. */
+function timeoutFinding(run: ClientRun, timeoutMs: number): Finding {
+  return {
+    message: 'The client did not finish its task within the time limit; it was killed',
+    expected: `the client exits within ${timeoutMs} ms`,
+    received: `still running after ${timeoutMs} ms${run.stderrTail === '' ? '' : `; the end of its stderr: ${run.stderrTail.slice(-400)}`}`,
+    requests: run.requests.slice(-5).map(logged),
+  };
+}
+
+/** `scenario` as a check of the runner: a fresh tenant and key, the setup, the client's run(s), the grade. */
+export function scenarioCheck(scenario: ClientScenario, client: ClientCommand): Check {
+  return {
+    id: scenario.id,
+    family: scenario.id.split('.').slice(0, 2).join('.'),
+    title: scenario.title,
+    verifies: scenario.verifies,
+    requires: ['sandbox'],
+    async run(ctx: CheckContext) {
+      client.onScenario?.(scenario);
+      const control = controlPlane(ctx.sandbox as HttpClient);
+      const tenantId = await control.createTenant(`client-check ${scenario.id}`);
+      const key = await control.createKey(tenantId, 'client under test');
+      ctx.addSecret(key.secret, 'clientKey');
+      let grader: Promise<{ http: HttpClient; key: string }> | undefined;
+      const session: ScenarioSession = {
+        tenantId,
+        clientKeyId: key.id,
+        control,
+        notes: new Map(),
+        integration: () =>
+          (grader ??= control.createKey(tenantId, 'client-check grader', { rateLimitPerMinute: 6000 }).then((created) => {
+            ctx.addSecret(created.secret, 'graderKey');
+            return { http: ctx.http, key: created.secret };
+          })),
+        entry: (summary) => control.entry(tenantId, summary.id),
+        skip: (reason) => ctx.skip(reason),
+      };
+      const inputs = await scenario.setup(session);
+      const folder = await mkdtemp(join(tmpdir(), 'waybill-client-check-'));
+      try {
+        const env = clientEnvironment(taskVariables(ctx.target, key, scenario.task, inputs, join(folder, 'state.json')));
+        const runs: ClientRun[] = [];
+        const runOnce = async () => {
+          const exit = await runClient(client.command, client.args, env, client.timeoutMs);
+          const lastId = runs.at(-1)?.requests.at(-1)?.id ?? 0;
+          runs.push({ ...exit, requests: await settledRequests(session, lastId) });
+        };
+        await runOnce();
+        if (scenario.between !== undefined) {
+          await scenario.between(session);
+          await runOnce();
+        }
+        const timeouts = runs.filter((run) => run.timedOut).map((run) => timeoutFinding(run, client.timeoutMs));
+        return [...timeouts, ...(await scenario.grade(session, runs))];
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+      }
+    },
+  };
+}

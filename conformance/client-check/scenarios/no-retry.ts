@@ -1,0 +1,68 @@
+/**
+ * Scenarios of answers that are verdicts: a 400, 404 or 409 is final for the request that got
+ * it, so the client must not send the same request again.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ClientScenario, ClientTask, ScenarioSession, TaskInputs } from '../scenario.ts';
+import { found, requestsOf } from './pay.ts';
+
+/** The operation each write task calls. */
+const operationOf: Partial<Record<ClientTask, string>> = { pay: 'attachPayment', cancel: 'cancelOrder', archive: 'archiveOrder' };
+
+/** A scenario whose single request gets `status`: one attempt, never a second. */
+function noRetry(options: { name: string; status: number; why: string; task: ClientTask; setup(session: ScenarioSession): Promise<TaskInputs> }): ClientScenario {
+  const operation = operationOf[options.task] as string;
+  return {
+    id: `client.no-retry.${options.name}`,
+    title: `A ${options.status} (${options.why}) is not retried`,
+    verifies: ['client.errors.final-verdict'],
+    task: options.task,
+    setup: options.setup,
+    async grade(_session, runs) {
+      const attempts = requestsOf(runs, operation);
+      if (attempts.length === 0) return [found(`The client never sent the ${options.task} request`, `one ${operation} request`, 'none in the request log', [])];
+      const first = attempts[0]!;
+      if (first.status !== options.status) {
+        return [found(`The ${options.task} request did not get the ${options.status} the scenario stages`, `${options.status} (${options.why})`, `${first.status} ${first.problemType ?? ''}`, attempts)];
+      }
+      if (attempts.length > 1) return [found(`The client retried a ${options.status}`, `one request: a ${options.status} is the final answer to it`, `${attempts.length} requests`, attempts)];
+      return [];
+    },
+  };
+}
+
+/** (b) Paying an order the tenant does not have: 404. */
+export const noRetry404 = noRetry({
+  name: '404',
+  status: 404,
+  why: 'no order with that external id',
+  task: 'pay',
+  setup: async () => ({ externalId: 'CC-NO-SUCH-ORDER', paymentId: randomUUID(), amount: '12.50', currency: 'EUR' }),
+});
+
+/** (b) A payment of amount 0: 400 `payments.amount.invalid`. */
+export const noRetry400 = noRetry({
+  name: '400',
+  status: 400,
+  why: 'an amount of 0',
+  task: 'pay',
+  async setup(session) {
+    await session.control.createOrder(session.tenantId, 'CC-PAY-ZERO');
+    return { externalId: 'CC-PAY-ZERO', paymentId: randomUUID(), amount: '0', currency: 'EUR' };
+  },
+});
+
+/** (b) Cancelling an order that is already Cancelled: 409 `orders.status.illegal` (D11). */
+export const noRetry409 = noRetry({
+  name: '409',
+  status: 409,
+  why: 'cancelling a Cancelled order',
+  task: 'cancel',
+  async setup(session) {
+    await session.control.createOrder(session.tenantId, 'CC-CANCELLED');
+    const { http, key } = await session.integration();
+    const answer = await http.request({ method: 'POST', path: '/api/v1/integration/orders/externalid/CC-CANCELLED/cancel', key, body: {} });
+    if (answer.status !== 200) throw new Error(`setup: cancelling CC-CANCELLED answered ${answer.status}`);
+    return { externalId: 'CC-CANCELLED' };
+  },
+});

@@ -1,0 +1,142 @@
+/**
+ * Scenarios of the payment task: the answer lost after the payment committed, a 429 with
+ * `Retry-After`, and the body a write carries.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Finding } from '../../types.ts';
+import type { LogSummary } from '../control-plane.ts';
+import { type ClientRun, type ClientScenario, logged, type ScenarioSession, type TaskInputs } from '../scenario.ts';
+
+/** The client's requests of `operation` over every run, oldest first. */
+export function requestsOf(runs: readonly ClientRun[], operation: string): LogSummary[] {
+  return runs.flatMap((run) => run.requests).filter((entry) => entry.operation === operation);
+}
+
+/** A finding with the requests that show it. */
+export function found(message: string, expected: string, received: string, requests: readonly LogSummary[]): Finding {
+  return { message, expected, received, requests: requests.map(logged) };
+}
+
+/** An order in status New and a payment of 12.50 EUR for it. */
+async function payableOrder(session: ScenarioSession, externalId: string): Promise<{ orderId: string; inputs: TaskInputs }> {
+  const orderId = await session.control.createOrder(session.tenantId, externalId);
+  return { orderId, inputs: { externalId, paymentId: randomUUID(), amount: '12.50', currency: 'EUR' } };
+}
+
+const isSuccess = (status: number) => status >= 200 && status <= 299;
+
+/** Findings unless the payment was sent, its last answer was a success and the order holds exactly one payment. */
+async function onePayment(session: ScenarioSession, payments: readonly LogSummary[]): Promise<Finding[]> {
+  if (payments.length === 0) return [found('The client never sent the payment', 'POST …/orders/externalid/{externalId}/payment', 'no payment request in the request log', [])];
+  const findings: Finding[] = [];
+  const last = payments.at(-1) as LogSummary;
+  if (!isSuccess(last.status) || last.fault !== null) {
+    findings.push(found('The client gave up before the payment was answered', 'attempts until an answer that decides the payment (2xx)', `the last attempt: ${last.status}${last.fault === null ? '' : `, its answer lost (${last.fault.fault})`}`, payments));
+  }
+  const orderId = session.notes.get('orderId') as string;
+  const recorded = (await session.control.historyKinds(session.tenantId, orderId)).filter((kind) => kind === 'payment').length;
+  if (recorded !== 1) findings.push(found('The order does not hold exactly one payment', 'exactly one payment in the order\'s history', `${recorded} payment(s)`, payments));
+  return findings;
+}
+
+/** (a) The payment commits, the connection is reset before the answer: the retry carries the same key and body. */
+export const answerLost: ClientScenario = {
+  id: 'client.pay.answer-lost',
+  title: 'A payment whose answer was lost after it committed is retried with the same Idempotency-Key and body, and ends as one payment',
+  verifies: ['client.idempotency.same-key'],
+  task: 'pay',
+  async setup(session) {
+    const { orderId, inputs } = await payableOrder(session, 'CC-PAY-LOST');
+    session.notes.set('orderId', orderId);
+    await session.control.addFault(session.tenantId, { operation: 'attachPayment', fault: 'reset', when: 'after' });
+    return inputs;
+  },
+  async grade(session, runs) {
+    const payments = requestsOf(runs, 'attachPayment');
+    if (payments.length === 1) {
+      return [found('The client did not retry a payment whose answer it never received', 'a retry with the same Idempotency-Key and body after the connection was reset', 'one attempt, its answer lost to a reset', payments)];
+    }
+    const findings = await onePayment(session, payments);
+    const keys = new Set(payments.map((entry) => entry.idempotencyKey));
+    if (keys.has(null)) findings.push(found('The payment was sent without an Idempotency-Key', 'every attempt with one Idempotency-Key', 'an attempt without the header', payments));
+    else if (keys.size > 1) findings.push(found('The retry carried a new Idempotency-Key', 'every attempt of one payment with the same Idempotency-Key', `${keys.size} different keys over ${payments.length} attempts`, payments));
+    const bodies = new Set(await Promise.all(payments.map(async (entry) => (await session.entry(entry)).request.body)));
+    if (bodies.size > 1) findings.push(found('The retry carried another body', 'every attempt with the same body (the key stands for one request)', `${bodies.size} different bodies over ${payments.length} attempts`, payments));
+    return findings;
+  },
+};
+
+/** Milliseconds of leeway when comparing log times: `atUtc` has millisecond precision. */
+const LEEWAY_MS = 10;
+
+/** (c) A 429 with `Retry-After: 2` on the payment: retried, and no sooner than 2 s later. */
+export const retryAfter: ClientScenario = {
+  id: 'client.pay.retry-after',
+  title: 'A 429 is retried, not abandoned, and no sooner than its Retry-After',
+  verifies: ['int.errors.rate-limit-429'],
+  task: 'pay',
+  async setup(session) {
+    const { orderId, inputs } = await payableOrder(session, 'CC-PAY-429');
+    session.notes.set('orderId', orderId);
+    await session.control.addFault(session.tenantId, { operation: 'attachPayment', fault: 'status', status: 429, retryAfterSeconds: 2 });
+    return inputs;
+  },
+  async grade(session, runs) {
+    const payments = requestsOf(runs, 'attachPayment');
+    const findings: Finding[] = [];
+    for (const [index, entry] of payments.entries()) {
+      const next = payments[index + 1];
+      if (entry.status !== 429 || next === undefined) continue;
+      // The fault's Retry-After is 2 s; a 429 of the key's own bucket would say its own, but none is expected here.
+      const waited = Date.parse(next.atUtc) - Date.parse(entry.atUtc);
+      if (waited < 2000 - LEEWAY_MS) findings.push(found('The client retried a 429 before its Retry-After had passed', 'the next attempt at least 2 s (Retry-After: 2) after the 429', `${waited} ms later`, [entry, next]));
+    }
+    if (payments.length === 1 && payments[0]?.status === 429) {
+      return [found('The client abandoned the payment after a 429', 'a retry after the Retry-After delay', 'no attempt after the 429', payments)];
+    }
+    return [...findings, ...(await onePayment(session, payments))];
+  },
+};
+
+/** The media type of a Content-Type value, lower case, without parameters. */
+function mediaType(contentType: string | null): string | null {
+  return contentType === null ? null : (contentType.split(';')[0] as string).trim().toLowerCase();
+}
+
+/** True when `text` is a JSON object. */
+function isJsonObject(text: string | null): boolean {
+  if (text === null) return false;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/** (g) Every write with a body says `application/json` and sends a JSON object the sandbox reads. */
+export const jsonBody: ClientScenario = {
+  id: 'client.pay.json-body',
+  title: 'Writes send Content-Type: application/json and a body the API reads',
+  verifies: ['int.body.media-type'],
+  task: 'pay',
+  async setup(session) {
+    const { orderId, inputs } = await payableOrder(session, 'CC-PAY-JSON');
+    session.notes.set('orderId', orderId);
+    return inputs;
+  },
+  async grade(session, runs) {
+    const writes = requestsOf(runs, 'attachPayment');
+    if (writes.length === 0) return [found('The client never sent the payment', 'POST …/orders/externalid/{externalId}/payment', 'no payment request in the request log', [])];
+    const findings: Finding[] = [];
+    for (const write of writes) {
+      const { request } = await session.entry(write);
+      if (mediaType(request.contentType) !== 'application/json') {
+        findings.push(found('A write was sent without Content-Type: application/json', 'Content-Type: application/json', request.contentType ?? 'no Content-Type', [write]));
+      } else if (!isJsonObject(request.body) || write.status === 415 || write.problemType === 'api.malformed_request') {
+        findings.push(found('A write carried a body the API could not read', 'a JSON object the operation accepts', `${write.status} ${write.problemType ?? ''}: ${(request.body ?? '(no body)').slice(0, 200)}`, [write]));
+      }
+    }
+    return findings;
+  },
+};

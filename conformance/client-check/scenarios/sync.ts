@@ -1,0 +1,187 @@
+/**
+ * Scenarios of the order feed: a walk that follows `nextCursor` to null while the feed changes
+ * under it, a second sync that resumes from the newest `updatedAtUtc` it processed, and a walk
+ * past an order status the contract does not list. The client's pages are read back from the
+ * request log's response bodies; what it should have seen, from a walk of the grader's own.
+ */
+import type { Finding } from '../../types.ts';
+import type { LogSummary } from '../control-plane.ts';
+import type { ClientRun, ClientScenario, ScenarioSession } from '../scenario.ts';
+import { found } from './pay.ts';
+
+/** An order of a feed page, as far as grading needs it. */
+interface FeedOrder {
+  id: string;
+  status: string;
+  updatedAtUtc: string;
+}
+
+/** A page the client read: its request, its query and what it answered. */
+interface ReadPage {
+  entry: LogSummary;
+  query: URLSearchParams;
+  items: FeedOrder[];
+  nextCursor: string | null;
+}
+
+const FEED_PATH = '/api/v1/integration/orders';
+const LISTED_STATUSES = new Set(['New', 'InPlanning', 'Planned', 'InProgress', 'FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed']);
+
+/** `id@updatedAtUtc`: one version of an order, as consumers dedupe on it (D4). */
+const versionOf = (order: FeedOrder) => `${order.id}@${Date.parse(order.updatedAtUtc)}`;
+
+/** The pages of the order feed the client read in `run` (answered 200), with their bodies from the log. */
+async function pagesOf(session: ScenarioSession, run: ClientRun): Promise<ReadPage[]> {
+  const pages: ReadPage[] = [];
+  for (const entry of run.requests.filter((request) => request.operation === 'orderFeed' && request.status === 200)) {
+    const { response } = await session.entry(entry);
+    if (response.truncated || response.body === null) {
+      session.skip(`the page ${entry.path} answered ${response.bytes} bytes, more than the request log keeps (16 KiB), so its nextCursor cannot be read back: give the client limit 50 or less to be graded`);
+    }
+    const body = JSON.parse(response.body) as { items: FeedOrder[]; nextCursor: string | null };
+    pages.push({ entry, query: new URL(entry.path, 'http://log').searchParams, items: body.items, nextCursor: body.nextCursor });
+  }
+  return pages;
+}
+
+/** The feed as it stands now, read by the grader to the end: the newest version of every order. */
+async function currentOrders(session: ScenarioSession): Promise<FeedOrder[]> {
+  const { http, key } = await session.integration();
+  const newest = new Map<string, FeedOrder>();
+  let cursor: string | null = null;
+  do {
+    const answer = await http.request({ method: 'GET', path: FEED_PATH, key, query: { limit: 100, cursor: cursor ?? undefined } });
+    if (answer.status !== 200) throw new Error(`the grader's feed read answered ${answer.status}`);
+    const page = answer.json as { items: FeedOrder[]; nextCursor: string | null };
+    for (const order of page.items) newest.set(order.id, order);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return [...newest.values()];
+}
+
+/** The newest `updatedAtUtc` among `pages`' items, in ms; null when they hold none. */
+function newestOf(pages: readonly ReadPage[]): number | null {
+  const stamps = pages.flatMap((page) => page.items.map((order) => Date.parse(order.updatedAtUtc)));
+  return stamps.length === 0 ? null : Math.max(...stamps);
+}
+
+/** Findings unless some page of the feed was read and the last one ended the feed (`nextCursor` null). */
+function reachedTheEnd(pages: readonly ReadPage[], run: ClientRun): Finding[] {
+  const last = pages.at(-1);
+  if (last === undefined) return [found('The client never read a page of the order feed', `GET ${FEED_PATH} answered 200`, 'no such request in the request log', run.requests.slice(-3))];
+  if (last.nextCursor === null) return [];
+  return [found('The sync stopped before the feed was caught up', 'pages read until one answers nextCursor null', `the last page read had nextCursor ${last.nextCursor.slice(0, 24)}…`, pages.slice(-2).map((page) => page.entry))];
+}
+
+/** Findings for each page not read from the previous page's `nextCursor` (while that was not null). */
+function followedCursors(pages: readonly ReadPage[]): Finding[] {
+  const broken = pages.slice(1).filter((page, index) => {
+    const previous = pages[index] as ReadPage;
+    return previous.nextCursor !== null && page.query.get('cursor') !== previous.nextCursor;
+  });
+  const first = broken[0];
+  if (first === undefined) return [];
+  const previous = pages[pages.indexOf(first) - 1] as ReadPage;
+  const sent = first.query.get('cursor') === null ? `no cursor (${first.query.toString() || 'no query'})` : `another cursor`;
+  return [found(`${broken.length} page(s) were not read from the previous page's nextCursor`, `cursor=${(previous.nextCursor as string).slice(0, 24)}… (the previous page's nextCursor)`, sent, [previous.entry, first.entry])];
+}
+
+/**
+ * A finding when an order changed between the walk's start (`since`, when it gave one) and the
+ * newest change it read is missing from its pages in that version. An order that changed while
+ * the walk went on moves to the feed's tail, so a walk that follows `nextCursor` to null reads it.
+ */
+function missedNothing(pages: readonly ReadPage[], current: readonly FeedOrder[]): Finding[] {
+  const newest = newestOf(pages);
+  if (newest === null) return [];
+  const since = pages[0]?.query.get('cursor') === null ? pages[0]?.query.get('since') : null;
+  const from = since === null || since === undefined ? -Infinity : Date.parse(since);
+  const read = new Set(pages.flatMap((page) => page.items.map(versionOf)));
+  const missed = current.filter((order) => {
+    const stamp = Date.parse(order.updatedAtUtc);
+    return stamp >= from && stamp <= newest && !read.has(versionOf(order));
+  });
+  if (missed.length === 0) return [];
+  const examples = missed.slice(0, 3).map((order) => `${order.id} ${order.status} at ${order.updatedAtUtc}`).join('; ');
+  return [found('The sync missed changes', `every order changed from ${since ?? 'the start'} to ${new Date(newest).toISOString()} (the newest change it read), in that version`, `${missed.length} missed, e.g. ${examples}`, pages.map((page) => page.entry).slice(-3))];
+}
+
+/** (d) 200 orders, a simulation writing 10 changes a second, a slow feed: the walk follows nextCursor to null and misses nothing. */
+export const followsCursor: ClientScenario = {
+  id: 'client.sync.follows-cursor',
+  title: 'A sync follows nextCursor to null and sees every change while the feed changes under it',
+  verifies: ['int.orders-feed.caught-up'],
+  task: 'sync-orders',
+  async setup(session) {
+    await session.control.importOrders(session.tenantId, 'CC-FEED', 200);
+    // The first pages are slow, so the living feed's changes land while the client walks.
+    await session.control.addFault(session.tenantId, { operation: 'orderFeed', fault: 'latency', latencyMs: 150, times: 3 });
+    await session.control.setSimulation(session.tenantId, { changesPerMinute: 600, seed: 20261124 });
+    return {};
+  },
+  async grade(session, runs) {
+    const run = runs[0] as ClientRun;
+    const pages = await pagesOf(session, run);
+    return [...followedCursors(pages), ...reachedTheEnd(pages, run), ...missedNothing(pages, await currentOrders(session))];
+  },
+};
+
+/** (e) A sync, 30 new orders and 3 cancelled, a second sync: it resumes with since = the newest updatedAtUtc of the first. */
+export const resumes: ClientScenario = {
+  id: 'client.sync.resumes',
+  title: 'A second sync resumes with since = the newest updatedAtUtc processed, and misses nothing changed in between',
+  verifies: ['client.feed.resume'],
+  task: 'sync-orders',
+  async setup(session) {
+    await session.control.importOrders(session.tenantId, 'CC-FIRST', 120);
+    return {};
+  },
+  async between(session) {
+    await session.control.importOrders(session.tenantId, 'CC-SECOND', 30);
+    const { http, key } = await session.integration();
+    for (const externalId of ['CC-FIRST-3', 'CC-FIRST-60', 'CC-FIRST-90']) {
+      const answer = await http.request({ method: 'POST', path: `/api/v1/integration/orders/externalid/${externalId}/cancel`, key, body: {} });
+      if (answer.status !== 200) throw new Error(`between the syncs: cancelling ${externalId} answered ${answer.status}`);
+    }
+  },
+  async grade(session, runs) {
+    const [first, second] = runs as [ClientRun, ClientRun];
+    const newest = newestOf(await pagesOf(session, first));
+    if (newest === null) return [found('The first sync read no order', `GET ${FEED_PATH} pages holding the 120 orders`, 'no page with an order', first.requests.slice(-3))];
+    const start = second.requests.find((request) => request.operation === 'orderFeed');
+    if (start === undefined) return [found('The second sync never read the feed', `GET ${FEED_PATH}?since=${new Date(newest).toISOString()}`, 'no feed request in the second run', [])];
+    const query = new URL(start.path, 'http://log').searchParams;
+    const since = query.get('since');
+    const expected = `since=${new Date(newest).toISOString()} (the newest updatedAtUtc of the first sync)`;
+    if (since === null) return [found('The second sync started again from the beginning', expected, query.get('cursor') === null ? 'no since' : 'a cursor and no since', [start])];
+    if (Number.isNaN(Date.parse(since)) || Date.parse(since) !== newest) {
+      const direction = Date.parse(since) > newest ? 'after the newest change it processed (changes in between can be lost)' : 'before the newest change it processed';
+      return [found(`The second sync resumed ${direction}`, expected, `since=${since}`, [start])];
+    }
+    return missedNothing(await pagesOf(session, second), await currentOrders(session));
+  },
+};
+
+/** (f) A simulation that moves orders through OnHold, then 150 more orders: the sync walks past the unknown status to the end. */
+export const unknownStatus: ClientScenario = {
+  id: 'client.sync.unknown-status',
+  title: 'A sync keeps going past an order status the contract does not list',
+  verifies: ['int.status.unknown-not-final'],
+  task: 'sync-orders',
+  async setup(session) {
+    await session.control.importOrders(session.tenantId, 'CC-EARLY', 40);
+    await session.control.setClock(session.tenantId, { mode: 'frozen' });
+    await session.control.setSimulation(session.tenantId, { changesPerMinute: 30, seed: 7, unknownStatuses: true });
+    await session.control.advanceClock(session.tenantId, 'PT20M');
+    const unknown = (await currentOrders(session)).filter((order) => !LISTED_STATUSES.has(order.status));
+    if (unknown.length === 0) throw new Error('setup: the simulation left no order in a status the contract does not list');
+    // Pages after the unknown status: a client that stops there stops short of the end.
+    await session.control.importOrders(session.tenantId, 'CC-LATE', 150);
+    return {};
+  },
+  async grade(session, runs) {
+    const run = runs[0] as ClientRun;
+    const pages = await pagesOf(session, run);
+    return [...reachedTheEnd(pages, run), ...missedNothing(pages, await currentOrders(session))];
+  },
+};

@@ -1,0 +1,22 @@
+/** What every reporter prints the same way for a client-check: the tool's name and a request of the client's log. */
+import type { LoggedRequest, SuiteName } from '../types.ts';
+
+/** `waybill conformance` or `waybill client-check`: the tool a report comes from, as its title names it. */
+export function toolName(suite: SuiteName | undefined): string {
+  return suite === 'waybill-client-check' ? 'waybill client-check' : 'waybill conformance';
+}
+
+/**
+ * `#12 08:27:23.322Z POST /api/v1/integration/… → 429 api.rate_limited (req_x, Idempotency-Key pay-1, fault: status before (rule))`:
+ * one request of the client, as the sandbox's request log shows it.
+ */
+export function loggedRequestLine(request: LoggedRequest): string {
+  const notes = [
+    request.requestId,
+    ...(request.idempotencyKey === null ? [] : [`Idempotency-Key ${request.idempotencyKey}`]),
+    ...(request.replayed ? ['replayed'] : []),
+    ...(request.fault === null ? [] : [`fault: ${request.fault}`]),
+  ];
+  const problem = request.problemType === null ? '' : ` ${request.problemType}`;
+  return `#${request.entryId} ${request.atUtc} ${request.method} ${request.path} → ${request.status}${problem} (${notes.join(', ')})`;
+}
