@@ -255,6 +255,23 @@ describe('after faults on writes: the effect commits, the answer is lost, a retr
     expect(await orderOf(a.keys.full, 'EXT-18')).toBeUndefined();
   });
 
+  it('latency after a payment: the effect is in before the answer, which comes late and whole', async () => {
+    await rule(a, { operation: 'attachPayment', fault: 'latency', latencyMs: 2000, when: 'after' });
+    let answered = false;
+    const answer = call(server.url, 'attachPayment', paymentPath('EXT-7'), { method: 'POST', key: a.keys.full, json: payment(7) }).finally(() => (answered = true));
+    while ((await paymentsOf('EXT-7')).length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(answered).toBe(false);
+    expect((await answer).status).toBe(200);
+  });
+
+  it('stall after a payment: the stored answer dribbles in whole', async () => {
+    await rule(a, { operation: 'attachPayment', fault: 'stall', durationMs: 300 });
+    const seen = await wire('POST', paymentPath('EXT-8'), { key: a.keys.full, json: payment(8) });
+    expect(seen.status).toBe(200);
+    expect(JSON.parse(seen.body.toString())).toMatchObject({ externalId: 'EXT-8' });
+    expect(seen.bodyChunks).toBeGreaterThan(1);
+  });
+
   it('a rule firing on the retry too: the replayed answer is faulted again', async () => {
     await rule(a, { operation: 'attachPayment', fault: 'malformed', times: 2 });
     const send = () => wire('POST', paymentPath('EXT-3'), { key: a.keys.full, json: payment(3), headers: { 'Idempotency-Key': 'cut-3' } });
