@@ -56,6 +56,13 @@ describe('the simulation in the control plane', () => {
     expect((await api('stopSimulation', `${base}/simulation`, { method: 'DELETE' })).body).toEqual(stopped);
   });
 
+  it('takes the smallest rate the contract allows without failing', async () => {
+    const { base } = await tenant();
+    const started = await api('setSimulation', `${base}/simulation`, { method: 'PUT', json: { changesPerMinute: 1e-300, seed: 0 } });
+    expect(started.status).toBe(200);
+    expect((await advance(base, 'P366D')).body.changes).toBe(0);
+  });
+
   it('draws a seed when none is given, and shows it', async () => {
     const { base } = await tenant();
     const { seed } = (await api('setSimulation', `${base}/simulation`, { method: 'PUT', json: { changesPerMinute: 1 } })).body;

@@ -47,13 +47,16 @@ export function pickInt(draw: Draw, bound: number): number {
   return Math.floor(draw() * bound);
 }
 
+/** The longest wait between two changes: a century, so that a tiny rate still gives a time that can be stored and written. */
+const MAX_GAP_MS = 100 * 365.25 * 24 * 60 * 60 * 1000;
+
 /**
  * The wait until the next change, in ms: exponential with mean one minute over
  * `changesPerMinute` (a Poisson process), at least 1 ms so that no two changes share a due time.
  */
 export function gapMs(draw: Draw, changesPerMinute: number): number {
   const mean = 60_000 / changesPerMinute;
-  return Math.max(1, Math.round(-Math.log(1 - draw()) * mean));
+  return Math.min(MAX_GAP_MS, Math.max(1, Math.round(-Math.log(1 - draw()) * mean)));
 }
 
 /** The timeline's generator state for a simulation started with `seed`. */
