@@ -133,9 +133,10 @@ function targetOf(options: CliOptions): { target: string; adminToken: string } |
 /** Runs `waybill client-check` with `argv` (the arguments after the subcommand); resolves to its exit code. */
 export async function main(argv: string[]): Promise<number> {
   const split = clientCommand(argv);
+  const asksForHelp = argv.includes('--help') || argv.includes('-h');
+  if (split === null && !asksForHelp) throw new UsageError("give the client's command after --, e.g. waybill client-check -- node client.mjs");
   const command = program();
-  if (!parseCommandLine(command, split?.options ?? argv)) return 0;
-  if (split === null) throw new UsageError("give the client's command after --, e.g. waybill client-check -- node client.mjs");
+  if (!parseCommandLine(command, split?.options ?? argv) || split === null) return 0;
   const options = command.opts<CliOptions>();
   checkScenarioNames(options.scenario);
   if (options.out === '-') throw new UsageError('--out -: reports are files written into a directory; give a directory (e.g. --out reports/client)');

@@ -76,8 +76,8 @@ export function controlPlane(sandbox: HttpClient): ControlPlane {
   const call = async (method: string, path: string, body?: unknown): Promise<HttpResponse> => {
     const answer = await sandbox.request({ method, path, ...(body === undefined ? {} : { body }) });
     if (answer.status < 200 || answer.status > 299) {
-      const type = (answer.json as { type?: unknown } | undefined)?.type;
-      throw new Error(`the sandbox refused ${method} ${path}: ${answer.status}${typeof type === 'string' ? ` ${type}` : ''}`);
+      const { type, detail } = (answer.json ?? {}) as { type?: unknown; detail?: unknown };
+      throw new Error(`the sandbox refused ${method} ${path}: ${answer.status}${typeof type === 'string' ? ` ${type}` : ''}${typeof detail === 'string' ? ` (${detail})` : ''}`);
     }
     return answer;
   };

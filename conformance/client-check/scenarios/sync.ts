@@ -169,8 +169,10 @@ export const unknownStatus: ClientScenario = {
   verifies: ['int.status.unknown-not-final'],
   task: 'sync-orders',
   async setup(session) {
+    // Frozen a minute ahead: frozen at its own time, the sandbox sometimes finds that time a few
+    // ms behind the tenant's newest stamp and refuses the move back (D52).
+    await session.control.setClock(session.tenantId, { mode: 'frozen', atUtc: new Date(Date.now() + 60_000).toISOString() });
     await session.control.importOrders(session.tenantId, 'CC-EARLY', 40);
-    await session.control.setClock(session.tenantId, { mode: 'frozen' });
     await session.control.setSimulation(session.tenantId, { changesPerMinute: 30, seed: 7, unknownStatuses: true });
     await session.control.advanceClock(session.tenantId, 'PT20M');
     const unknown = (await currentOrders(session)).filter((order) => !LISTED_STATUSES.has(order.status));

@@ -1,0 +1,91 @@
+/**
+ * `waybill client-check` as a user runs it: help with examples, one-line usage errors with exit
+ * 2, a run that writes the four reports, a failing run whose findings show the client's
+ * requests in every format, and a command that loads the server only when it starts its own.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../spec/package-files.ts';
+import { EXAMPLE_CLIENT, NAIVE_CLIENT } from './testing.ts';
+
+const bin = fileURLToPath(new URL('../../bin/waybill.js', import.meta.url));
+const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'WAYBILL_ADMIN_TOKEN'));
+const run = (...args: string[]) => spawnSync(process.execPath, [bin, 'client-check', ...args], { encoding: 'utf8', timeout: 90_000, cwd: PACKAGE_ROOT, env });
+const folder = mkdtempSync(join(tmpdir(), 'waybill-client-check-cli-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** Every project file `entry` reaches through static imports (type-only ones excluded). */
+function staticGraph(entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const match of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?'(\.{1,2}\/[^']+)'/gm)) visit(resolve(dirname(file), match[1]!));
+  };
+  visit(resolve(PACKAGE_ROOT, entry));
+  return [...seen].map((file) => relative(PACKAGE_ROOT, file));
+}
+
+describe('waybill client-check', () => {
+  it('--help lists the scenarios and examples, exit 0', () => {
+    const { status, stdout } = run('--help');
+    expect(status).toBe(0);
+    expect(stdout).toContain('Usage: waybill client-check [options] -- COMMAND [ARGS...]');
+    expect(stdout).toContain('client.pay.answer-lost');
+    expect(stdout).toContain('$ waybill client-check -- node conformance/client-check/example/client.mjs');
+  });
+
+  it.each([
+    [['--', ], /give the client's command after --/],
+    [['node', 'client.mjs'], /give the client's command after --/],
+    [['--bogus', '--', 'node'], /unknown option '--bogus'/],
+    [['--scenario', 'client.nope', '--', 'node'], /--scenario client\.nope: no such scenario/],
+    [['--admin-token', 't', '--', 'node'], /--admin-token is only used with --target/],
+    [['--target', 'nowhere', '--', 'node'], /--target nowhere: not a URL/],
+    [['--target', 'http://127.0.0.1:9', '--', 'node'], /--target needs the sandbox's admin token/],
+    [['--timeout-ms', '0', '--', 'node'], /--timeout-ms.*at least 1/],
+  ])('refuses %j with one line and exit 2', (args, message) => {
+    const { status, stderr, stdout } = run(...args);
+    expect(status).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stdout).toBe('');
+  });
+
+  it('writes report.json, junit.xml and report.html into --out, with a progress line per scenario on stderr', () => {
+    const out = join(folder, 'pass');
+    const { status, stderr } = run('--scenario', 'client.pay.json-body,client.no-retry.404', '--out', out, '--', process.execPath, EXAMPLE_CLIENT);
+    expect(status).toBe(0);
+    expect(stderr).toMatch(/^client-check: client\.pay\.json-body — /m);
+    expect(stderr).toMatch(/^client-check: client\.no-retry\.404 — /m);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { suite: { name: string }; results: { id: string; outcome: string }[] };
+    expect(report.suite.name).toBe('waybill-client-check');
+    expect(report.results.map(({ id, outcome }) => `${id} ${outcome}`).sort()).toEqual(['client.no-retry.404 pass', 'client.pay.json-body pass']);
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('<testsuites name="waybill client-check"');
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<h1>waybill client-check report</h1>');
+  }, 90_000);
+
+  it('a failing client: exit 1, and every format shows the requests from the log', () => {
+    const out = join(folder, 'fail');
+    const { status, stdout } = run('--scenario', 'client.no-retry.404', '--out', out, '--', process.execPath, NAIVE_CLIENT, 'retry-client-errors');
+    expect(status).toBe(1);
+    const line = /Request: {2}#\d+ \S+ POST \/api\/v1\/integration\/orders\/externalid\/CC-NO-SUCH-ORDER\/payment → 404 orders\.notFound \(req_/;
+    expect(stdout).toMatch(line);
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(line);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toMatch(/The client(&#39;|')s requests, from the sandbox(&#39;|')s request log:/);
+    expect(html).toMatch(/POST \/api\/v1\/integration\/orders\/externalid\/CC-NO-SUCH-ORDER\/payment → 404/);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { results: { findings: { requests?: { status: number }[] }[] }[] };
+    expect(report.results[0]?.findings[0]?.requests?.map((request) => request.status)).toEqual([404, 404, 404, 404, 404, 404]);
+  }, 90_000);
+
+  it('loads the server only to start a sandbox of its own, by a dynamic import', () => {
+    expect(staticGraph('conformance/client-check/cli.ts').filter((file) => file.startsWith('server/'))).toEqual([]);
+    expect(readFileSync(resolve(PACKAGE_ROOT, 'conformance/client-check/cli.ts'), 'utf8')).toContain("await import('./own-sandbox.ts')");
+    expect(staticGraph('conformance/client-check/own-sandbox.ts')).toContain('server/app.ts');
+  });
+});
