@@ -46,7 +46,8 @@ export interface CreatedKey {
 /** What a scenario does to its tenant through the control plane. */
 export interface ControlPlane {
   createTenant(name: string): Promise<string>;
-  createKey(tenantId: string, name: string, options?: { rateLimitPerMinute?: number }): Promise<CreatedKey>;
+  /** A key with every scope unless `options.scopes` says otherwise. */
+  createKey(tenantId: string, name: string, options?: { scopes?: readonly string[]; rateLimitPerMinute?: number }): Promise<CreatedKey>;
   /** Takes in one order (one Delivery line); resolves to its id. */
   createOrder(tenantId: string, externalId: string): Promise<string>;
   /** Takes in `count` orders `<prefix>-0…` in one import. */
@@ -85,10 +86,7 @@ export function controlPlane(sandbox: HttpClient): ControlPlane {
   const tenant = (tenantId: string) => `/tenants/${encodeURIComponent(tenantId)}`;
   return {
     createTenant: async (name) => (await json<{ id: string }>('POST', '/tenants', { name, country: 'NL' })).id,
-    createKey: async (tenantId, name, options = {}) => {
-      const scopes = ['orders:read', 'orders:write', 'trips:read'];
-      return json<CreatedKey>('POST', `${tenant(tenantId)}/keys`, { name, scopes, ...options });
-    },
+    createKey: (tenantId, name, options = {}) => json<CreatedKey>('POST', `${tenant(tenantId)}/keys`, { name, scopes: ['orders:read', 'orders:write', 'trips:read'], ...options }),
     createOrder: async (tenantId, externalId) => (await json<{ id: string }>('POST', `${tenant(tenantId)}/orders`, intake(externalId))).id,
     importOrders: async (tenantId, prefix, count) => {
       const rows = Array.from({ length: count }, (_, index) => intake(`${prefix}-${index}`));

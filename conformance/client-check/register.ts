@@ -29,6 +29,13 @@ export const decisionRules: readonly RequirementInfo[] = [
     testable: true,
   },
   {
+    id: 'client.rate-limit.pace',
+    level: 'SHOULD',
+    source: 'spec/DECISIONS.md D14 — Rate limit',
+    quote: 'With them, a well-behaved client can slow down before it is refused instead of finding the limit by hitting it.',
+    testable: true,
+  },
+  {
     id: 'client.feed.resume',
     level: 'SHOULD',
     source: 'spec/DECISIONS.md D6 — End of feed',

@@ -51,6 +51,8 @@ export interface ClientScenario {
   /** Ids of the client-check register (`register.ts`). */
   verifies: readonly string[];
   task: ClientTask;
+  /** The client's key, when not one with every scope and the default rate limit. */
+  key?: { scopes?: readonly string[]; rateLimitPerMinute?: number };
   /** Prepares the tenant (data, faults, clock, simulation) and gives the task's inputs. */
   setup(session: ScenarioSession): Promise<TaskInputs>;
   /** When present, the client runs a second time after this (changes made between two syncs). */
@@ -145,7 +147,7 @@ export function scenarioCheck(scenario: ClientScenario, client: ClientCommand): 
       client.onScenario?.(scenario);
       const control = controlPlane(ctx.sandbox as HttpClient);
       const tenantId = await control.createTenant(`client-check ${scenario.id}`);
-      const key = await control.createKey(tenantId, 'client under test');
+      const key = await control.createKey(tenantId, 'client under test', scenario.key);
       ctx.addSecret(key.secret, 'clientKey');
       let grader: Promise<{ http: HttpClient; key: string }> | undefined;
       const session: ScenarioSession = {

@@ -1,4 +1,5 @@
 /** Test support: a client-check run of a command against a sandbox of its own, results by scenario id. */
+import { expect } from 'vitest';
 import type { CheckResult, RunReport } from '../types.ts';
 import { startOwnSandbox } from './own-sandbox.ts';
 import { runClientCheck } from './run.ts';
@@ -28,4 +29,16 @@ export async function checkClient(args: readonly string[], options: { only?: str
 /** The ids of the scenarios that did not pass, each with its outcome when it is not `fail`. */
 export function notPassed(report: RunReport): string[] {
   return report.results.filter((result) => result.outcome !== 'pass').map((result) => (result.outcome === 'fail' ? result.id : `${result.id} (${result.outcome}: ${result.error?.message ?? result.reason ?? ''})`)).sort();
+}
+
+/** Runs the naive client with `mistake` through every scenario: exactly `fails` fail, each with the client's requests. */
+export async function expectFailures(mistake: string, fails: string[]): Promise<void> {
+  const { report, byId } = await checkClient([NAIVE_CLIENT, mistake]);
+  expect(notPassed(report)).toEqual(fails);
+  for (const id of fails) {
+    const findings = byId.get(id)?.findings ?? [];
+    expect(findings.length).toBeGreaterThan(0);
+    expect(findings.some((finding) => (finding.requests ?? []).length > 0)).toBe(true);
+  }
+  expect(report.exitCode).toBe(1);
 }

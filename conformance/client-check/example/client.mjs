@@ -33,8 +33,23 @@ function delayBefore(attempt, answer, mistakes) {
   return Number.isFinite(retryAfter) && retryAfter > 0 ? Math.max(retryAfter * 1000, backoff) : backoff;
 }
 
+/** Not before this time (ms since the epoch) does the next request go: the key's bucket is empty. */
+let nextRequestAt = 0;
+
+/**
+ * Paces the client by the RateLimit headers every answer carries: when no whole request is
+ * left, wait for one to refill (a minute divided by the per-minute limit) rather than be refused.
+ */
+function paceBy(headers, mistakes) {
+  const remaining = Number(headers.get('ratelimit-remaining') ?? NaN);
+  const limit = Number(headers.get('ratelimit-limit') ?? NaN);
+  if (mistakes.ignoreRateLimit || remaining > 0 || !(limit > 0)) return;
+  nextRequestAt = Date.now() + 60_000 / limit + 50;
+}
+
 /** One attempt: the answer's status, headers and JSON body, or `{ error }` when none (or a broken one) arrived. */
-async function attempt(env, method, path, { body, idempotencyKey } = {}) {
+async function attempt(env, method, path, { body, idempotencyKey } = {}, mistakes = {}) {
+  if (nextRequestAt > Date.now()) await sleep(nextRequestAt - Date.now());
   const headers = { 'X-Api-Key': env.WAYBILL_API_KEY, Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
@@ -45,6 +60,7 @@ async function attempt(env, method, path, { body, idempotencyKey } = {}) {
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(10_000),
     });
+    paceBy(response.headers, mistakes);
     const text = await response.text();
     return { status: response.status, headers: response.headers, json: text === '' ? null : JSON.parse(text) };
   } catch (error) {
@@ -63,7 +79,7 @@ export async function request(env, method, path, options = {}, mistakes = {}) {
   let answer;
   for (let number = 1; number <= MAX_ATTEMPTS; number += 1) {
     const idempotencyKey = mistakes.newKeyPerRetry && options.idempotencyKey ? `${options.idempotencyKey}-${number}` : options.idempotencyKey;
-    answer = await attempt(env, method, path, { ...options, idempotencyKey });
+    answer = await attempt(env, method, path, { ...options, idempotencyKey }, mistakes);
     const retryable = answer.error !== undefined || answer.status >= 500 || answer.status === 429 || (mistakes.retryClientErrors && answer.status >= 400);
     if (!retryable || number === MAX_ATTEMPTS) return answer;
     await sleep(delayBefore(number, answer, mistakes));

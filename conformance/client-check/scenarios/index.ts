@@ -1,8 +1,21 @@
 /** Every client-check scenario, in the order a run takes them. */
 import type { ClientScenario } from '../scenario.ts';
-import { noRetry400, noRetry404, noRetry409 } from './no-retry.ts';
-import { answerLost, jsonBody, retryAfter } from './pay.ts';
-import { followsCursor, resumes, unknownStatus } from './sync.ts';
+import { noRetry400, noRetry403, noRetry404, noRetry409 } from './no-retry.ts';
+import { answerLostScenarios, jsonBody, retryAfter } from './pay.ts';
+import { feedRetryAfter, followsCursor, rateLimit, resumes, unknownStatus } from './sync.ts';
 
 /** The scenarios `waybill client-check` runs (all unless `--scenario` picks some). */
-export const scenarios: readonly ClientScenario[] = [answerLost, noRetry400, noRetry404, noRetry409, retryAfter, followsCursor, resumes, unknownStatus, jsonBody];
+export const scenarios: readonly ClientScenario[] = [
+  ...answerLostScenarios,
+  noRetry400,
+  noRetry403,
+  noRetry404,
+  noRetry409,
+  retryAfter,
+  feedRetryAfter,
+  followsCursor,
+  resumes,
+  unknownStatus,
+  rateLimit,
+  jsonBody,
+];

@@ -10,13 +10,14 @@ import { found, requestsOf } from './pay.ts';
 const operationOf: Partial<Record<ClientTask, string>> = { pay: 'attachPayment', cancel: 'cancelOrder', archive: 'archiveOrder' };
 
 /** A scenario whose single request gets `status`: one attempt, never a second. */
-function noRetry(options: { name: string; status: number; why: string; task: ClientTask; setup(session: ScenarioSession): Promise<TaskInputs> }): ClientScenario {
+function noRetry(options: { name: string; status: number; why: string; task: ClientTask; key?: ClientScenario['key']; setup(session: ScenarioSession): Promise<TaskInputs> }): ClientScenario {
   const operation = operationOf[options.task] as string;
   return {
     id: `client.no-retry.${options.name}`,
     title: `A ${options.status} (${options.why}) is not retried`,
     verifies: ['client.errors.final-verdict'],
     task: options.task,
+    ...(options.key === undefined ? {} : { key: options.key }),
     setup: options.setup,
     async grade(_session, runs) {
       const attempts = requestsOf(runs, operation);
@@ -49,6 +50,19 @@ export const noRetry400 = noRetry({
   async setup(session) {
     await session.control.createOrder(session.tenantId, 'CC-PAY-ZERO');
     return { externalId: 'CC-PAY-ZERO', paymentId: randomUUID(), amount: '0', currency: 'EUR' };
+  },
+});
+
+/** (b) Paying with a key that may only read: 403 (D2). */
+export const noRetry403 = noRetry({
+  name: '403',
+  status: 403,
+  why: 'a key without orders:write',
+  task: 'pay',
+  key: { scopes: ['orders:read', 'trips:read'] },
+  async setup(session) {
+    await session.control.createOrder(session.tenantId, 'CC-PAY-READONLY');
+    return { externalId: 'CC-PAY-READONLY', paymentId: randomUUID(), amount: '12.50', currency: 'EUR' };
   },
 });
 

@@ -39,35 +39,67 @@ async function onePayment(session: ScenarioSession, payments: readonly LogSummar
   return findings;
 }
 
-/** (a) The payment commits, the connection is reset before the answer: the retry carries the same key and body. */
-export const answerLost: ClientScenario = {
-  id: 'client.pay.answer-lost',
-  title: 'A payment whose answer was lost after it committed is retried with the same Idempotency-Key and body, and ends as one payment',
-  verifies: ['client.idempotency.same-key'],
-  task: 'pay',
-  async setup(session) {
-    const { orderId, inputs } = await payableOrder(session, 'CC-PAY-LOST');
-    session.notes.set('orderId', orderId);
-    await session.control.addFault(session.tenantId, { operation: 'attachPayment', fault: 'reset', when: 'after' });
-    return inputs;
-  },
-  async grade(session, runs) {
-    const payments = requestsOf(runs, 'attachPayment');
-    if (payments.length === 1) {
-      return [found('The client did not retry a payment whose answer it never received', 'a retry with the same Idempotency-Key and body after the connection was reset', 'one attempt, its answer lost to a reset', payments)];
-    }
-    const findings = await onePayment(session, payments);
-    const keys = new Set(payments.map((entry) => entry.idempotencyKey));
-    if (keys.has(null)) findings.push(found('The payment was sent without an Idempotency-Key', 'every attempt with one Idempotency-Key', 'an attempt without the header', payments));
-    else if (keys.size > 1) findings.push(found('The retry carried a new Idempotency-Key', 'every attempt of one payment with the same Idempotency-Key', `${keys.size} different keys over ${payments.length} attempts`, payments));
-    const bodies = new Set(await Promise.all(payments.map(async (entry) => (await session.entry(entry)).request.body)));
-    if (bodies.size > 1) findings.push(found('The retry carried another body', 'every attempt with the same body (the key stands for one request)', `${bodies.size} different bodies over ${payments.length} attempts`, payments));
-    return findings;
-  },
-};
+/** How the answer of a committed payment is lost, as a fault rule (D51) fires it `after`. */
+const lostAnswers = {
+  reset: { rule: { fault: 'reset' }, says: 'the connection is reset' },
+  '500': { rule: { fault: 'status', status: 500 }, says: 'the answer is replaced by a 500' },
+  empty: { rule: { fault: 'empty' }, says: 'the connection closes with no answer' },
+} as const;
+
+/** (a) The payment commits, then its answer is lost: the retry carries the same key and body, and one payment stands. */
+function answerLost(how: keyof typeof lostAnswers): ClientScenario {
+  const { rule, says } = lostAnswers[how];
+  return {
+    id: how === 'reset' ? 'client.pay.answer-lost' : `client.pay.answer-lost-${how}`,
+    title: `A payment whose answer was lost after it committed (${says}) is retried with the same Idempotency-Key and body, and ends as one payment`,
+    verifies: ['client.idempotency.same-key'],
+    task: 'pay',
+    async setup(session) {
+      const { orderId, inputs } = await payableOrder(session, `CC-PAY-LOST-${how.toUpperCase()}`);
+      session.notes.set('orderId', orderId);
+      await session.control.addFault(session.tenantId, { operation: 'attachPayment', when: 'after', ...rule });
+      return inputs;
+    },
+    async grade(session, runs) {
+      const payments = requestsOf(runs, 'attachPayment');
+      if (payments.length === 1) {
+        return [found('The client did not retry a payment whose answer it never received', `a retry with the same Idempotency-Key and body after ${says}`, `one attempt: the payment committed, then ${says}`, payments)];
+      }
+      const findings = await onePayment(session, payments);
+      const keys = new Set(payments.map((entry) => entry.idempotencyKey));
+      if (keys.has(null)) findings.push(found('The payment was sent without an Idempotency-Key', 'every attempt with one Idempotency-Key', 'an attempt without the header', payments));
+      else if (keys.size > 1) findings.push(found('The retry carried a new Idempotency-Key', 'every attempt of one payment with the same Idempotency-Key', `${keys.size} different keys over ${payments.length} attempts`, payments));
+      const bodies = new Set(await Promise.all(payments.map(async (entry) => (await session.entry(entry)).request.body)));
+      if (bodies.size > 1) findings.push(found('The retry carried another body', 'every attempt with the same body (the key stands for one request)', `${bodies.size} different bodies over ${payments.length} attempts`, payments));
+      return findings;
+    },
+  };
+}
+
+/** (a) The three ways of losing a committed payment's answer. */
+export const answerLostScenarios: readonly ClientScenario[] = [answerLost('reset'), answerLost('500'), answerLost('empty')];
 
 /** Milliseconds of leeway when comparing log times: `atUtc` has millisecond precision. */
 const LEEWAY_MS = 10;
+
+/**
+ * Findings for a 429 among `attempts` (the requests of one operation, oldest first) that was
+ * abandoned, or retried sooner than `seconds` (the Retry-After the scenario's fault gives).
+ */
+export function retriedAfter(attempts: readonly LogSummary[], seconds: number): Finding[] {
+  const findings: Finding[] = [];
+  for (const [index, entry] of attempts.entries()) {
+    if (entry.status !== 429) continue;
+    const next = attempts[index + 1];
+    if (next === undefined) {
+      findings.push(found('The client abandoned the call after a 429', `a retry after the Retry-After delay (${seconds} s)`, 'no attempt after the 429', attempts.slice(-3)));
+      continue;
+    }
+    const waited = Date.parse(next.atUtc) - Date.parse(entry.atUtc);
+    if (waited < seconds * 1000 - LEEWAY_MS) findings.push(found('The client retried a 429 before its Retry-After had passed', `the next attempt at least ${seconds} s (Retry-After: ${seconds}) after the 429`, `${waited} ms later`, [entry, next]));
+  }
+  return findings;
+}
 
 /** (c) A 429 with `Retry-After: 2` on the payment: retried, and no sooner than 2 s later. */
 export const retryAfter: ClientScenario = {
@@ -83,17 +115,8 @@ export const retryAfter: ClientScenario = {
   },
   async grade(session, runs) {
     const payments = requestsOf(runs, 'attachPayment');
-    const findings: Finding[] = [];
-    for (const [index, entry] of payments.entries()) {
-      const next = payments[index + 1];
-      if (entry.status !== 429 || next === undefined) continue;
-      // The fault's Retry-After is 2 s; a 429 of the key's own bucket would say its own, but none is expected here.
-      const waited = Date.parse(next.atUtc) - Date.parse(entry.atUtc);
-      if (waited < 2000 - LEEWAY_MS) findings.push(found('The client retried a 429 before its Retry-After had passed', 'the next attempt at least 2 s (Retry-After: 2) after the 429', `${waited} ms later`, [entry, next]));
-    }
-    if (payments.length === 1 && payments[0]?.status === 429) {
-      return [found('The client abandoned the payment after a 429', 'a retry after the Retry-After delay', 'no attempt after the 429', payments)];
-    }
+    const findings = retriedAfter(payments, 2);
+    if (payments.length === 1 && payments[0]?.status === 429) return findings;
     return [...findings, ...(await onePayment(session, payments))];
   },
 };

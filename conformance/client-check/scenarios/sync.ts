@@ -7,7 +7,7 @@
 import type { Finding } from '../../types.ts';
 import type { LogSummary } from '../control-plane.ts';
 import type { ClientRun, ClientScenario, ScenarioSession } from '../scenario.ts';
-import { found } from './pay.ts';
+import { found, retriedAfter } from './pay.ts';
 
 /** An order of a feed page, as far as grading needs it. */
 interface FeedOrder {
@@ -185,5 +185,48 @@ export const unknownStatus: ClientScenario = {
     const run = runs[0] as ClientRun;
     const pages = await pagesOf(session, run);
     return [...reachedTheEnd(pages, run), ...missedNothing(pages, await currentOrders(session))];
+  },
+};
+
+/** (c) The feed's first call answers 429 with `Retry-After: 2`: the sync waits, retries and still reaches the end. */
+export const feedRetryAfter: ClientScenario = {
+  id: 'client.sync.retry-after',
+  title: 'A 429 on the feed is retried no sooner than its Retry-After, and the sync still reaches the end',
+  verifies: ['int.errors.rate-limit-429'],
+  task: 'sync-orders',
+  async setup(session) {
+    await session.control.importOrders(session.tenantId, 'CC-THROTTLED', 120);
+    await session.control.addFault(session.tenantId, { operation: 'orderFeed', fault: 'status', status: 429, retryAfterSeconds: 2 });
+    return {};
+  },
+  async grade(session, runs) {
+    const run = runs[0] as ClientRun;
+    const feed = run.requests.filter((request) => request.operation === 'orderFeed');
+    const findings = retriedAfter(feed, 2);
+    return findings.length > 0 ? findings : reachedTheEnd(await pagesOf(session, run), run);
+  },
+};
+
+/** Orders enough for more pages of 50 than the key's bucket holds. */
+const RATE_LIMIT = 60;
+
+/** (h) A key of 60 requests a minute and 3,100 orders (63 pages): the sync paces itself and is never refused 429. */
+export const rateLimit: ClientScenario = {
+  id: 'client.sync.rate-limit',
+  title: "A sync paces itself by the RateLimit headers: the key's rate limit is never exceeded",
+  verifies: ['client.rate-limit.pace'],
+  task: 'sync-orders',
+  key: { rateLimitPerMinute: RATE_LIMIT },
+  async setup(session) {
+    for (const [prefix, count] of [['CC-RL-A', 1000], ['CC-RL-B', 1000], ['CC-RL-C', 1000], ['CC-RL-D', 100]] as const) await session.control.importOrders(session.tenantId, prefix, count);
+    return {};
+  },
+  async grade(session, runs) {
+    const run = runs[0] as ClientRun;
+    const refused = run.requests.filter((request) => request.status === 429 && request.fault === null);
+    if (refused.length > 0) {
+      return [found(`The client exceeded its key's rate limit (${RATE_LIMIT} a minute)`, 'no 429 api.rate_limited: slow down when RateLimit-Remaining reaches 0', `${refused.length} request(s) refused 429`, refused.slice(0, 5))];
+    }
+    return reachedTheEnd(await pagesOf(session, run), run);
   },
 };
