@@ -18,5 +18,7 @@ export function loggedRequestLine(request: LoggedRequest): string {
     ...(request.fault === null ? [] : [`fault: ${request.fault}`]),
   ];
   const problem = request.problemType === null ? '' : ` ${request.problemType}`;
-  return `#${request.entryId} ${request.atUtc} ${request.method} ${request.path} → ${request.status}${problem} (${notes.join(', ')})`;
+  // The log keeps status 0 for a call whose answer never left (a reset, an empty close).
+  const answer = request.status === 0 ? 'no answer' : `${request.status}${problem}`;
+  return `#${request.entryId} ${request.atUtc} ${request.method} ${request.path} → ${answer} (${notes.join(', ')})`;
 }

@@ -1,0 +1,50 @@
+/** A client-check finding's requests, as every reporter prints them, and the tool each report names. */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loggedRequestLine } from '../reporters/logged-request.ts';
+import { reporters } from '../reporters/index.ts';
+import { sampleReport } from '../testing/sample-report.ts';
+import type { LoggedRequest, RunReport } from '../types.ts';
+
+const lost: LoggedRequest = { entryId: 7, requestId: 'req_a', atUtc: '2026-11-24T09:00:00.000Z', operation: 'attachPayment', method: 'POST', path: '/api/v1/integration/orders/externalid/SO-1/payment', status: 0, problemType: null, idempotencyKey: 'pay-1', replayed: false, fault: 'reset after (rule)' };
+const retried: LoggedRequest = { ...lost, entryId: 8, requestId: 'req_b', status: 200, idempotencyKey: 'pay-2', replayed: false, fault: null };
+const folder = mkdtempSync(join(tmpdir(), 'waybill-client-check-reporters-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** The sample report as a client-check's, its first failure's finding carrying `requests`. */
+function clientReport(): RunReport {
+  const report = sampleReport();
+  const failed = report.results.find((result) => result.outcome === 'fail');
+  if (failed === undefined) throw new Error('the sample report has no failure');
+  failed.findings = [{ message: 'The retry carried a new Idempotency-Key', expected: 'one key', received: '2 keys', requests: [lost, retried] }];
+  return { ...report, suite: { ...report.suite, name: 'waybill-client-check' } };
+}
+
+describe('reporters on a client-check report', () => {
+  it('a request line says which request, its answer (or none), its key and the fault', () => {
+    expect(loggedRequestLine(lost)).toBe('#7 2026-11-24T09:00:00.000Z POST /api/v1/integration/orders/externalid/SO-1/payment → no answer (req_a, Idempotency-Key pay-1, fault: reset after (rule))');
+    expect(loggedRequestLine({ ...retried, status: 404, problemType: 'orders.notFound', replayed: true })).toBe('#8 2026-11-24T09:00:00.000Z POST /api/v1/integration/orders/externalid/SO-1/payment → 404 orders.notFound (req_b, Idempotency-Key pay-2, replayed)');
+  });
+
+  it('console, JUnit and HTML show each request, and name waybill client-check', async () => {
+    const report = clientReport();
+    let printed = '';
+    const stream = new Writable({ write: (chunk, _encoding, done) => ((printed += String(chunk)), done()) });
+    await reporters.console({ outDir: folder, stream, env: { NO_COLOR: '1' } }).onEnd(report);
+    expect(printed).toContain(`     Request:  ${loggedRequestLine(lost)}`);
+    expect(printed).toContain(`     Request:  ${loggedRequestLine(retried)}`);
+    expect(printed).not.toContain('catalog coverage');
+    const junit = readFileSync((await reporters.junit({ outDir: folder }).onEnd(report)) as string, 'utf8');
+    expect(junit).toContain('<testsuites name="waybill client-check"');
+    expect(junit).toContain(`   Request:  ${loggedRequestLine(lost)}`);
+    const html = readFileSync((await reporters.html({ outDir: folder }).onEnd(report)) as string, 'utf8');
+    expect(html).toContain('<h1>waybill client-check report</h1>');
+    expect(html).toContain('#8 2026-11-24T09:00:00.000Z POST /api/v1/integration/orders/externalid/SO-1/payment → 200');
+    expect(html).not.toContain('Catalog coverage');
+    const json = JSON.parse(readFileSync((await reporters.json({ outDir: folder }).onEnd(report)) as string, 'utf8')) as RunReport;
+    expect(json.results.flatMap((result) => result.findings.flatMap((finding) => finding.requests ?? []))).toEqual([lost, retried]);
+  });
+});
