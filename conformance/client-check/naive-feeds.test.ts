@@ -16,7 +16,7 @@ describe('naive variants of the example client: feeds', () => {
 
   it('since-paging (since = the last updatedAtUtc instead of nextCursor) fails the sync scenarios: it never leaves a stamp shared by a page of orders', async () => {
     const { report, byId } = await checkClient([NAIVE_CLIENT, 'since-paging'], { only: ['client.sync'], timeoutMs: 3000 });
-    expect(notPassed(report)).toEqual(['client.sync.follows-cursor', 'client.sync.rate-limit', 'client.sync.resumes', 'client.sync.retry-after', 'client.sync.unknown-status']);
+    expect(notPassed(report)).toEqual(['client.sync.follows-cursor', 'client.sync.rate-limit', 'client.sync.resumes', 'client.sync.retry-after', 'client.sync.trips-follow-cursor', 'client.sync.unknown-status']);
     const messages = byId.get('client.sync.follows-cursor')?.findings.map((finding) => finding.message) ?? [];
     expect(messages.some((message) => message.includes("not read from the previous page's nextCursor"))).toBe(true);
   }, 90_000);

@@ -2,7 +2,7 @@
 import type { ClientScenario } from '../scenario.ts';
 import { noRetry400, noRetry403, noRetry404, noRetry409 } from './no-retry.ts';
 import { answerLostScenarios, jsonBody, retryAfter } from './pay.ts';
-import { feedRetryAfter, followsCursor, rateLimit, resumes, unknownStatus } from './sync.ts';
+import { feedRetryAfter, followsCursor, rateLimit, resumes, tripsFollowCursor, unknownStatus } from './sync.ts';
 
 /** The scenarios `waybill client-check` runs (all unless `--scenario` picks some). */
 export const scenarios: readonly ClientScenario[] = [
@@ -14,6 +14,7 @@ export const scenarios: readonly ClientScenario[] = [
   retryAfter,
   feedRetryAfter,
   followsCursor,
+  tripsFollowCursor,
   resumes,
   unknownStatus,
   rateLimit,

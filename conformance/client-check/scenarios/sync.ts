@@ -9,8 +9,8 @@ import type { LogSummary } from '../control-plane.ts';
 import type { ClientRun, ClientScenario, ScenarioSession } from '../scenario.ts';
 import { found, retriedAfter } from './pay.ts';
 
-/** An order of a feed page, as far as grading needs it. */
-interface FeedOrder {
+/** An order or trip of a feed page, as far as grading needs it. */
+interface FeedItem {
   id: string;
   status: string;
   updatedAtUtc: string;
@@ -20,39 +20,40 @@ interface FeedOrder {
 interface ReadPage {
   entry: LogSummary;
   query: URLSearchParams;
-  items: FeedOrder[];
+  items: FeedItem[];
   nextCursor: string | null;
 }
 
 const FEED_PATH = '/api/v1/integration/orders';
+const TRIP_FEED_PATH = '/api/v1/integration/trips';
 const LISTED_STATUSES = new Set(['New', 'InPlanning', 'Planned', 'InProgress', 'FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed']);
 
 /** `id@updatedAtUtc`: one version of an order, as consumers dedupe on it (D4). */
-const versionOf = (order: FeedOrder) => `${order.id}@${Date.parse(order.updatedAtUtc)}`;
+const versionOf = (order: FeedItem) => `${order.id}@${Date.parse(order.updatedAtUtc)}`;
 
-/** The pages of the order feed the client read in `run` (answered 200), with their bodies from the log. */
-async function pagesOf(session: ScenarioSession, run: ClientRun): Promise<ReadPage[]> {
+/** The pages of a feed (`orderFeed`, `tripFeed`) the client read in `run` (answered 200), with their bodies from the log. */
+async function pagesOf(session: ScenarioSession, run: ClientRun, operation = 'orderFeed'): Promise<ReadPage[]> {
   const pages: ReadPage[] = [];
-  for (const entry of run.requests.filter((request) => request.operation === 'orderFeed' && request.status === 200)) {
+  for (const entry of run.requests.filter((request) => request.operation === operation && request.status === 200)) {
     const { response } = await session.entry(entry);
     if (response.truncated || response.body === null) {
-      session.skip(`the page ${entry.path} answered ${response.bytes} bytes, more than the request log keeps (16 KiB), so its nextCursor cannot be read back: give the client limit 50 or less to be graded`);
+      session.skip(`the page ${entry.path} answered ${response.bytes} bytes, more than the request log keeps (16 KiB), so its nextCursor cannot be read back: give the client a limit of 50 or less to be graded`);
     }
-    const body = JSON.parse(response.body) as { items: FeedOrder[]; nextCursor: string | null };
+    const body = JSON.parse(response.body) as { items: FeedItem[]; nextCursor: string | null };
     pages.push({ entry, query: new URL(entry.path, 'http://log').searchParams, items: body.items, nextCursor: body.nextCursor });
   }
   return pages;
 }
 
-/** The feed as it stands now, read by the grader to the end: the newest version of every order. */
-async function currentOrders(session: ScenarioSession): Promise<FeedOrder[]> {
+/** A feed (`path`) as it stands now, read by the grader to the end: the newest version of every item. */
+async function currentItems(session: ScenarioSession, path = FEED_PATH): Promise<FeedItem[]> {
   const { http, key } = await session.integration();
-  const newest = new Map<string, FeedOrder>();
+  const newest = new Map<string, FeedItem>();
   let cursor: string | null = null;
   do {
-    const answer = await http.request({ method: 'GET', path: FEED_PATH, key, query: { limit: 100, cursor: cursor ?? undefined } });
+    const answer = await http.request({ method: 'GET', path, key, query: { limit: 100, cursor: cursor ?? undefined } });
     if (answer.status !== 200) throw new Error(`the grader's feed read answered ${answer.status}`);
-    const page = answer.json as { items: FeedOrder[]; nextCursor: string | null };
+    const page = answer.json as { items: FeedItem[]; nextCursor: string | null };
     for (const order of page.items) newest.set(order.id, order);
     cursor = page.nextCursor;
   } while (cursor !== null);
@@ -66,9 +67,9 @@ function newestOf(pages: readonly ReadPage[]): number | null {
 }
 
 /** Findings unless some page of the feed was read and the last one ended the feed (`nextCursor` null). */
-function reachedTheEnd(pages: readonly ReadPage[], run: ClientRun): Finding[] {
+function reachedTheEnd(pages: readonly ReadPage[], run: ClientRun, path = FEED_PATH): Finding[] {
   const last = pages.at(-1);
-  if (last === undefined) return [found('The client never read a page of the order feed', `GET ${FEED_PATH} answered 200`, 'no such request in the request log', run.requests.slice(-3))];
+  if (last === undefined) return [found('The client never read a page of the feed', `GET ${path} answered 200`, 'no such request in the request log', run.requests.slice(-3))];
   if (last.nextCursor === null) return [];
   return [found('The sync stopped before the feed was caught up', 'pages read until one answers nextCursor null', `the last page read had nextCursor ${last.nextCursor.slice(0, 24)}…`, pages.slice(-2).map((page) => page.entry))];
 }
@@ -91,19 +92,19 @@ function followedCursors(pages: readonly ReadPage[]): Finding[] {
  * newest change it read is missing from its pages in that version. An order that changed while
  * the walk went on moves to the feed's tail, so a walk that follows `nextCursor` to null reads it.
  */
-function missedNothing(pages: readonly ReadPage[], current: readonly FeedOrder[]): Finding[] {
+function missedNothing(pages: readonly ReadPage[], current: readonly FeedItem[]): Finding[] {
   const newest = newestOf(pages);
   if (newest === null) return [];
   const since = pages[0]?.query.get('cursor') === null ? pages[0]?.query.get('since') : null;
   const from = since === null || since === undefined ? -Infinity : Date.parse(since);
   const read = new Set(pages.flatMap((page) => page.items.map(versionOf)));
-  const missed = current.filter((order) => {
-    const stamp = Date.parse(order.updatedAtUtc);
-    return stamp >= from && stamp <= newest && !read.has(versionOf(order));
+  const missed = current.filter((item) => {
+    const stamp = Date.parse(item.updatedAtUtc);
+    return stamp >= from && stamp <= newest && !read.has(versionOf(item));
   });
   if (missed.length === 0) return [];
-  const examples = missed.slice(0, 3).map((order) => `${order.id} ${order.status} at ${order.updatedAtUtc}`).join('; ');
-  return [found('The sync missed changes', `every order changed from ${since ?? 'the start'} to ${new Date(newest).toISOString()} (the newest change it read), in that version`, `${missed.length} missed, e.g. ${examples}`, pages.map((page) => page.entry).slice(-3))];
+  const examples = missed.slice(0, 3).map((item) => `${item.id} ${item.status} at ${item.updatedAtUtc}`).join('; ');
+  return [found('The sync missed changes', `every item changed from ${since ?? 'the start'} to ${new Date(newest).toISOString()} (the newest change it read), in that version`, `${missed.length} missed, e.g. ${examples}`, pages.map((page) => page.entry).slice(-3))];
 }
 
 /** (d) 200 orders, a simulation writing 10 changes a second, a slow feed: the walk follows nextCursor to null and misses nothing. */
@@ -122,7 +123,32 @@ export const followsCursor: ClientScenario = {
   async grade(session, runs) {
     const run = runs[0] as ClientRun;
     const pages = await pagesOf(session, run);
-    return [...followedCursors(pages), ...reachedTheEnd(pages, run), ...missedNothing(pages, await currentOrders(session))];
+    return [...followedCursors(pages), ...reachedTheEnd(pages, run), ...missedNothing(pages, await currentItems(session))];
+  },
+};
+
+/** (d) Trips built, started and completed by a simulation, still changing while the client walks the trip feed. */
+export const tripsFollowCursor: ClientScenario = {
+  id: 'client.sync.trips-follow-cursor',
+  title: 'A trip sync follows nextCursor to null and sees every change while trips change under it',
+  verifies: ['int.orders-feed.caught-up', 'int.trips-feed.oldest-first'],
+  task: 'sync-trips',
+  async setup(session) {
+    // Twenty minutes of a simulation at once (a frozen clock, advanced) make about 140 trips;
+    // then the clock runs on from there and the simulation goes on changing them.
+    await session.control.setClock(session.tenantId, { mode: 'frozen', atUtc: new Date(Date.now() + 60_000).toISOString() });
+    await session.control.importOrders(session.tenantId, 'CC-TRIP', 150);
+    await session.control.setSimulation(session.tenantId, { changesPerMinute: 60, seed: 3 });
+    await session.control.advanceClock(session.tenantId, 'PT20M');
+    await session.control.setClock(session.tenantId, { mode: 'offset' });
+    await session.control.setSimulation(session.tenantId, { changesPerMinute: 600, seed: 4 });
+    await session.control.addFault(session.tenantId, { operation: 'tripFeed', fault: 'latency', latencyMs: 150, times: 2 });
+    return {};
+  },
+  async grade(session, runs) {
+    const run = runs[0] as ClientRun;
+    const pages = await pagesOf(session, run, 'tripFeed');
+    return [...followedCursors(pages), ...reachedTheEnd(pages, run, TRIP_FEED_PATH), ...missedNothing(pages, await currentItems(session, TRIP_FEED_PATH))];
   },
 };
 
@@ -158,7 +184,7 @@ export const resumes: ClientScenario = {
       const direction = Date.parse(since) > newest ? 'after the newest change it processed (changes in between can be lost)' : 'before the newest change it processed';
       return [found(`The second sync resumed ${direction}`, expected, `since=${since}`, [start])];
     }
-    return missedNothing(await pagesOf(session, second), await currentOrders(session));
+    return missedNothing(await pagesOf(session, second), await currentItems(session));
   },
 };
 
@@ -175,7 +201,7 @@ export const unknownStatus: ClientScenario = {
     await session.control.importOrders(session.tenantId, 'CC-EARLY', 40);
     await session.control.setSimulation(session.tenantId, { changesPerMinute: 30, seed: 7, unknownStatuses: true });
     await session.control.advanceClock(session.tenantId, 'PT20M');
-    const unknown = (await currentOrders(session)).filter((order) => !LISTED_STATUSES.has(order.status));
+    const unknown = (await currentItems(session)).filter((order) => !LISTED_STATUSES.has(order.status));
     if (unknown.length === 0) throw new Error('setup: the simulation left no order in a status the contract does not list');
     // Pages after the unknown status: a client that stops there stops short of the end.
     await session.control.importOrders(session.tenantId, 'CC-LATE', 150);
@@ -184,7 +210,7 @@ export const unknownStatus: ClientScenario = {
   async grade(session, runs) {
     const run = runs[0] as ClientRun;
     const pages = await pagesOf(session, run);
-    return [...reachedTheEnd(pages, run), ...missedNothing(pages, await currentOrders(session))];
+    return [...reachedTheEnd(pages, run), ...missedNothing(pages, await currentItems(session))];
   },
 };
 
