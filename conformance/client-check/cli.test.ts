@@ -3,18 +3,28 @@
  * 2, a run that writes the four reports, a failing run whose findings show the client's
  * requests in every format, and a command that loads the server only when it starts its own.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../spec/package-files.ts';
+import { startOwnSandbox } from './own-sandbox.ts';
 import { EXAMPLE_CLIENT, NAIVE_CLIENT } from './testing.ts';
 
 const bin = fileURLToPath(new URL('../../bin/waybill.js', import.meta.url));
 const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'WAYBILL_ADMIN_TOKEN'));
 const run = (...args: string[]) => spawnSync(process.execPath, [bin, 'client-check', ...args], { encoding: 'utf8', timeout: 90_000, cwd: PACKAGE_ROOT, env });
+/** Runs the command without blocking this process (a sandbox in it must answer meanwhile). */
+function runAsync(args: readonly string[], extraEnv: Record<string, string> = {}): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [bin, 'client-check', ...args], { cwd: PACKAGE_ROOT, env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+    child.on('close', (status) => done({ status, stderr }));
+  });
+}
 const folder = mkdtempSync(join(tmpdir(), 'waybill-client-check-cli-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
@@ -81,6 +91,24 @@ describe('waybill client-check', () => {
     expect(html).toMatch(/POST \/api\/v1\/integration\/orders\/externalid\/CC-NO-SUCH-ORDER\/payment → 404/);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { results: { findings: { requests?: { status: number }[] }[] }[] };
     expect(report.results[0]?.findings[0]?.requests?.map((request) => request.status)).toEqual([404, 404, 404, 404, 404, 404]);
+  }, 90_000);
+
+  it('uses a running sandbox with --target and its admin token (flag or WAYBILL_ADMIN_TOKEN), making its tenants there', async () => {
+    const sandbox = await startOwnSandbox();
+    try {
+      const byFlag = await runAsync(['--target', sandbox.url, '--admin-token', sandbox.adminToken, '--scenario', 'client.no-retry.404', '--out', join(folder, 'target'), '--', process.execPath, EXAMPLE_CLIENT]);
+      expect(byFlag).toMatchObject({ status: 0 });
+      const byEnv = await runAsync(['--target', sandbox.url, '--scenario', 'client.pay.json-body', '--out', join(folder, 'target-env'), '--', process.execPath, EXAMPLE_CLIENT], { WAYBILL_ADMIN_TOKEN: sandbox.adminToken });
+      expect(byEnv).toMatchObject({ status: 0 });
+      const tenants = (await (await fetch(`${sandbox.url}/sandbox/v1/tenants`, { headers: { authorization: `Bearer ${sandbox.adminToken}` } })).json()) as { items: { name: string }[] };
+      expect(tenants.items.map((tenant) => tenant.name).sort()).toEqual(['client-check client.no-retry.404', 'client-check client.pay.json-body']);
+      const wrong = await runAsync(['--target', sandbox.url, '--admin-token', 'wba_wrong', '--scenario', 'client.no-retry.404', '--out', join(folder, 'wrong'), '--', process.execPath, EXAMPLE_CLIENT]);
+      expect(wrong.status).toBe(2);
+      expect(wrong.stderr).toMatch(/^waybill: --target http:\/\/127\.0\.0\.1:\d+: its control plane refused the admin token \(401\)/);
+      expect(wrong.stderr.trim().split('\n')).toHaveLength(1);
+    } finally {
+      await sandbox.close();
+    }
   }, 90_000);
 
   it('loads the server only to start a sandbox of its own, by a dynamic import', () => {

@@ -7,7 +7,8 @@ import { mkdir } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ADMIN_TOKEN_FILE, readAdminTokenFor } from '../../bin/admin-token-file.ts';
 import { parseCommandLine } from '../../bin/command-line.ts';
-import { UsageError } from '../../bin/errors.ts';
+import { UsageError, WaybillError } from '../../bin/errors.ts';
+import { describeNetworkError } from '../network-error.ts';
 import { useColour, verdictLine } from '../reporters/console.ts';
 import { isReporterName, type Reporter, type ReporterName, reporters } from '../reporters/index.ts';
 import { runClientCheck } from './run.ts';
@@ -142,7 +143,10 @@ export async function main(argv: string[]): Promise<number> {
   if (options.out === '-') throw new UsageError('--out -: reports are files written into a directory; give a directory (e.g. --out reports/client)');
   const given = targetOf(options);
   const outDir = options.out ?? defaultOutDir();
-  if (given !== null) return runAndReport(options, given, split, outDir);
+  if (given !== null) {
+    await assertControlPlane(given.target, given.adminToken);
+    return runAndReport(options, given, split, outDir);
+  }
   // Loaded only now: a run against --target never loads the server.
   const { startOwnSandbox } = await import('./own-sandbox.ts');
   const own = await startOwnSandbox();
@@ -151,6 +155,20 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     await own.close();
   }
+}
+
+/** Fails fast, as a tool error, unless `target`'s control plane answers and accepts the admin token. */
+async function assertControlPlane(target: string, adminToken: string): Promise<void> {
+  let status: number;
+  try {
+    const response = await fetch(`${target}/sandbox/v1/tenants`, { headers: { authorization: `Bearer ${adminToken}` }, signal: AbortSignal.timeout(10_000) });
+    await response.arrayBuffer();
+    status = response.status;
+  } catch (error) {
+    throw new WaybillError(`cannot reach --target ${target}: ${describeNetworkError(error, 10_000)}`, 'tool');
+  }
+  if (status === 401) throw new WaybillError(`--target ${target}: its control plane refused the admin token (401); give the token that sandbox printed`, 'tool');
+  if (status !== 200) throw new WaybillError(`--target ${target}: GET /sandbox/v1/tenants answered ${status}; client-check needs a waybill sandbox's control plane`, 'tool');
 }
 
 /** Runs the scenarios, writes the reports and resolves to the exit code. */
