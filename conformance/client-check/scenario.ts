@@ -4,6 +4,7 @@
  * tenant, and the grade. `scenarioCheck` turns one into a check the suite's runner runs, so a
  * client-check report is a conformance report: same model, same reporters.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,19 +94,21 @@ export function logged(entry: LogSummary): LoggedRequest {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The client's requests logged after `afterId`, once the log has caught up: entries are written
- * in batches every 50 ms (D48), so it is read until two reads 100 ms apart agree.
+ * The client's requests logged after `afterId`, once the log holds all of them. Entries are
+ * written in batches a few milliseconds after their answers (D48), so after the client has
+ * exited a marker request goes with its key, a `whoami` with a request id of its own: every
+ * request the client finished is logged before it. Resolves to the requests and the marker's id.
  */
-async function settledRequests(session: ScenarioSession, afterId: number): Promise<LogSummary[]> {
-  await sleep(100);
-  let entries = await session.control.requests(session.tenantId, session.clientKeyId, afterId);
-  for (let round = 0; round < 20; round += 1) {
-    await sleep(100);
-    const again = await session.control.requests(session.tenantId, session.clientKeyId, afterId);
-    if (again.length === entries.length) return again;
-    entries = again;
+async function settledRequests(session: ScenarioSession, http: HttpClient, key: string, afterId: number): Promise<{ requests: LogSummary[]; markerId: number }> {
+  const marker = `client-check-marker-${randomUUID()}`;
+  await http.request({ method: 'GET', path: '/api/v1/integration/whoami', key, headers: { 'x-request-id': marker } });
+  for (let round = 0; round < 200; round += 1) {
+    const entries = await session.control.requests(session.tenantId, session.clientKeyId, afterId);
+    const logged = entries.find((entry) => entry.requestId === marker);
+    if (logged !== undefined) return { requests: entries.filter((entry) => entry.id < logged.id), markerId: logged.id };
+    await sleep(25);
   }
-  return entries;
+  throw new Error('the request log did not record the marker request within 5 s');
 }
 
 /** The task's environment variables. */
@@ -168,10 +171,12 @@ export function scenarioCheck(scenario: ClientScenario, client: ClientCommand): 
       try {
         const env = clientEnvironment(taskVariables(ctx.target, key, scenario.task, inputs, join(folder, 'state.json')));
         const runs: ClientRun[] = [];
+        let afterId = 0;
         const runOnce = async () => {
           const exit = await runClient(client.command, client.args, env, client.timeoutMs);
-          const lastId = runs.at(-1)?.requests.at(-1)?.id ?? 0;
-          runs.push({ ...exit, requests: await settledRequests(session, lastId) });
+          const { requests, markerId } = await settledRequests(session, ctx.http, key.secret, afterId);
+          afterId = markerId;
+          runs.push({ ...exit, requests });
         };
         await runOnce();
         if (scenario.between !== undefined) {
