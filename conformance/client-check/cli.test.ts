@@ -98,10 +98,14 @@ describe('waybill client-check', () => {
     try {
       const byFlag = await runAsync(['--target', sandbox.url, '--admin-token', sandbox.adminToken, '--scenario', 'client.no-retry.404', '--out', join(folder, 'target'), '--', process.execPath, EXAMPLE_CLIENT]);
       expect(byFlag).toMatchObject({ status: 0 });
-      const byEnv = await runAsync(['--target', sandbox.url, '--scenario', 'client.pay.json-body', '--out', join(folder, 'target-env'), '--', process.execPath, EXAMPLE_CLIENT], { WAYBILL_ADMIN_TOKEN: sandbox.adminToken });
+      const byEnv = await runAsync(['--target', sandbox.url, '--scenario', 'client.sync.follows-cursor', '--out', join(folder, 'target-env'), '--', process.execPath, EXAMPLE_CLIENT], { WAYBILL_ADMIN_TOKEN: sandbox.adminToken });
       expect(byEnv).toMatchObject({ status: 0 });
-      const tenants = (await (await fetch(`${sandbox.url}/sandbox/v1/tenants`, { headers: { authorization: `Bearer ${sandbox.adminToken}` } })).json()) as { items: { name: string }[] };
-      expect(tenants.items.map((tenant) => tenant.name).sort()).toEqual(['client-check client.no-retry.404', 'client-check client.pay.json-body']);
+      const read = async (path: string) => (await fetch(`${sandbox.url}/sandbox/v1${path}`, { headers: { authorization: `Bearer ${sandbox.adminToken}` } })).json() as Promise<unknown>;
+      const tenants = (await read('/tenants')) as { items: { id: string; name: string }[] };
+      expect(tenants.items.map((tenant) => tenant.name).sort()).toEqual(['client-check client.no-retry.404', 'client-check client.sync.follows-cursor']);
+      // The scenario's living feed does not go on writing into the sandbox once it is graded.
+      const synced = tenants.items.find((tenant) => tenant.name.endsWith('follows-cursor')) as { id: string };
+      expect(await read(`/tenants/${synced.id}/simulation`)).toMatchObject({ running: false });
       const wrong = await runAsync(['--target', sandbox.url, '--admin-token', 'wba_wrong', '--scenario', 'client.no-retry.404', '--out', join(folder, 'wrong'), '--', process.execPath, EXAMPLE_CLIENT]);
       expect(wrong.status).toBe(2);
       expect(wrong.stderr).toMatch(/^waybill: --target http:\/\/127\.0\.0\.1:\d+: its control plane refused the admin token \(401\)/);

@@ -57,6 +57,8 @@ export interface ControlPlane {
   /** Moves the tenant's clock on by an ISO 8601 duration; resolves to the changes the simulation made. */
   advanceClock(tenantId: string, by: string): Promise<number>;
   setSimulation(tenantId: string, setting: Record<string, unknown>): Promise<void>;
+  /** Stops every simulation this control plane started (what they wrote stays). */
+  stopSimulations(): Promise<void>;
   /** Every log entry of `keyId` with an id above `afterId`, oldest first. */
   requests(tenantId: string, keyId: string, afterId?: number): Promise<LogSummary[]>;
   entry(tenantId: string, entryId: number): Promise<LogEntry>;
@@ -84,6 +86,7 @@ export function controlPlane(sandbox: HttpClient): ControlPlane {
   };
   const json = async <T>(method: string, path: string, body?: unknown): Promise<T> => (await call(method, path, body)).json as T;
   const tenant = (tenantId: string) => `/tenants/${encodeURIComponent(tenantId)}`;
+  const simulated = new Set<string>();
   return {
     createTenant: async (name) => (await json<{ id: string }>('POST', '/tenants', { name, country: 'NL' })).id,
     createKey: (tenantId, name, options = {}) => json<CreatedKey>('POST', `${tenant(tenantId)}/keys`, { name, scopes: ['orders:read', 'orders:write', 'trips:read'], ...options }),
@@ -96,7 +99,14 @@ export function controlPlane(sandbox: HttpClient): ControlPlane {
     addFault: async (tenantId, rule) => void (await call('POST', `${tenant(tenantId)}/faults`, rule)),
     setClock: async (tenantId, setting) => void (await call('PUT', `${tenant(tenantId)}/clock`, setting)),
     advanceClock: async (tenantId, by) => (await json<{ changes: number }>('POST', `${tenant(tenantId)}/clock/advance`, { by })).changes,
-    setSimulation: async (tenantId, setting) => void (await call('PUT', `${tenant(tenantId)}/simulation`, setting)),
+    setSimulation: async (tenantId, setting) => {
+      simulated.add(tenantId);
+      await call('PUT', `${tenant(tenantId)}/simulation`, setting);
+    },
+    stopSimulations: async () => {
+      for (const tenantId of simulated) await call('DELETE', `${tenant(tenantId)}/simulation`);
+      simulated.clear();
+    },
     requests: async (tenantId, keyId, afterId = 0) => {
       const entries: LogSummary[] = [];
       let after: string | null = null;

@@ -138,6 +138,53 @@ function timeoutFinding(run: ClientRun, timeoutMs: number): Finding {
   };
 }
 
+/** A session over a fresh tenant with the client's key (`scenario.key`), and that key. */
+async function openSession(ctx: CheckContext, scenario: ClientScenario): Promise<{ session: ScenarioSession; key: CreatedKey }> {
+  const control = controlPlane(ctx.sandbox as HttpClient);
+  const tenantId = await control.createTenant(`client-check ${scenario.id}`);
+  const key = await control.createKey(tenantId, 'client under test', scenario.key);
+  ctx.addSecret(key.secret, 'clientKey');
+  let grader: Promise<{ http: HttpClient; key: string }> | undefined;
+  const session: ScenarioSession = {
+    tenantId,
+    clientKeyId: key.id,
+    control,
+    notes: new Map(),
+    integration: () =>
+      (grader ??= control.createKey(tenantId, 'client-check grader', { rateLimitPerMinute: 6000 }).then((created) => {
+        ctx.addSecret(created.secret, 'graderKey');
+        return { http: ctx.http, key: created.secret };
+      })),
+    entry: (summary) => control.entry(tenantId, summary.id),
+    skip: (reason) => ctx.skip(reason),
+  };
+  return { session, key };
+}
+
+/** Runs the client once, or twice with `scenario.between` in between; resolves to the runs with their requests. */
+async function runTask(ctx: CheckContext, scenario: ClientScenario, client: ClientCommand, session: ScenarioSession, key: CreatedKey, inputs: TaskInputs): Promise<ClientRun[]> {
+  const folder = await mkdtemp(join(tmpdir(), 'waybill-client-check-'));
+  try {
+    const env = clientEnvironment(taskVariables(ctx.target, key, scenario.task, inputs, join(folder, 'state.json')));
+    const runs: ClientRun[] = [];
+    let afterId = 0;
+    const runOnce = async () => {
+      const exit = await runClient(client.command, client.args, env, client.timeoutMs);
+      const { requests, markerId } = await settledRequests(session, ctx.http, key.secret, afterId);
+      afterId = markerId;
+      runs.push({ ...exit, requests });
+    };
+    await runOnce();
+    if (scenario.between !== undefined) {
+      await scenario.between(session);
+      await runOnce();
+    }
+    return runs;
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
 /** `scenario` as a check of the runner: a fresh tenant and key, the setup, the client's run(s), the grade. */
 export function scenarioCheck(scenario: ClientScenario, client: ClientCommand): Check {
   return {
@@ -148,45 +195,14 @@ export function scenarioCheck(scenario: ClientScenario, client: ClientCommand): 
     requires: ['sandbox'],
     async run(ctx: CheckContext) {
       client.onScenario?.(scenario);
-      const control = controlPlane(ctx.sandbox as HttpClient);
-      const tenantId = await control.createTenant(`client-check ${scenario.id}`);
-      const key = await control.createKey(tenantId, 'client under test', scenario.key);
-      ctx.addSecret(key.secret, 'clientKey');
-      let grader: Promise<{ http: HttpClient; key: string }> | undefined;
-      const session: ScenarioSession = {
-        tenantId,
-        clientKeyId: key.id,
-        control,
-        notes: new Map(),
-        integration: () =>
-          (grader ??= control.createKey(tenantId, 'client-check grader', { rateLimitPerMinute: 6000 }).then((created) => {
-            ctx.addSecret(created.secret, 'graderKey');
-            return { http: ctx.http, key: created.secret };
-          })),
-        entry: (summary) => control.entry(tenantId, summary.id),
-        skip: (reason) => ctx.skip(reason),
-      };
-      const inputs = await scenario.setup(session);
-      const folder = await mkdtemp(join(tmpdir(), 'waybill-client-check-'));
+      const { session, key } = await openSession(ctx, scenario);
       try {
-        const env = clientEnvironment(taskVariables(ctx.target, key, scenario.task, inputs, join(folder, 'state.json')));
-        const runs: ClientRun[] = [];
-        let afterId = 0;
-        const runOnce = async () => {
-          const exit = await runClient(client.command, client.args, env, client.timeoutMs);
-          const { requests, markerId } = await settledRequests(session, ctx.http, key.secret, afterId);
-          afterId = markerId;
-          runs.push({ ...exit, requests });
-        };
-        await runOnce();
-        if (scenario.between !== undefined) {
-          await scenario.between(session);
-          await runOnce();
-        }
+        const runs = await runTask(ctx, scenario, client, session, key, await scenario.setup(session));
         const timeouts = runs.filter((run) => run.timedOut).map((run) => timeoutFinding(run, client.timeoutMs));
         return [...timeouts, ...(await scenario.grade(session, runs))];
       } finally {
-        await rm(folder, { recursive: true, force: true });
+        // The tenant stays, to be looked at in the console; a living feed does not go on writing into it.
+        await session.control.stopSimulations();
       }
     },
   };
