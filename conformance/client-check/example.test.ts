@@ -13,6 +13,7 @@ describe('the example client', () => {
     expect(report.results.map((result) => result.id).sort()).toEqual(scenarios.map((scenario) => scenario.id).sort());
     expect(report.suite.name).toBe('waybill-client-check');
     expect(report.exitCode).toBe(0);
+    expect(report.profile).toEqual({ keys: [], pools: {}, feeds: {}, sandbox: true, choices: [] });
     // Each scenario made its tenant and read the log through the control plane, recorded and redacted.
     expect(report.exchangeCount).toBeGreaterThan(scenarios.length * 3);
     expect(JSON.stringify(report)).not.toMatch(/wbk_[A-Za-z0-9]{6}|wba_[A-Za-z0-9]{6}/);

@@ -40,7 +40,7 @@ export interface ClientCheckOptions {
 export async function runClientCheck(options: ClientCheckOptions): Promise<RunReport> {
   const target = options.target.replace(/\/+$/, '');
   const client = { command: options.command, args: options.args, timeoutMs: options.timeoutMs ?? 30_000, ...(options.onScenario ? { onScenario: options.onScenario } : {}) };
-  return runSuite({
+  const report = await runSuite({
     suite: 'waybill-client-check',
     checks: scenarios.map((scenario) => scenarioCheck(scenario, client)),
     // The client's keys are made per scenario; the profile brings only the control plane.
@@ -54,4 +54,6 @@ export async function runClientCheck(options: ClientCheckOptions): Promise<RunRe
     ...(options.onStart ? { onStart: options.onStart } : {}),
     ...(options.onResult ? { onResult: options.onResult } : {}),
   });
+  // The profile was only the control plane: the keys are the scenarios' own, made and redacted per scenario.
+  return { ...report, profile: { keys: [], pools: {}, feeds: {}, sandbox: true, choices: [] } };
 }

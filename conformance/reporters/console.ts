@@ -101,7 +101,7 @@ export function consoleReporter(options: ReporterOptions): Reporter {
 
   return {
     onStart(start: RunStart) {
-      write(`${toolName(start.suite)} ${start.suiteVersion} → ${start.target}  (${start.checkCount} checks, seed ${start.seed}, spec ${start.specHash.slice(0, 12)})`);
+      write(`${toolName(start.suite)} ${start.suiteVersion} → ${start.target}  (${start.checkCount} ${start.suite === 'waybill-client-check' ? 'scenarios' : 'checks'}, seed ${start.seed}, spec ${start.specHash.slice(0, 12)})`);
     },
     onResult(result) {
       write(progressLine(result));
