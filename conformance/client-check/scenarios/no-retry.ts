@@ -41,15 +41,18 @@ export const noRetry404 = noRetry({
   setup: async () => ({ externalId: 'CC-NO-SUCH-ORDER', paymentId: randomUUID(), amount: '12.50', currency: 'EUR' }),
 });
 
-/** (b) A payment of amount 0: 400 `payments.amount.invalid`. */
+/**
+ * (b) A payment in `ABC`, three capital letters but no ISO 4217 code: 400
+ * `payments.currency.invalid`. A client checking the shape locally still sends it.
+ */
 export const noRetry400 = noRetry({
   name: '400',
   status: 400,
-  why: 'an amount of 0',
+  why: 'a currency that is no ISO 4217 code',
   task: 'pay',
   async setup(session) {
-    await session.control.createOrder(session.tenantId, 'CC-PAY-ZERO');
-    return { externalId: 'CC-PAY-ZERO', paymentId: randomUUID(), amount: '0', currency: 'EUR' };
+    await session.control.createOrder(session.tenantId, 'CC-PAY-ABC');
+    return { externalId: 'CC-PAY-ABC', paymentId: randomUUID(), amount: '12.50', currency: 'ABC' };
   },
 });
 
