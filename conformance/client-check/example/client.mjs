@@ -58,7 +58,8 @@ async function attempt(env, method, path, { body, idempotencyKey } = {}, mistake
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
+      // The API answers in milliseconds: an answer still incomplete after 5 s is treated as lost.
+      signal: AbortSignal.timeout(5_000),
     });
     paceBy(response.headers, mistakes);
     const text = await response.text();

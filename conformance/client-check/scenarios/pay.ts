@@ -44,6 +44,8 @@ const lostAnswers = {
   reset: { rule: { fault: 'reset' }, says: 'the connection is reset' },
   '500': { rule: { fault: 'status', status: 500 }, says: 'the answer is replaced by a 500' },
   empty: { rule: { fault: 'empty' }, says: 'the connection closes with no answer' },
+  // Longer than any sane client timeout and shorter than none: a client with no timeout hangs until killed.
+  stall: { rule: { fault: 'stall', durationMs: 120_000 }, says: 'the answer stalls for two minutes, so the client times out' },
 } as const;
 
 /** (a) The payment commits, then its answer is lost: the retry carries the same key and body, and one payment stands. */
@@ -76,8 +78,8 @@ function answerLost(how: keyof typeof lostAnswers): ClientScenario {
   };
 }
 
-/** (a) The three ways of losing a committed payment's answer. */
-export const answerLostScenarios: readonly ClientScenario[] = [answerLost('reset'), answerLost('500'), answerLost('empty')];
+/** (a) The four ways of losing a committed payment's answer. */
+export const answerLostScenarios: readonly ClientScenario[] = [answerLost('reset'), answerLost('500'), answerLost('empty'), answerLost('stall')];
 
 /** Milliseconds of leeway when comparing log times: `atUtc` has millisecond precision. */
 const LEEWAY_MS = 10;
