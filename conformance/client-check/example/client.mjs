@@ -29,8 +29,14 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 function delayBefore(attempt, answer, mistakes) {
   if (mistakes.noBackoff) return 0;
   const backoff = Math.min(250 * 2 ** (attempt - 1), 8000) * (0.5 + Math.random() / 2);
-  const retryAfter = Number(answer.headers?.get('retry-after'));
-  return Number.isFinite(retryAfter) && retryAfter > 0 ? Math.max(retryAfter * 1000, backoff) : backoff;
+  return Math.max(retryAfterMs(answer.headers?.get('retry-after')), backoff);
+}
+
+/** Retry-After in ms: delay-seconds (what waybill sends) or an HTTP-date; 0 when absent. */
+function retryAfterMs(value) {
+  if (value === null || value === undefined) return 0;
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
+  return Number.isFinite(ms) ? Math.max(ms, 0) : 0;
 }
 
 /** Not before this time (ms since the epoch) does the next request go: the key's bucket is empty. */
