@@ -6,7 +6,7 @@ import { describe, it } from 'vitest';
 import { expectFailures } from './testing.ts';
 
 const variants: [mistake: string, fails: string[]][] = [
-  ['new-key-per-retry', ['client.pay.answer-lost', 'client.pay.answer-lost-500', 'client.pay.answer-lost-empty', 'client.pay.answer-lost-stall']],
+  ['new-key-per-retry', ['client.archive.answer-lost', 'client.cancel.answer-lost', 'client.pay.answer-lost', 'client.pay.answer-lost-500', 'client.pay.answer-lost-empty', 'client.pay.answer-lost-stall']],
   ['no-backoff', ['client.pay.retry-after', 'client.sync.retry-after']],
   ['retry-client-errors', ['client.no-retry.400', 'client.no-retry.403', 'client.no-retry.404', 'client.no-retry.409']],
 ];

@@ -1,12 +1,13 @@
 /** Every client-check scenario, in the order a run takes them. */
 import type { ClientScenario } from '../scenario.ts';
 import { noRetry400, noRetry403, noRetry404, noRetry409 } from './no-retry.ts';
-import { answerLostScenarios, jsonBody, retryAfter } from './pay.ts';
+import { answerLostScenarios, jsonBody, retryAfter, writeAnswerLostScenarios } from './pay.ts';
 import { feedRetryAfter, followsCursor, rateLimit, resumes, tripsFollowCursor, unknownStatus } from './sync.ts';
 
 /** The scenarios `waybill client-check` runs (all unless `--scenario` picks some). */
 export const scenarios: readonly ClientScenario[] = [
   ...answerLostScenarios,
+  ...writeAnswerLostScenarios,
   noRetry400,
   noRetry403,
   noRetry404,

@@ -67,10 +67,7 @@ function answerLost(how: keyof typeof lostAnswers): ClientScenario {
       if (payments.length === 1) {
         return [found('The client did not retry a payment whose answer it never received', `a retry with the same Idempotency-Key and body after ${says}`, `one attempt: the payment committed, then ${says}`, payments)];
       }
-      const findings = await onePayment(session, payments);
-      const keys = new Set(payments.map((entry) => entry.idempotencyKey));
-      if (keys.has(null)) findings.push(found('The payment was sent without an Idempotency-Key', 'every attempt with one Idempotency-Key', 'an attempt without the header', payments));
-      else if (keys.size > 1) findings.push(found('The retry carried a new Idempotency-Key', 'every attempt of one payment with the same Idempotency-Key', `${keys.size} different keys over ${payments.length} attempts`, payments));
+      const findings = [...(await onePayment(session, payments)), ...oneKey(payments)];
       const bodies = new Set(await Promise.all(payments.map(async (entry) => (await session.entry(entry)).request.body)));
       if (bodies.size > 1) findings.push(found('The retry carried another body', 'every attempt with the same body (the key stands for one request)', `${bodies.size} different bodies over ${payments.length} attempts`, payments));
       return findings;
@@ -80,6 +77,47 @@ function answerLost(how: keyof typeof lostAnswers): ClientScenario {
 
 /** (a) The four ways of losing a committed payment's answer. */
 export const answerLostScenarios: readonly ClientScenario[] = [answerLost('reset'), answerLost('500'), answerLost('empty'), answerLost('stall')];
+
+/** Findings unless every attempt carried one and the same Idempotency-Key. */
+function oneKey(attempts: readonly LogSummary[]): Finding[] {
+  const keys = new Set(attempts.map((entry) => entry.idempotencyKey));
+  if (keys.has(null)) return [found('A write was sent without an Idempotency-Key', 'every attempt with one Idempotency-Key', 'an attempt without the header', attempts)];
+  if (keys.size > 1) return [found('The retry carried a new Idempotency-Key', 'every attempt of one write with the same Idempotency-Key', `${keys.size} different keys over ${attempts.length} attempts`, attempts)];
+  return [];
+}
+
+/**
+ * (a) A cancel or an archive whose answer is lost after it committed: only a retry under the
+ * same key gets the original answer (D26); a fresh attempt is refused, 409 for a second cancel
+ * (D11), 404 for a second archive (D12).
+ */
+function writeAnswerLost(task: 'cancel' | 'archive'): ClientScenario {
+  const operation = task === 'cancel' ? 'cancelOrder' : 'archiveOrder';
+  return {
+    id: `client.${task}.answer-lost`,
+    title: `A${task === 'archive' ? 'n' : ''} ${task} whose answer was lost after it committed is retried with the same Idempotency-Key, and gets the original answer`,
+    verifies: ['client.idempotency.same-key'],
+    task,
+    async setup(session) {
+      const externalId = `CC-${task.toUpperCase()}-LOST`;
+      await session.control.createOrder(session.tenantId, externalId);
+      await session.control.addFault(session.tenantId, { operation, fault: 'reset', when: 'after' });
+      return { externalId };
+    },
+    async grade(_session, runs) {
+      const attempts = requestsOf(runs, operation);
+      if (attempts.length === 0) return [found(`The client never sent the ${task}`, `a ${operation} request`, 'none in the request log', [])];
+      if (attempts.length === 1) return [found(`The client did not retry a${task === 'archive' ? 'n' : ''} ${task} whose answer it never received`, 'a retry with the same Idempotency-Key after the connection was reset', 'one attempt, its answer lost', attempts)];
+      const last = attempts.at(-1) as LogSummary;
+      const findings = oneKey(attempts);
+      if (!isSuccess(last.status)) findings.push(found(`The ${task} ended refused, though it had been done`, 'the original answer, replayed for the same Idempotency-Key', `${last.status} ${last.problemType ?? ''}`, attempts));
+      return findings;
+    },
+  };
+}
+
+/** (a) Cancel and archive, their answers lost after they committed. */
+export const writeAnswerLostScenarios: readonly ClientScenario[] = [writeAnswerLost('cancel'), writeAnswerLost('archive')];
 
 /** Milliseconds of leeway when comparing log times: `atUtc` has millisecond precision. */
 const LEEWAY_MS = 10;
