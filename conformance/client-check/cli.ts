@@ -37,7 +37,7 @@ tenant and key of its own. The command runs without a shell, in a process group 
 that is killed when a run exceeds --timeout-ms.
 
 Scenarios:
-${scenarios.map((scenario) => `  ${scenario.id.padEnd(28)} ${scenario.title}`).join('\n')}
+${scenarios.map((scenario) => `  ${scenario.id.padEnd(Math.max(...scenarios.map(({ id }) => id.length)))}  ${scenario.title}`).join('\n')}
 
 Examples:
   # the example client, every scenario, in a sandbox of its own
