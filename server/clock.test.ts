@@ -187,6 +187,17 @@ describe('what the clock drives', () => {
 });
 
 describe('keeping the clock', () => {
+  it('freezes and runs "from now" on a wall clock that ticks between two readings, without calling it a backwards move', () => {
+    let ticking = wall;
+    const store = memoryStore(() => (ticking += 1));
+    const { id } = store.tenants.create({ name: 'Busy', country: 'NL' });
+    expect(store.clocks.set(id, 'frozen').mode).toBe('frozen');
+    const other = store.tenants.create({ name: 'Busy too', country: 'NL' }).id;
+    store.clocks.set(other, 'offset', ticking + HOUR);
+    expect(store.clocks.set(other, 'offset').mode).toBe('offset');
+    expect(store.clocks.set(other, 'frozen').mode).toBe('frozen');
+  });
+
   it('keeps a frozen tenant frozen across a restart, and a reset forgets it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'waybill-clock-'));
     try {

@@ -74,9 +74,8 @@ export function makeClocks(db: Db, base: Clock) {
   const now = (tenantId: string): number => pinned.get(tenantId) ?? reading(settingOf(tenantId), base());
   const modeOf = (setting: Setting): ClockMode => (setting.frozenAt !== null ? 'frozen' : setting.offsetMs !== 0 ? 'offset' : 'system');
 
-  /** Stores `setting` unless it moves the tenant's time backwards. */
-  function apply(tenantId: string, setting: Setting): ClockView {
-    const wall = base();
+  /** Stores `setting` unless it moves the tenant's time backwards, both read at the wall time `wall`. */
+  function apply(tenantId: string, setting: Setting, wall: number): ClockView {
     const before = reading(settingOf(tenantId), wall);
     const after = reading(setting, wall);
     if (after < before) throw new ClockBackwards(before, after);
@@ -108,11 +107,13 @@ export function makeClocks(db: Db, base: Clock) {
      * for a setting that puts the tenant's time before its current time.
      */
     set(tenantId: string, mode: ClockMode, atMs?: number): ClockView {
+      // One reading of the wall clock for the default and the check: read twice, a millisecond
+      // ticking between them made "freeze now" a backwards move (409).
       const wall = base();
-      const at = atMs ?? now(tenantId);
-      if (mode === 'frozen') return apply(tenantId, { frozenAt: at, offsetMs: 0 });
-      if (mode === 'offset') return apply(tenantId, { frozenAt: null, offsetMs: at - wall });
-      return apply(tenantId, SYSTEM);
+      const at = atMs ?? pinned.get(tenantId) ?? reading(settingOf(tenantId), wall);
+      if (mode === 'frozen') return apply(tenantId, { frozenAt: at, offsetMs: 0 }, wall);
+      if (mode === 'offset') return apply(tenantId, { frozenAt: null, offsetMs: at - wall }, wall);
+      return apply(tenantId, SYSTEM, wall);
     },
     /**
      * Moves the tenant's time forward by `ms` (a `system` clock becomes an `offset` one),
@@ -125,7 +126,7 @@ export function makeClocks(db: Db, base: Clock) {
         const refusal = check(tenantId, toMs);
         if (refusal !== null) throw new AdvanceRefused(refusal);
       }
-      apply(tenantId, setting.frozenAt !== null ? { frozenAt: setting.frozenAt + ms, offsetMs: 0 } : { frozenAt: null, offsetMs: setting.offsetMs + ms });
+      apply(tenantId, setting.frozenAt !== null ? { frozenAt: setting.frozenAt + ms, offsetMs: 0 } : { frozenAt: null, offsetMs: setting.offsetMs + ms }, base());
       let changes = 0;
       for (const listener of listeners) changes += await listener(tenantId);
       return { clock: view(tenantId), changes };
