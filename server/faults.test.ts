@@ -211,6 +211,24 @@ describe('each fault kind at the socket, from a rule', () => {
   });
 });
 
+describe('an in-flight 429 staged on a write (problemType idempotency.inFlight)', () => {
+  it('answers what the server answers for a key in flight: 429 idempotency.inFlight, Retry-After, RateLimit-*; the retry after it pays once', async () => {
+    await rule(a, { operation: 'attachPayment', fault: 'status', status: 429, problemType: 'idempotency.inFlight', retryAfterSeconds: 2 });
+    const send = () => wire('POST', paymentPath('EXT-10'), { key: a.keys.full, json: payment(10), headers: { 'Idempotency-Key': 'in-flight-10' } });
+    const seen = await send();
+    expect(seen.status).toBe(429);
+    const body = (await conformingBody('attachPayment', asResponse(seen))) as Record<string, unknown>;
+    expect(body).toMatchObject({ type: 'idempotency.inFlight', status: 429 });
+    expect(seen.headers['retry-after']).toBe('2');
+    for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) expect(seen.headers[name], name).toMatch(/^\d+$/);
+    expect(await paymentsOf('EXT-10')).toHaveLength(0);
+    const retry = await send();
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(await paymentsOf('EXT-10')).toHaveLength(1);
+  });
+});
+
 describe('after faults on writes: the effect commits, the answer is lost, a retry gets it replayed', () => {
   it('reset after a payment: the payment is there once, and the retry with the same key is replayed', async () => {
     await rule(a, { operation: 'attachPayment', fault: 'reset', when: 'after' });

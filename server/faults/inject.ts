@@ -26,6 +26,10 @@ const KEPT_HEADERS = new Set(['x-request-id', 'ratelimit-limit', 'ratelimit-rema
 /** The problem a status fault answers, exactly as the contract gives it. */
 function statusProblem(strike: Strike, requestId: string): ProblemError {
   const retryAfter: Record<string, string> = strike.retryAfterSeconds === null ? {} : { 'Retry-After': String(strike.retryAfterSeconds) };
+  if (strike.status === 429 && strike.problemType === 'idempotency.inFlight') {
+    // What the idempotency layer answers a key whose first request still runs (D13), staged.
+    return problem('idempotency.inFlight', `A request with the same Idempotency-Key is still in flight (a fault the sandbox was asked for, D51); retry after the delay in Retry-After (${strike.retryAfterSeconds} s).`, undefined, { headers: retryAfter });
+  }
   if (strike.status === 429) {
     return problem('api.rate_limited', `Rate limit exceeded (a fault the sandbox was asked for, D51); retry after ${strike.retryAfterSeconds} s.`, undefined, { headers: retryAfter });
   }

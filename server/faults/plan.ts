@@ -3,7 +3,7 @@
  * `latency` rule that fires adding its wait, the first other rule that fires deciding the
  * answer — or, when the request sends `Prefer: fault=…` / `latency=…`, from that alone.
  */
-import type { FaultKind, FaultRule, FaultWhen } from '../store/faults.ts';
+import type { FaultKind, FaultProblemType, FaultRule, FaultWhen } from '../store/faults.ts';
 import { DRAW, draw, drawBetween } from './draw.ts';
 import type { Preferred } from './prefer.ts';
 
@@ -31,6 +31,8 @@ export interface Strike {
   fault: Exclude<FaultKind, 'latency'>;
   status: 429 | 500 | 503 | null;
   retryAfterSeconds: number | null;
+  /** The `type` of a 429's problem (null for other faults). */
+  problemType: FaultProblemType | null;
   durationMs: number | null;
   /** Null on a read: `malformed` and `stall` strike at the answer, the others before the request runs. */
   when: FaultWhen | null;
@@ -86,7 +88,7 @@ export function planFromRules(rules: readonly FaultRule[], operation: string, ke
   const strike: Strike | null =
     strikeRule === null
       ? null
-      : { fault: strikeRule.fault as Strike['fault'], status: strikeRule.status, retryAfterSeconds: strikeRule.retryAfterSeconds, durationMs: strikeRule.durationMs, when: strikeRule.when };
+      : { fault: strikeRule.fault as Strike['fault'], status: strikeRule.status, retryAfterSeconds: strikeRule.retryAfterSeconds, problemType: strikeRule.problemType, durationMs: strikeRule.durationMs, when: strikeRule.when };
   const mark: FaultMark = { fault: decisive.fault, source: 'rule', ruleId: decisive.id, when: decisive.when, ...(latencyRule === null ? {} : { latencyMs: waitBeforeMs + waitAfterMs }) };
   return { waitBeforeMs, waitAfterMs, strike, mark };
 }
@@ -96,7 +98,7 @@ export function planFromPrefer(preferred: Preferred): FaultPlan {
   const { fault, latency } = preferred;
   const wait = latency === null ? 0 : latency.min + Math.floor(Math.random() * (latency.max - latency.min + 1));
   const strike: Strike | null =
-    fault === null ? null : { fault: fault.fault, status: fault.status, retryAfterSeconds: fault.status === 429 ? 1 : null, durationMs: null, when: fault.when };
+    fault === null ? null : { fault: fault.fault, status: fault.status, retryAfterSeconds: fault.status === 429 ? 1 : null, problemType: fault.status === 429 ? 'api.rate_limited' : null, durationMs: null, when: fault.when };
   const when = fault?.when ?? latency?.when ?? null;
   return {
     waitBeforeMs: latency !== null && latency.when !== 'after' ? wait : 0,

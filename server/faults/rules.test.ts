@@ -35,13 +35,15 @@ const create = (json: Record<string, unknown>, tenant = a) => api('createFault',
 
 describe('adding a rule: defaults', () => {
   it.each([
-    [{ operation: 'attachPayment', fault: 'reset' }, { when: 'before', times: 1, remaining: 1, probability: null, seed: null, keyId: null, status: null, latencyMs: null, durationMs: null }],
+    [{ operation: 'attachPayment', fault: 'reset' }, { when: 'before', times: 1, remaining: 1, probability: null, seed: null, keyId: null, status: null, problemType: null, latencyMs: null, durationMs: null }],
     [{ operation: 'attachPayment', fault: 'malformed' }, { when: 'after' }],
     [{ operation: 'cancelOrder', fault: 'stall' }, { when: 'after', durationMs: 10_000 }],
     [{ operation: 'orderFeed', fault: 'stall', durationMs: 500 }, { when: null, durationMs: 500 }],
-    [{ operation: 'orderFeed', fault: 'status', status: 429 }, { retryAfterSeconds: 1, when: null }],
+    [{ operation: 'orderFeed', fault: 'status', status: 429 }, { retryAfterSeconds: 1, problemType: 'api.rate_limited', when: null }],
+    [{ operation: 'attachPayment', fault: 'status', status: 429, problemType: 'idempotency.inFlight', retryAfterSeconds: 2 }, { problemType: 'idempotency.inFlight', when: 'before' }],
+    [{ operation: 'whoami', fault: 'status', status: 429, problemType: 'api.rate_limited' }, { problemType: 'api.rate_limited' }],
     [{ operation: 'orderFeed', fault: 'status', status: 503 }, { retryAfterSeconds: null }],
-    [{ operation: 'orderFeed', fault: 'status', status: 500, times: 3 }, { times: 3, remaining: 3, retryAfterSeconds: null }],
+    [{ operation: 'orderFeed', fault: 'status', status: 500, times: 3 }, { times: 3, remaining: 3, retryAfterSeconds: null, problemType: null }],
     [{ operation: 'tripFeed', fault: 'latency', latencyMs: 250 }, { latencyMs: { min: 250, max: 250 }, seed: null }],
     [{ operation: 'tripFeed', fault: 'latency', latencyMs: { min: 5, max: 5 } }, { latencyMs: { min: 5, max: 5 }, seed: null }],
     [{ operation: 'whoami', fault: 'empty', probability: 0.5, seed: 42 }, { times: null, remaining: null, probability: 0.5, seed: 42 }],
@@ -55,7 +57,7 @@ describe('adding a rule: defaults', () => {
     const ranged = (await create({ operation: 'orderFeed', fault: 'latency', latencyMs: { min: 10, max: 20 } })).body;
     const chance = (await create({ operation: 'orderFeed', fault: 'reset', probability: 0.1 })).body;
     for (const rule of [ranged, chance]) expect(Number.isInteger(rule.seed)).toBe(true);
-    expect(Object.keys(ranged)).toEqual(['id', 'operation', 'keyId', 'fault', 'status', 'retryAfterSeconds', 'latencyMs', 'durationMs', 'when', 'times', 'remaining', 'probability', 'seed', 'matched', 'fired', 'createdAtUtc']);
+    expect(Object.keys(ranged)).toEqual(['id', 'operation', 'keyId', 'fault', 'status', 'retryAfterSeconds', 'problemType', 'latencyMs', 'durationMs', 'when', 'times', 'remaining', 'probability', 'seed', 'matched', 'fired', 'createdAtUtc']);
   });
 
   it('keyId may name any key of the tenant', async () => {
@@ -82,6 +84,11 @@ describe('a rule that cannot be honoured is 400 api.malformed_request naming the
     [{ operation: 'orderFeed', fault: 'reset', seed: 3 }, 'seed'],
     [{ operation: 'orderFeed', fault: 'latency', latencyMs: 100, seed: 3 }, 'seed'],
     [{ operation: 'orderFeed', fault: 'reset', keyId: 'key_AAAAAAAAAAAA' }, 'keyId'],
+    [{ operation: 'orderFeed', fault: 'status', status: 429, problemType: 'idempotency.inFlight' }, 'problemType'],
+    [{ operation: 'whoami', fault: 'status', status: 429, problemType: 'idempotency.inFlight' }, 'problemType'],
+    [{ operation: 'attachPayment', fault: 'status', status: 503, problemType: 'idempotency.inFlight' }, 'problemType'],
+    [{ operation: 'attachPayment', fault: 'status', status: 500, problemType: 'api.rate_limited' }, 'problemType'],
+    [{ operation: 'cancelOrder', fault: 'reset', problemType: 'idempotency.inFlight' }, 'problemType'],
   ])('%j names %s', async (input, field) => {
     const answer = await create(input);
     expect(answer.status).toBe(400);
@@ -99,6 +106,7 @@ describe('a rule that cannot be honoured is 400 api.malformed_request naming the
     [{ operation: 'orderFeed', fault: 'stall', durationMs: 50 }, 'durationMs'],
     [{ operation: 'nope', fault: 'reset' }, 'operation'],
     [{ operation: 'orderFeed', fault: 'reset', probability: 0 }, 'probability'],
+    [{ operation: 'attachPayment', fault: 'status', status: 429, problemType: 'orders.notFound' }, 'problemType'],
   ])('the schema refuses %j naming %s', async (input, field) => {
     const answer = await create(input);
     expect(answer.status).toBe(400);
@@ -145,7 +153,7 @@ describe('the store', () => {
       const file = join(dir, 'sandbox.db');
       let store = openStore(file);
       const tenant = seedTenant(store);
-      const spec = { operation: 'whoami', keyId: null, fault: 'reset', status: null, retryAfterSeconds: null, latencyMs: null, durationMs: null, when: null, times: 2, probability: null, seed: null } as const;
+      const spec = { operation: 'whoami', keyId: null, fault: 'reset', status: null, retryAfterSeconds: null, problemType: null, latencyMs: null, durationMs: null, when: null, times: 2, probability: null, seed: null } as const;
       const rule = store.faults.add(tenant.tenantId, spec);
       store.faults.count(store.faults.rulesOf(tenant.tenantId)![0]!, true);
       store.db.close();
@@ -162,7 +170,7 @@ describe('the store', () => {
   it('a tenant without rules has no entry to look at (the hot path)', () => {
     const store = memoryStore();
     const tenant = seedTenant(store);
-    const rule = store.faults.add(tenant.tenantId, { operation: 'whoami', keyId: null, fault: 'reset', status: null, retryAfterSeconds: null, latencyMs: null, durationMs: null, when: null, times: 1, probability: null, seed: null });
+    const rule = store.faults.add(tenant.tenantId, { operation: 'whoami', keyId: null, fault: 'reset', status: null, retryAfterSeconds: null, problemType: null, latencyMs: null, durationMs: null, when: null, times: 1, probability: null, seed: null });
     expect(store.faults.rulesOf(tenant.tenantId)).toHaveLength(1);
     expect(store.faults.remove(tenant.tenantId, rule.id)).toBe(true);
     expect(store.faults.rulesOf(tenant.tenantId)).toBeUndefined();
@@ -193,7 +201,7 @@ describe('draws', () => {
   });
 
   it('rules: every firing latency adds its wait; the first other rule that fires decides; a used-up rule never fires', () => {
-    const base = { keyId: null, status: null, retryAfterSeconds: null, latencyMs: null, durationMs: null, when: null, probability: null, seed: null, matched: 0, fired: 0, createdAtUtc: '' };
+    const base = { keyId: null, status: null, retryAfterSeconds: null, problemType: null, latencyMs: null, durationMs: null, when: null, probability: null, seed: null, matched: 0, fired: 0, createdAtUtc: '' };
     const rules = [
       { ...base, id: 'l1', operation: 'orderFeed', fault: 'latency' as const, latencyMs: { min: 100, max: 100 }, times: 5, remaining: 5 },
       { ...base, id: 'used', operation: 'orderFeed', fault: 'reset' as const, times: 1, remaining: 0 },

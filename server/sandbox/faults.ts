@@ -8,7 +8,7 @@ import { randomInt } from 'node:crypto';
 import { refuse } from '../domain/refusal.ts';
 import { aboutBlank } from '../http/problem.ts';
 import { sendEmpty } from '../http/reply.ts';
-import type { FaultKind, FaultRuleSpec, FaultWhen } from '../store/faults.ts';
+import type { FaultKind, FaultProblemType, FaultRuleSpec, FaultWhen } from '../store/faults.ts';
 import type { Store } from '../store/index.ts';
 import { bodyOf, type Handler, paramsOf, sendJson } from './respond.ts';
 
@@ -19,6 +19,7 @@ export interface NewFaultRule {
   fault: FaultKind;
   status?: 429 | 500 | 503;
   retryAfterSeconds?: number;
+  problemType?: FaultProblemType;
   latencyMs?: number | { min: number; max: number };
   durationMs?: number;
   when?: FaultWhen;
@@ -43,6 +44,10 @@ function checkFit(input: NewFaultRule): void {
   const { fault } = input;
   if (fault !== 'status') refuseUnfit(input, 'status', 'status faults');
   if (fault !== 'status' || input.status === 500) refuseUnfit(input, 'retryAfterSeconds', 'status 429 and 503 faults');
+  if (fault !== 'status' || input.status !== 429) refuseUnfit(input, 'problemType', 'status 429 faults');
+  if (input.problemType === 'idempotency.inFlight' && !WRITES.has(input.operation)) {
+    refuse('api.malformed_request', `${input.operation} is a read, which takes no Idempotency-Key: only a write can have a request in flight; leave out problemType or send api.rate_limited.`, 'problemType', input.problemType);
+  }
   if (fault !== 'latency') refuseUnfit(input, 'latencyMs', 'latency faults');
   if (fault !== 'stall') refuseUnfit(input, 'durationMs', 'stall faults');
   if (fault === 'status' && input.status === undefined) refuse('api.malformed_request', 'A status fault needs status: 429, 500 or 503.', 'status');
@@ -90,6 +95,7 @@ export function ruleSpecOf(store: Store, tenantId: string, input: NewFaultRule):
     fault: input.fault,
     status: input.status ?? null,
     retryAfterSeconds: input.retryAfterSeconds ?? (input.status === 429 ? 1 : null),
+    problemType: input.status === 429 ? (input.problemType ?? 'api.rate_limited') : null,
     latencyMs,
     durationMs: input.fault === 'stall' ? (input.durationMs ?? DEFAULT_STALL_MS) : null,
     when,

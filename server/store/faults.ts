@@ -14,6 +14,9 @@ export type FaultKind = 'latency' | 'status' | 'reset' | 'empty' | 'malformed' |
 /** Before the request runs, or after its effect is committed (writes only). */
 export type FaultWhen = 'before' | 'after';
 
+/** The problem a 429 fault answers: the rate limit, or (writes only) a request with the same Idempotency-Key in flight. */
+export type FaultProblemType = 'api.rate_limited' | 'idempotency.inFlight';
+
 /** A rule's fixed part, as the control plane shows it minus id, counters and creation time. */
 export interface FaultRuleSpec {
   operation: string;
@@ -21,6 +24,8 @@ export interface FaultRuleSpec {
   fault: FaultKind;
   status: 429 | 500 | 503 | null;
   retryAfterSeconds: number | null;
+  /** The `type` of a 429 fault's problem; null for other faults. */
+  problemType: FaultProblemType | null;
   latencyMs: { min: number; max: number } | null;
   durationMs: number | null;
   when: FaultWhen | null;
@@ -58,6 +63,8 @@ function ruleOf(row: FaultRow): FaultRule {
     fault: spec.fault,
     status: spec.status,
     retryAfterSeconds: spec.retryAfterSeconds,
+    // Rules stored before problemType existed: a 429 was always the rate limit.
+    problemType: spec.problemType ?? (spec.status === 429 ? 'api.rate_limited' : null),
     latencyMs: spec.latencyMs,
     durationMs: spec.durationMs,
     when: spec.when,
