@@ -135,12 +135,31 @@ describe('what an entry records', () => {
     expect(JSON.stringify(page.body).startsWith(pageEntry.response.body)).toBe(true);
   });
 
-  it('logs nothing for a request without a key, with an unknown key, or to no operation', async () => {
+  it('logs a revoked key of a tenant under that tenant, with its 401 and the key id (D48)', async () => {
+    const revoked = server.store.keys.create({ tenantId: a.tenantId, name: 'revoked', scopes: ['orders:read'] });
+    expect(server.store.keys.revoke(a.tenantId, revoked.id)).toBe(true);
+    const refused = await call(server.url, 'orderFeed', `${ORDERS}?limit=3`, { key: revoked.secret });
+    expect(refused.status).toBe(401);
+    const entry = await entryOf(a.tenantId, requestIdOf(refused));
+    expect(entry).toMatchObject({ operation: 'orderFeed', method: 'GET', path: `${ORDERS}?limit=3`, status: 401, problemType: 'about:blank', keyId: revoked.id });
+    expect(JSON.stringify(entry)).not.toContain(revoked.secret.slice(17));
+    expect((await entries(b.tenantId)).some((other) => other.requestId === requestIdOf(refused))).toBe(false);
+  });
+
+  it('logs nothing for a request without a key, with an unknown key, a wrong secret for a live or revoked key id, or to no operation', async () => {
+    const revoked = server.store.keys.create({ tenantId: a.tenantId, name: 'revoked too', scopes: ['orders:read'] });
+    server.store.keys.revoke(a.tenantId, revoked.id);
+    // The id of a key (wbk_<12>_) with another secret of the right shape.
+    const wrongSecret = (key: string) => `${key.slice(0, 17)}${'x'.repeat(32)}`;
     const before = (log.db.prepare('SELECT count(*) AS n FROM request_log').get() as { n: number }).n;
     log.flush();
     const counted = (log.db.prepare('SELECT count(*) AS n FROM request_log').get() as { n: number }).n;
     await fetch(`${server.url}${ORDERS}`);
     await fetch(`${server.url}${ORDERS}`, { headers: { 'X-Api-Key': 'wbk_nobody' } });
+    for (const key of [wrongSecret(a.keys.full), wrongSecret(revoked.secret)]) {
+      expect(key).not.toBe(a.keys.full);
+      expect((await fetch(`${server.url}${ORDERS}`, { headers: { 'X-Api-Key': key } })).status).toBe(401);
+    }
     await fetch(`${server.url}/api/v1/integration/nothing`, { headers: { 'X-Api-Key': a.keys.full } });
     log.flush();
     expect(counted).toBeGreaterThanOrEqual(before);

@@ -1,6 +1,6 @@
 /** Authentication (D1, D3, D22) and scopes (D2). */
 import type { NextFunction, Request, Response } from 'express';
-import type { Keys } from '../store/keys.ts';
+import type { Keys, RevokedKeyOwner } from '../store/keys.ts';
 import { contextOf, principalOf } from './context.ts';
 import { aboutBlank } from './problem.ts';
 
@@ -14,6 +14,14 @@ function presentedKey(req: Request): string | undefined {
   return match?.[1];
 }
 
+/** The owner of the revoked key a refused request presented (D48: logged under that tenant). */
+const revokedKeys = new WeakMap<Response, RevokedKeyOwner>();
+
+/** Whose revoked key the request of `res` presented, when auth refused it for that; undefined otherwise. */
+export function revokedKeyOf(res: Response): RevokedKeyOwner | undefined {
+  return revokedKeys.get(res);
+}
+
 /** Middleware: resolves the API key to its tenant, or answers 401 `about:blank` with `WWW-Authenticate`. */
 export function makeAuth(options: { keys: Keys }) {
   return function auth(req: Request, res: Response, next: NextFunction): void {
@@ -24,6 +32,8 @@ export function makeAuth(options: { keys: Keys }) {
     }
     const principal = options.keys.authenticate(key);
     if (principal === null) {
+      const owner = options.keys.revokedOwner(key);
+      if (owner !== null) revokedKeys.set(res, owner);
       next(aboutBlank(401, 'The API key is not valid or was revoked.', { 'WWW-Authenticate': CHALLENGE }));
       return;
     }

@@ -1,12 +1,13 @@
 /**
  * Middleware: captures every request to the integration API whose key resolved to a
- * tenant, and hands it to the request log when its answer is out (D48). What it keeps is
+ * tenant (a live key, or a revoked one refused 401), and hands it to the request log when its answer is out (D48). What it keeps is
  * views — of the raw request body, of the answer's text as `res.end` got it — so the hot
  * path copies nothing; the log cuts and writes them with its next batch. Never a header
  * value but the Idempotency-Key and the content types: no key, no token.
  */
 import type { NextFunction, Request, Response } from 'express';
 import { operations } from '../../spec/load.ts';
+import { revokedKeyOf } from '../http/auth.ts';
 import { contextOf } from '../http/context.ts';
 import { expressPath } from '../integration/routes.ts';
 import { BODY_LIMIT } from '../store/request-log.ts';
@@ -46,7 +47,8 @@ export function makeRequestCapture(options: { log: RequestLog }) {
   function answered(this: Response): void {
     const res = this;
     const context = contextOf(res);
-    const principal = context.principal;
+    // A revoked key of a tenant is that tenant's request, refused 401; no key or an unknown one is nobody's.
+    const principal = context.principal ?? revokedKeyOf(res);
     const injected = context.fault;
     // A client that went away before its answer was not answered; a fault's cut connection was.
     if (principal === undefined || (!res.writableFinished && injected === undefined)) return;

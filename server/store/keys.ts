@@ -68,6 +68,12 @@ const toInfo = (row: KeyRow): ApiKeyInfo => ({
   revokedAtUtc: row.revoked_at,
 });
 
+/** Whose a revoked key was: a request presenting it is that tenant's, refused (D48). */
+export interface RevokedKeyOwner {
+  keyId: string;
+  tenantId: string;
+}
+
 /** API key statements, prepared once. */
 export function makeKeys(db: Db, clock: TenantClock) {
   const insert = db.prepare(
@@ -113,6 +119,18 @@ export function makeKeys(db: Db, clock: TenantClock) {
       const key = match ? liveKey(`key_${match[1]}`) : undefined;
       const same = timingSafeEqual(sha256(presented), key?.secretHash ?? DECOY_HASH);
       return same && key !== undefined ? key.principal : null;
+    },
+    /**
+     * Whose revoked key `presented` is, or null (unknown, malformed, live, or a wrong secret):
+     * only the key itself, its hash matching a revoked key's, names a tenant. Asked only of a
+     * key `authenticate` refused; the comparison runs in constant time against the stored
+     * hash, or the decoy when the id names no key, as `authenticate`'s does.
+     */
+    revokedOwner(presented: string): RevokedKeyOwner | null {
+      const match = KEY_PATTERN.exec(presented);
+      const row = match ? forAuth.get(`key_${match[1]}`) : undefined;
+      const same = timingSafeEqual(sha256(presented), row?.secret_hash ?? DECOY_HASH);
+      return same && row !== undefined && row.revoked_at !== null ? { keyId: row.id, tenantId: row.tenant_id } : null;
     },
     /** The key `id` of the tenant, or undefined. */
     get(tenantId: string, id: string): ApiKeyInfo | undefined {
