@@ -140,6 +140,8 @@ export interface FaultRule {
   fault: FaultKind;
   status: 429 | 500 | 503 | null;
   retryAfterSeconds: number | null;
+  /** The problem a 429 answers; null unless `status` is 429. */
+  problemType: 'api.rate_limited' | 'idempotency.inFlight' | null;
   latencyMs: { min: number; max: number } | null;
   durationMs: number | null;
   when: 'before' | 'after' | null;

@@ -1,6 +1,7 @@
 /**
  * The form that adds a fault rule (D51). It shows only the fields that fit the chosen fault:
- * the wait of `latency`, the status and Retry-After of `status`, the duration of `stall`,
+ * the wait of `latency`, the status and Retry-After of `status` (and on a write, which 429),
+ * the duration of `stall`,
  * `when` for the three writes; then how the rule fires (the next N calls, or with a seeded
  * probability) and, optionally, the one key it watches. The server's 400 names the field.
  */
@@ -20,6 +21,7 @@ const FAULT_HINTS: Record<FaultKind, string> = {
   stall: 'Sends the status and headers at once, then the body in ten parts over the duration.',
 };
 const STATUSES = ['429', '500', '503'] as const;
+const PROBLEM_WORDS: Record<string, string> = { 'idempotency.inFlight': 'idempotency.inFlight: a request with the same key still in flight' };
 const WHEN_WORDS: Record<string, string> = { before: 'before: nothing is written', after: 'after: the write commits, the answer is lost' };
 
 interface Draft {
@@ -28,6 +30,7 @@ interface Draft {
   fault: FaultKind;
   status: string;
   retryAfterSeconds: string;
+  problemType: string;
   latency: 'fixed' | 'range';
   latencyMs: string;
   latencyMin: string;
@@ -41,7 +44,7 @@ interface Draft {
 }
 
 const FRESH: Draft = {
-  operation: 'orderFeed', keyId: '', fault: 'status', status: '503', retryAfterSeconds: '', latency: 'fixed', latencyMs: '300', latencyMin: '100',
+  operation: 'orderFeed', keyId: '', fault: 'status', status: '503', retryAfterSeconds: '', problemType: '', latency: 'fixed', latencyMs: '300', latencyMin: '100',
   latencyMax: '900', durationMs: '', when: '', firing: 'times', times: '1', probability: '0.25', seed: '',
 };
 
@@ -52,11 +55,15 @@ const draws = (d: Draft) => d.firing === 'probability' || (d.fault === 'latency'
 /** `malformed` and `stall` always strike after a write (D51). */
 const afterOnly = (fault: FaultKind) => fault === 'malformed' || fault === 'stall';
 
+/** A 429 on a write may be the idempotency layer's in-flight one instead of the rate limit's (D51). */
+const takesProblemType = (d: Draft) => d.fault === 'status' && d.status === '429' && WRITE_OPERATIONS.includes(d.operation);
+
 /** The fields the form shows for the draft: a field error of any other goes in the problem notice. */
 function shownFields(d: Draft): string[] {
   const shown = ['operation', 'keyId', 'fault', d.firing];
   if (d.fault === 'latency') shown.push('latencyMs');
   if (d.fault === 'status') shown.push('status', ...(d.status === '500' ? [] : ['retryAfterSeconds']));
+  if (takesProblemType(d)) shown.push('problemType');
   if (d.fault === 'stall') shown.push('durationMs');
   if (WRITE_OPERATIONS.includes(d.operation) && !afterOnly(d.fault)) shown.push('when');
   if (draws(d)) shown.push('seed');
@@ -72,6 +79,7 @@ function ruleOf(d: Draft): Record<string, unknown> {
   if (d.fault === 'status') {
     rule['status'] = Number(d.status);
     if (d.status !== '500') put('retryAfterSeconds', d.retryAfterSeconds);
+    if (takesProblemType(d) && d.problemType) rule['problemType'] = d.problemType;
   }
   if (d.fault === 'stall') put('durationMs', d.durationMs);
   if (WRITE_OPERATIONS.includes(d.operation) && !afterOnly(d.fault) && d.when) rule['when'] = d.when;
@@ -147,6 +155,10 @@ export function FaultRuleForm({ keys, onAdded }: { keys: ApiKey[]; onAdded: (rul
           {draft.status !== '500'
             ? <TextField label="Retry-After in seconds" name="retryAfterSeconds" value={draft.retryAfterSeconds} onValue={set('retryAfterSeconds')} problem={problem} type="number"
                 hint={draft.status === '429' ? '1 to 3600; default 1' : '1 to 3600; none unless given'} />
+            : null}
+          {takesProblemType(draft)
+            ? <SelectField label="Problem" name="problemType" value={draft.problemType} options={['idempotency.inFlight']} onValue={set('problemType')} problem={problem}
+                blank="Default: api.rate_limited" labelOf={(p) => PROBLEM_WORDS[p] ?? p} hint="The 429 the server answers while a request with the same Idempotency-Key runs" />
             : null}
         </div>
       ) : null}
