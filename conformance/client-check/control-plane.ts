@@ -48,6 +48,8 @@ export interface ControlPlane {
   createTenant(name: string): Promise<string>;
   /** A key with every scope unless `options.scopes` says otherwise. */
   createKey(tenantId: string, name: string, options?: { scopes?: readonly string[]; rateLimitPerMinute?: number }): Promise<CreatedKey>;
+  /** Revokes the tenant's key `keyId`: it answers 401 from the next request on (D22). */
+  revokeKey(tenantId: string, keyId: string): Promise<void>;
   /** Takes in one order (one Delivery line); resolves to its id. */
   createOrder(tenantId: string, externalId: string): Promise<string>;
   /** Takes in `count` orders `<prefix>-0…` in one import. */
@@ -90,6 +92,7 @@ export function controlPlane(sandbox: HttpClient): ControlPlane {
   return {
     createTenant: async (name) => (await json<{ id: string }>('POST', '/tenants', { name, country: 'NL' })).id,
     createKey: (tenantId, name, options = {}) => json<CreatedKey>('POST', `${tenant(tenantId)}/keys`, { name, scopes: ['orders:read', 'orders:write', 'trips:read'], ...options }),
+    revokeKey: async (tenantId, keyId) => void (await call('POST', `${tenant(tenantId)}/keys/${encodeURIComponent(keyId)}/revoke`)),
     createOrder: async (tenantId, externalId) => (await json<{ id: string }>('POST', `${tenant(tenantId)}/orders`, intake(externalId))).id,
     importOrders: async (tenantId, prefix, count) => {
       const rows = Array.from({ length: count }, (_, index) => intake(`${prefix}-${index}`));

@@ -10,7 +10,7 @@ import { integrationRequirements } from '../contract.ts';
 import type { RequirementInfo } from '../types.ts';
 
 /** The seed statements about a client, by their spec/requirements.yaml ids. */
-const seedIds = ['int.orders-feed.caught-up', 'int.trips-feed.oldest-first', 'int.status.unknown-not-final', 'int.errors.rate-limit-429', 'int.body.media-type'] as const;
+const seedIds = ['int.orders-feed.caught-up', 'int.trips-feed.oldest-first', 'int.status.unknown-not-final', 'int.errors.rate-limit-429', 'int.idempotency.in-flight', 'int.body.media-type'] as const;
 
 /** Sentences of spec/DECISIONS.md about what a client does (a test checks each is there verbatim). */
 export const decisionRules: readonly RequirementInfo[] = [

@@ -87,7 +87,7 @@ export async function request(env, method, path, options = {}, mistakes = {}) {
   for (let number = 1; number <= MAX_ATTEMPTS; number += 1) {
     const idempotencyKey = mistakes.newKeyPerRetry && options.idempotencyKey ? `${options.idempotencyKey}-${number}` : options.idempotencyKey;
     answer = await attempt(env, method, path, { ...options, idempotencyKey }, mistakes);
-    const retryable = answer.error !== undefined || answer.status >= 500 || answer.status === 429 || (mistakes.retryClientErrors && answer.status >= 400);
+    const retryable = answer.error !== undefined || answer.status >= 500 || (answer.status === 429 && !mistakes.giveUpOn429) || (mistakes.retryClientErrors && answer.status >= 400);
     if (!retryable || number === MAX_ATTEMPTS) return answer;
     await sleep(delayBefore(number, answer, mistakes));
   }

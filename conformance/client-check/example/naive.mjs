@@ -11,7 +11,8 @@ const mistakes = {
   'full-read': 'fullRead', // every sync reads the whole feed again, no saved position
   'since-paging': 'sincePaging', // pages with since = the last item's updatedAtUtc, not nextCursor
   'stop-at-unknown-status': 'stopAtUnknownStatus', // an order status it does not know ends the sync
-  'retry-client-errors': 'retryClientErrors', // retries 400, 403, 404 and 409 as if they were 5xx
+  'retry-client-errors': 'retryClientErrors', // retries 400, 401, 403, 404 and 409 as if they were 5xx
+  'give-up-on-429': 'giveUpOn429', // takes a 429 (rate limit, or a request with the same key in flight) as final
   'ignore-rate-limit': 'ignoreRateLimit', // reads as fast as it can until refused 429
 };
 

@@ -1,7 +1,7 @@
 /** Every client-check scenario, in the order a run takes them. */
 import type { ClientScenario } from '../scenario.ts';
-import { noRetry400, noRetry403, noRetry404, noRetry409 } from './no-retry.ts';
-import { answerLostScenarios, jsonBody, retryAfter, writeAnswerLostScenarios } from './pay.ts';
+import { noRetry400, noRetry401, noRetry403, noRetry404, noRetry409 } from './no-retry.ts';
+import { answerLostScenarios, inFlight, jsonBody, retryAfter, writeAnswerLostScenarios } from './pay.ts';
 import { feedRetryAfter, followsCursor, rateLimit, resumes, tripsFollowCursor, unknownStatus } from './sync.ts';
 
 /** The scenarios `waybill client-check` runs (all unless `--scenario` picks some). */
@@ -9,10 +9,12 @@ export const scenarios: readonly ClientScenario[] = [
   ...answerLostScenarios,
   ...writeAnswerLostScenarios,
   noRetry400,
+  noRetry401,
   noRetry403,
   noRetry404,
   noRetry409,
   retryAfter,
+  inFlight,
   feedRetryAfter,
   followsCursor,
   tripsFollowCursor,

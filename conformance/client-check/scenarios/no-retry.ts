@@ -1,6 +1,6 @@
 /**
- * Scenarios of answers that are verdicts: a 400, 404 or 409 is final for the request that got
- * it, so the client must not send the same request again.
+ * Scenarios of answers that are verdicts: a 400, 401, 403, 404 or 409 is final for the request
+ * that got it, so the client must not send the same request again.
  */
 import { randomUUID } from 'node:crypto';
 import type { ClientScenario, ClientTask, ScenarioSession, TaskInputs } from '../scenario.ts';
@@ -53,6 +53,22 @@ export const noRetry400 = noRetry({
   async setup(session) {
     await session.control.createOrder(session.tenantId, 'CC-PAY-ABC');
     return { externalId: 'CC-PAY-ABC', paymentId: randomUUID(), amount: '12.50', currency: 'ABC' };
+  },
+});
+
+/**
+ * (b) Paying with a key revoked before the client starts: 401 (D22). The request log keeps a
+ * revoked key's requests under its tenant (D48), so the attempts can be counted.
+ */
+export const noRetry401 = noRetry({
+  name: '401',
+  status: 401,
+  why: 'a key revoked before the client ran',
+  task: 'pay',
+  async setup(session) {
+    await session.control.createOrder(session.tenantId, 'CC-PAY-REVOKED');
+    await session.control.revokeKey(session.tenantId, session.clientKeyId);
+    return { externalId: 'CC-PAY-REVOKED', paymentId: randomUUID(), amount: '12.50', currency: 'EUR' };
   },
 });
 

@@ -1,6 +1,7 @@
 /**
  * Scenarios of the payment task: the answer lost after the payment committed, a 429 with
- * `Retry-After`, and the body a write carries.
+ * `Retry-After` (the rate limit's, and an earlier request with the same key in flight), and
+ * the body a write carries.
  */
 import { randomUUID } from 'node:crypto';
 import type { Finding } from '../../types.ts';
@@ -67,10 +68,7 @@ function answerLost(how: keyof typeof lostAnswers): ClientScenario {
       if (payments.length === 1) {
         return [found('The client did not retry a payment whose answer it never received', `a retry with the same Idempotency-Key and body after ${says}`, `one attempt: the payment committed, then ${says}`, payments)];
       }
-      const findings = [...(await onePayment(session, payments)), ...oneKey(payments)];
-      const bodies = new Set(await Promise.all(payments.map(async (entry) => (await session.entry(entry)).request.body)));
-      if (bodies.size > 1) findings.push(found('The retry carried another body', 'every attempt with the same body (the key stands for one request)', `${bodies.size} different bodies over ${payments.length} attempts`, payments));
-      return findings;
+      return [...(await onePayment(session, payments)), ...oneKey(payments), ...(await oneBody(session, payments))];
     },
   };
 }
@@ -158,6 +156,46 @@ export const retryAfter: ClientScenario = {
     const findings = retriedAfter(payments, 2);
     if (payments.length === 1 && payments[0]?.status === 429) return findings;
     return [...findings, ...(await onePayment(session, payments))];
+  },
+};
+
+/** Findings unless every attempt carried the first one's body (the Idempotency-Key stands for one request). */
+async function oneBody(session: ScenarioSession, attempts: readonly LogSummary[]): Promise<Finding[]> {
+  const bodies = new Set(await Promise.all(attempts.map(async (entry) => (await session.entry(entry)).request.body)));
+  if (bodies.size <= 1) return [];
+  return [found('The retry carried another body', 'every attempt with the same body (the key stands for one request)', `${bodies.size} different bodies over ${attempts.length} attempts`, attempts)];
+}
+
+/**
+ * (c) The payment is answered 429 `idempotency.inFlight` with `Retry-After: 2`, as if an earlier
+ * request with its Idempotency-Key were still running (a fault rule stages it, D51): the client
+ * retries with the same key (and, over its retries, one body), no sooner than 2 s later, and one
+ * payment stands.
+ */
+export const inFlight: ClientScenario = {
+  id: 'client.pay.in-flight',
+  title: 'A 429 idempotency.inFlight is retried with the same Idempotency-Key and body after its Retry-After, not abandoned',
+  verifies: ['int.idempotency.in-flight'],
+  task: 'pay',
+  async setup(session) {
+    const { orderId, inputs } = await payableOrder(session, 'CC-PAY-IN-FLIGHT');
+    session.notes.set('orderId', orderId);
+    await session.control.addFault(session.tenantId, { operation: 'attachPayment', fault: 'status', status: 429, problemType: 'idempotency.inFlight', retryAfterSeconds: 2, times: 1 });
+    return inputs;
+  },
+  async grade(session, runs) {
+    const payments = requestsOf(runs, 'attachPayment');
+    const first = payments[0];
+    if (first === undefined) return [found('The client never sent the payment', 'POST …/orders/externalid/{externalId}/payment', 'no payment request in the request log', [])];
+    if (first.status !== 429 || first.problemType !== 'idempotency.inFlight') {
+      return [found('The payment did not get the 429 the scenario stages', '429 idempotency.inFlight', `${first.status} ${first.problemType ?? ''}`, payments)];
+    }
+    const findings = retriedAfter(payments, 2);
+    if (payments.length === 1) return findings;
+    // The 429 is answered before the body is read, as the server's own is (D13): the log holds
+    // the bodies of the retries only, and those must agree (onePayment then sees it paid once).
+    const retries = payments.filter((entry) => entry.fault === null);
+    return [...findings, ...oneKey(payments), ...(await oneBody(session, retries)), ...(await onePayment(session, payments))];
   },
 };
 
