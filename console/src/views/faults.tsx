@@ -19,7 +19,10 @@ function parameters(rule: FaultRule): string {
   if (rule.fault === 'latency' && rule.latencyMs) {
     return rule.latencyMs.min === rule.latencyMs.max ? `${rule.latencyMs.min} ms` : `${rule.latencyMs.min}–${rule.latencyMs.max} ms`;
   }
-  if (rule.fault === 'status') return `${rule.status}${rule.retryAfterSeconds !== null ? `, Retry-After ${rule.retryAfterSeconds} s` : ''}`;
+  if (rule.fault === 'status') {
+    const type = rule.problemType === 'idempotency.inFlight' ? ` ${rule.problemType}` : '';
+    return `${rule.status}${type}${rule.retryAfterSeconds !== null ? `, Retry-After ${rule.retryAfterSeconds} s` : ''}`;
+  }
   if (rule.fault === 'stall') return `over ${rule.durationMs ?? 10_000} ms`;
   return '';
 }
