@@ -21,17 +21,6 @@ const MAX_ATTEMPTS = 6;
 /** Waits `ms` milliseconds. */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * The wait before attempt `attempt + 1`: at least what Retry-After asks (a 429, a 503), and an
- * exponential backoff with jitter otherwise (0.25 s, 0.5 s, 1 s … up to 8 s), so that clients
- * hit by the same outage do not all come back in the same millisecond.
- */
-function delayBefore(attempt, answer, mistakes) {
-  if (mistakes.noBackoff) return 0;
-  const backoff = Math.min(250 * 2 ** (attempt - 1), 8000) * (0.5 + Math.random() / 2);
-  return Math.max(retryAfterMs(answer.headers?.get('retry-after')), backoff);
-}
-
 /** Retry-After in ms: delay-seconds (what waybill sends) or an HTTP-date; 0 when absent. */
 function retryAfterMs(value) {
   if (value === null || value === undefined) return 0;
@@ -39,22 +28,52 @@ function retryAfterMs(value) {
   return Number.isFinite(ms) ? Math.max(ms, 0) : 0;
 }
 
-/** Not before this time (ms since the epoch) does the next request go: the key's bucket is empty. */
+/** The client's decisions, in one place. (The project's tests run it with one of them wrong: naive.mjs.) */
+export const defaultPolicy = {
+  /**
+   * Network errors, 5xx and 429 say "not done, try again": retry. Any other 4xx is the
+   * server's verdict on this request: sending it again cannot change it, so never retry it.
+   */
+  isRetryable: (answer) => answer.error !== undefined || answer.status >= 500 || answer.status === 429,
+
+  /**
+   * The wait before attempt `attempt + 1`: at least what Retry-After asks (a 429, a 503), and an
+   * exponential backoff with jitter otherwise (0.25 s, 0.5 s, 1 s … up to 8 s), so that clients
+   * hit by the same outage do not all come back in the same millisecond.
+   */
+  waitBefore(attempt, answer) {
+    const backoff = Math.min(250 * 2 ** (attempt - 1), 8000) * (0.5 + Math.random() / 2);
+    return Math.max(retryAfterMs(answer.headers?.get('retry-after')), backoff);
+  },
+
+  /** A write keeps one Idempotency-Key over all its attempts: a retry after a lost answer is replayed, not done twice. */
+  idempotencyKeyFor: (key, attempt) => key,
+
+  /** Where a sync starts: the position the last run saved. */
+  startPosition: (saved) => saved,
+
+  /** The query of the next page: the previous page's `nextCursor`, never a `since` of our own. */
+  nextPageQuery: (page, lastItem) => `?cursor=${encodeURIComponent(page.json.nextCursor)}`,
+
+  /** An order status this client does not know, one added after it was written, is not final: keep the order open and go on. */
+  onUnknownStatus: (order) => 'go on',
+
+  /**
+   * The wait before the next request, by the RateLimit headers every answer carries: when no whole
+   * request is left, wait for one to refill (a minute / the per-minute limit) rather than be refused.
+   */
+  paceBy(headers) {
+    const remaining = Number(headers.get('ratelimit-remaining') ?? NaN);
+    const limit = Number(headers.get('ratelimit-limit') ?? NaN);
+    return remaining > 0 || !(limit > 0) ? 0 : 60_000 / limit + 50;
+  },
+};
+
+/** Not before this time (ms since the epoch) does the next request go: see `paceBy`. */
 let nextRequestAt = 0;
 
-/**
- * Paces the client by the RateLimit headers every answer carries: when no whole request is
- * left, wait for one to refill (a minute divided by the per-minute limit) rather than be refused.
- */
-function paceBy(headers, mistakes) {
-  const remaining = Number(headers.get('ratelimit-remaining') ?? NaN);
-  const limit = Number(headers.get('ratelimit-limit') ?? NaN);
-  if (mistakes.ignoreRateLimit || remaining > 0 || !(limit > 0)) return;
-  nextRequestAt = Date.now() + 60_000 / limit + 50;
-}
-
 /** One attempt: the answer's status, headers and JSON body, or `{ error }` when none (or a broken one) arrived. */
-async function attempt(env, method, path, { body, idempotencyKey } = {}, mistakes = {}) {
+async function attempt(env, method, path, { body, idempotencyKey }, policy) {
   if (nextRequestAt > Date.now()) await sleep(nextRequestAt - Date.now());
   const headers = { 'X-Api-Key': env.WAYBILL_API_KEY, Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -67,7 +86,7 @@ async function attempt(env, method, path, { body, idempotencyKey } = {}, mistake
       // The API answers in milliseconds: an answer still incomplete after 5 s is treated as lost.
       signal: AbortSignal.timeout(5_000),
     });
-    paceBy(response.headers, mistakes);
+    nextRequestAt = Date.now() + policy.paceBy(response.headers);
     const text = await response.text();
     return { status: response.status, headers: response.headers, json: text === '' ? null : JSON.parse(text) };
   } catch (error) {
@@ -76,45 +95,29 @@ async function attempt(env, method, path, { body, idempotencyKey } = {}, mistake
   }
 }
 
-/**
- * Sends a request until it gets an answer that decides it. Network errors, 5xx and 429 say
- * "not done, try again": retry. Any other 4xx is the server's verdict on this request:
- * sending it again cannot change it, so never retry it. A write keeps one Idempotency-Key
- * over all its attempts, so a retry after a lost answer is replayed, not done twice.
- */
-export async function request(env, method, path, options = {}, mistakes = {}) {
-  let answer;
-  for (let number = 1; number <= MAX_ATTEMPTS; number += 1) {
-    const idempotencyKey = mistakes.newKeyPerRetry && options.idempotencyKey ? `${options.idempotencyKey}-${number}` : options.idempotencyKey;
-    answer = await attempt(env, method, path, { ...options, idempotencyKey }, mistakes);
-    const retryable = answer.error !== undefined || answer.status >= 500 || (answer.status === 429 && !mistakes.giveUpOn429) || (mistakes.retryClientErrors && answer.status >= 400);
-    if (!retryable || number === MAX_ATTEMPTS) return answer;
-    await sleep(delayBefore(number, answer, mistakes));
+/** Sends a request until it gets an answer that decides it (see `isRetryable`), waiting between attempts. */
+export async function request(env, method, path, options = {}, policy = defaultPolicy) {
+  for (let number = 1; ; number += 1) {
+    const idempotencyKey = options.idempotencyKey === undefined ? undefined : policy.idempotencyKeyFor(options.idempotencyKey, number);
+    const answer = await attempt(env, method, path, { ...options, idempotencyKey }, policy);
+    if (!policy.isRetryable(answer) || number === MAX_ATTEMPTS) return answer;
+    await sleep(policy.waitBefore(number, answer));
   }
-  return answer;
 }
 
 /** The order statuses this client knows to be final. Any other, one added after it was written included, is not final. */
 const FINAL_ORDER_STATUSES = new Set(['FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed']);
 const KNOWN_ORDER_STATUSES = new Set(['New', 'InPlanning', 'Planned', 'InProgress', ...FINAL_ORDER_STATUSES]);
 
+/** The state file: each feed's saved position, `{}` before the first save. */
+const readState = (file) => readFile(file, 'utf8').then(JSON.parse).catch(() => ({}));
+
 /** The saved position of a feed: the newest `updatedAtUtc` processed, and the ids processed at that instant. */
-async function loadPosition(file, feed) {
-  try {
-    return JSON.parse(await readFile(file, 'utf8'))[feed] ?? { since: null, idsAtSince: [] };
-  } catch {
-    return { since: null, idsAtSince: [] };
-  }
-}
+const loadPosition = async (file, feed) => (await readState(file))[feed] ?? { since: null, idsAtSince: [] };
 
 /** Saves the position atomically (write, then rename), so a crash never leaves half a file. */
 async function savePosition(file, feed, position) {
-  let state = {};
-  try {
-    state = JSON.parse(await readFile(file, 'utf8'));
-  } catch {
-    // No state yet.
-  }
+  const state = await readState(file);
   await writeFile(`${file}.tmp`, JSON.stringify({ ...state, [feed]: position }));
   await rename(`${file}.tmp`, file);
 }
@@ -125,11 +128,11 @@ async function savePosition(file, feed, position) {
  * The feed is at-least-once (`since` is inclusive), so items are deduplicated on id +
  * `updatedAtUtc`. The position is saved after every page: a crash resumes where it stopped.
  */
-async function sync(env, feed, handle, mistakes) {
-  let position = mistakes.fullRead ? { since: null, idsAtSince: [] } : await loadPosition(env.WAYBILL_STATE_FILE, feed);
+async function sync(env, feed, handle, policy) {
+  let position = policy.startPosition(await loadPosition(env.WAYBILL_STATE_FILE, feed));
   let query = position.since === null ? '' : `?since=${encodeURIComponent(position.since)}`;
   for (;;) {
-    const page = await request(env, 'GET', `${API}/${feed}${query}`, {}, mistakes);
+    const page = await request(env, 'GET', `${API}/${feed}${query}`, {}, policy);
     if (page.status !== 200) return page;
     for (const item of page.json.items) {
       const atSince = item.updatedAtUtc === position.since;
@@ -139,17 +142,13 @@ async function sync(env, feed, handle, mistakes) {
     }
     await savePosition(env.WAYBILL_STATE_FILE, feed, position);
     if (page.json.nextCursor === null) return page; // caught up: next time, start from `since`
-    const last = page.json.items.at(-1);
-    query = mistakes.sincePaging ? `?since=${encodeURIComponent(last.updatedAtUtc)}` : `?cursor=${encodeURIComponent(page.json.nextCursor)}`;
+    query = policy.nextPageQuery(page, page.json.items.at(-1));
   }
 }
 
 /** What this example does with an order change: a line on stderr. Yours would update your own system. */
-function handleOrder(order, mistakes) {
-  if (!KNOWN_ORDER_STATUSES.has(order.status)) {
-    if (mistakes.stopAtUnknownStatus) return 'stop';
-    // An unknown status is not final: keep the order open and go on.
-  }
+function handleOrder(order, policy) {
+  if (!KNOWN_ORDER_STATUSES.has(order.status) && policy.onUnknownStatus(order) === 'stop') return 'stop';
   const final = FINAL_ORDER_STATUSES.has(order.status);
   process.stderr.write(`order ${order.externalId}: ${order.status}${final ? ' (final)' : ''}\n`);
   return 'go on';
@@ -158,28 +157,28 @@ function handleOrder(order, mistakes) {
 /** The path of an order's operation by external id. */
 const orderPath = (env, suffix = '') => `${API}/orders/externalid/${encodeURIComponent(env.WAYBILL_EXTERNAL_ID)}${suffix}`;
 
-/** Runs the task `env` names; resolves to the exit code. `mistakes` is for the project's tests (naive.mjs): leave it empty. */
-export async function runTask(env, mistakes = {}) {
+/** Runs the task `env` names; resolves to the exit code. */
+export async function runTask(env, policy = defaultPolicy) {
   let answer;
   switch (env.WAYBILL_TASK) {
     case 'sync-orders':
-      answer = await sync(env, 'orders', (order) => handleOrder(order, mistakes), mistakes);
+      answer = await sync(env, 'orders', (order) => handleOrder(order, policy), policy);
       break;
     case 'sync-trips':
-      answer = await sync(env, 'trips', (trip) => void process.stderr.write(`trip ${trip.id}: ${trip.status}\n`), mistakes);
+      answer = await sync(env, 'trips', (trip) => void process.stderr.write(`trip ${trip.id}: ${trip.status}\n`), policy);
       break;
     case 'pay': {
       // One logical payment, one Idempotency-Key, derived from the payment's own id: a
       // restarted process retries under the same key too.
       const body = { paymentId: env.WAYBILL_PAYMENT_ID, amount: Number(env.WAYBILL_AMOUNT), currency: env.WAYBILL_CURRENCY };
-      answer = await request(env, 'POST', orderPath(env, '/payment'), { body, idempotencyKey: `pay-${env.WAYBILL_PAYMENT_ID}` }, mistakes);
+      answer = await request(env, 'POST', orderPath(env, '/payment'), { body, idempotencyKey: `pay-${env.WAYBILL_PAYMENT_ID}` }, policy);
       break;
     }
     case 'cancel':
-      answer = await request(env, 'POST', orderPath(env, '/cancel'), { body: {}, idempotencyKey: `cancel-${crypto.randomUUID()}` }, mistakes);
+      answer = await request(env, 'POST', orderPath(env, '/cancel'), { body: {}, idempotencyKey: `cancel-${crypto.randomUUID()}` }, policy);
       break;
     case 'archive':
-      answer = await request(env, 'DELETE', orderPath(env), { idempotencyKey: `archive-${crypto.randomUUID()}` }, mistakes);
+      answer = await request(env, 'DELETE', orderPath(env), { idempotencyKey: `archive-${crypto.randomUUID()}` }, policy);
       break;
     default:
       process.stderr.write(`unknown WAYBILL_TASK ${env.WAYBILL_TASK}\n`);

@@ -2,23 +2,32 @@
 //
 //   waybill client-check -- node conformance/client-check/example/naive.mjs new-key-per-retry
 //
-// Each mistake is one that integrators make; client-check must catch each one.
-import { runTask } from './client.mjs';
+// Each mistake is one that integrators make; client-check must catch each one. Each variant is
+// the example's policy with one decision replaced.
+import { defaultPolicy, runTask } from './client.mjs';
 
-const mistakes = {
-  'new-key-per-retry': 'newKeyPerRetry', // a retry after a lost answer under a new Idempotency-Key
-  'no-backoff': 'noBackoff', // retries at once, Retry-After ignored
-  'full-read': 'fullRead', // every sync reads the whole feed again, no saved position
-  'since-paging': 'sincePaging', // pages with since = the last item's updatedAtUtc, not nextCursor
-  'stop-at-unknown-status': 'stopAtUnknownStatus', // an order status it does not know ends the sync
-  'retry-client-errors': 'retryClientErrors', // retries 400, 401, 403, 404 and 409 as if they were 5xx
-  'give-up-on-429': 'giveUpOn429', // takes a 429 (rate limit, or a request with the same key in flight) as final
-  'ignore-rate-limit': 'ignoreRateLimit', // reads as fast as it can until refused 429
+const variants = {
+  // A retry after a lost answer under a new Idempotency-Key.
+  'new-key-per-retry': { ...defaultPolicy, idempotencyKeyFor: (key, attempt) => `${key}-${attempt}` },
+  // Retries at once, Retry-After ignored.
+  'no-backoff': { ...defaultPolicy, waitBefore: () => 0 },
+  // Every sync reads the whole feed again, no saved position.
+  'full-read': { ...defaultPolicy, startPosition: () => ({ since: null, idsAtSince: [] }) },
+  // Pages with since = the last item's updatedAtUtc, not nextCursor.
+  'since-paging': { ...defaultPolicy, nextPageQuery: (page, lastItem) => `?since=${encodeURIComponent(lastItem.updatedAtUtc)}` },
+  // An order status it does not know ends the sync.
+  'stop-at-unknown-status': { ...defaultPolicy, onUnknownStatus: () => 'stop' },
+  // Retries 400, 401, 403, 404 and 409 as if they were 5xx.
+  'retry-client-errors': { ...defaultPolicy, isRetryable: (answer) => answer.error !== undefined || answer.status >= 400 },
+  // Takes a 429 (rate limit, or a request with the same key in flight) as final.
+  'give-up-on-429': { ...defaultPolicy, isRetryable: (answer) => answer.error !== undefined || answer.status >= 500 },
+  // Reads as fast as it can until refused 429.
+  'ignore-rate-limit': { ...defaultPolicy, paceBy: () => 0 },
 };
 
 const name = process.argv[2];
-if (!Object.hasOwn(mistakes, name)) {
-  process.stderr.write(`usage: naive.mjs ${Object.keys(mistakes).join('|')}\n`);
+if (!Object.hasOwn(variants, name)) {
+  process.stderr.write(`usage: naive.mjs ${Object.keys(variants).join('|')}\n`);
   process.exit(2);
 }
-process.exitCode = await runTask(process.env, { [mistakes[name]]: true });
+process.exitCode = await runTask(process.env, variants[name]);
