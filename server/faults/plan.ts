@@ -47,9 +47,14 @@ export interface FaultPlan {
   mark: FaultMark;
 }
 
+/** True for the faults that need the call's answer (`malformed` cuts it, `stall` dribbles it): they strike after the effect (D51). */
+export function needsAnswer(fault: FaultKind): boolean {
+  return fault === 'malformed' || fault === 'stall';
+}
+
 /** True when the call is faulted at its answer rather than before it runs. */
 export function strikesAtAnswer(strike: Strike): boolean {
-  return strike.when === 'after' || strike.fault === 'malformed' || strike.fault === 'stall';
+  return strike.when === 'after' || needsAnswer(strike.fault);
 }
 
 /** The wait of a latency rule on its `n`-th matching call. */
@@ -96,7 +101,7 @@ export function planFromRules(rules: readonly FaultRule[], operation: string, ke
 /** The plan of a call that asked for its faults with `Prefer`; a latency range is drawn at random. */
 export function planFromPrefer(preferred: Preferred): FaultPlan {
   const { fault, latency } = preferred;
-  const wait = latency === null ? 0 : latency.min + Math.floor(Math.random() * (latency.max - latency.min + 1));
+  const wait = latency === null ? 0 : drawBetween(latency.min, latency.max, Math.random());
   const strike: Strike | null =
     fault === null ? null : { fault: fault.fault, status: fault.status, retryAfterSeconds: fault.status === 429 ? 1 : null, problemType: fault.status === 429 ? 'api.rate_limited' : null, durationMs: null, when: fault.when };
   const when = fault?.when ?? latency?.when ?? null;

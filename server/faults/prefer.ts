@@ -6,6 +6,7 @@
  * honour is an error whose message names what is wrong.
  */
 import type { FaultKind, FaultWhen } from '../store/faults.ts';
+import { needsAnswer } from './plan.ts';
 
 /** The longest wait a `latency` asks for, in ms (as a rule's). */
 export const MAX_LATENCY_MS = 60_000;
@@ -135,7 +136,7 @@ export function parsePrefer(header: string, write: boolean): Preferred | null {
   if (fault !== undefined) {
     const kind = FAULTS[(fault.value ?? '').toLowerCase()];
     if (kind === undefined) throw new PreferError('fault must be reset, empty, malformed, stall, 429, 500 or 503.');
-    preferredFault = { ...kind, when: whenOf(fault, write, kind.fault === 'malformed' || kind.fault === 'stall') };
+    preferredFault = { ...kind, when: whenOf(fault, write, needsAnswer(kind.fault)) };
   }
   return { fault: preferredFault, latency: latency === undefined ? null : latencyOf(latency, write) };
 }

@@ -1,14 +1,19 @@
 /** The sandbox as a whole: reset (D38) and conformance profiles (D39). */
 import { sendEmpty } from '../http/reply.ts';
+import type { RequestLog } from '../request-log/recorder.ts';
 import type { Store } from '../store/index.ts';
 import { PROFILE_FEEDS } from '../store/provision.ts';
 import { type Handler, sendJson } from './respond.ts';
 
-/** Handlers of `resetSandbox` and `createProfile`; the profile hands out `adminToken` as its sandbox token. */
-export function makeAdminHandlers(options: { store: Store; adminToken: string }): Record<string, Handler> {
+/**
+ * Handlers of `resetSandbox` and `createProfile`; the profile hands out `adminToken` as its
+ * sandbox token. The request log lives beside the store (D48), and a reset empties it too (D38).
+ */
+export function makeAdminHandlers(options: { store: Store; adminToken: string; requestLog: RequestLog | null }): Record<string, Handler> {
   const { store } = options;
   return {
     resetSandbox(_req, res) {
+      options.requestLog?.clear();
       store.reset();
       sendEmpty(res, 204);
     },

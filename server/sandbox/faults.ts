@@ -5,7 +5,10 @@
  * `api.malformed_request` naming the field.
  */
 import { randomInt } from 'node:crypto';
+import { operations } from '../../spec/load.ts';
 import { refuse } from '../domain/refusal.ts';
+import { needsAnswer } from '../faults/plan.ts';
+import { STALL } from '../faults/inject.ts';
 import { aboutBlank } from '../http/problem.ts';
 import { sendEmpty } from '../http/reply.ts';
 import type { FaultKind, FaultProblemType, FaultRuleSpec, FaultWhen } from '../store/faults.ts';
@@ -28,11 +31,8 @@ export interface NewFaultRule {
   seed?: number;
 }
 
-/** The integration operations that write, and so have an effect to fail before or after. */
-const WRITES = new Set(['attachPayment', 'cancelOrder', 'archiveOrder']);
-
-/** How long a stall takes unless the rule says (ms). */
-const DEFAULT_STALL_MS = 10_000;
+/** The integration operations that write, and so have an effect to fail before or after: the contract's non-GET ones. */
+const WRITES = new Set([...operations.values()].filter((operation) => operation.method !== 'GET').map((operation) => operation.operationId));
 
 /** Refuses, naming `field`, a member given for a fault it does not fit. */
 function refuseUnfit(input: NewFaultRule, field: keyof NewFaultRule, fits: string): void {
@@ -58,13 +58,13 @@ function checkFit(input: NewFaultRule): void {
 
 /** The rule's `when`: refused on a read and before a fault that needs the answer; defaulted on a write. */
 function whenOf(input: NewFaultRule): FaultWhen | null {
-  const needsAnswer = input.fault === 'malformed' || input.fault === 'stall';
+  const answerNeeded = needsAnswer(input.fault);
   if (!WRITES.has(input.operation)) {
     if (input.when !== undefined) refuse('api.malformed_request', `${input.operation} is a read, with no effect to fail before or after; leave out when.`, 'when', input.when);
     return null;
   }
-  if (input.when === 'before' && needsAnswer) refuse('api.malformed_request', `A ${input.fault} fault needs the answer, so it strikes after the effect; leave out when or send after.`, 'when', input.when);
-  return input.when ?? (needsAnswer ? 'after' : 'before');
+  if (input.when === 'before' && answerNeeded) refuse('api.malformed_request', `A ${input.fault} fault needs the answer, so it strikes after the effect; leave out when or send after.`, 'when', input.when);
+  return input.when ?? (answerNeeded ? 'after' : 'before');
 }
 
 /** The rule's `times` and `seed`: `times` and `probability` exclude each other, and a seed needs something to draw. */
@@ -97,7 +97,7 @@ export function ruleSpecOf(store: Store, tenantId: string, input: NewFaultRule):
     retryAfterSeconds: input.retryAfterSeconds ?? (input.status === 429 ? 1 : null),
     problemType: input.status === 429 ? (input.problemType ?? 'api.rate_limited') : null,
     latencyMs,
-    durationMs: input.fault === 'stall' ? (input.durationMs ?? DEFAULT_STALL_MS) : null,
+    durationMs: input.fault === 'stall' ? (input.durationMs ?? STALL.durationMs) : null,
     when,
     ...countingOf(input, latencyMs),
   };

@@ -62,7 +62,7 @@ export function makeSandboxRouter(options: {
 }) {
   const { store } = options;
   const handlers: Record<string, Handler> = {
-    ...makeAdminHandlers({ store, adminToken: options.adminToken }),
+    ...makeAdminHandlers({ store, adminToken: options.adminToken, requestLog: options.requestLog ?? null }),
     ...makeTenantHandlers(store),
     ...makeDirectoryHandlers(store),
     ...makeOrderHandlers({ store, cursors: options.cursors }),
@@ -72,12 +72,6 @@ export function makeSandboxRouter(options: {
     ...makeFaultHandlers(store),
     ...makeClockHandlers(store),
     ...makeSimulationHandlers(store),
-  };
-  // The request log lives beside the store (D48); a reset empties it too (D38).
-  const reset = handlers['resetSandbox']!;
-  handlers['resetSandbox'] = (req, res) => {
-    options.requestLog?.clear();
-    reset(req, res);
   };
   const auth = makeAdminAuth({ token: options.adminToken });
   const router = express.Router({ caseSensitive: true });

@@ -95,10 +95,6 @@ export function makeClocks(db: Db, base: Clock) {
   return {
     /** The tenant's time, ms since the epoch. */
     now,
-    /** The tenant's time as a `Clock`, for code that takes one. */
-    clockOf(tenantId: string): Clock {
-      return () => now(tenantId);
-    },
     /** The tenant's clock as the control plane shows it. */
     view,
     /**
