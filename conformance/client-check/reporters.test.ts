@@ -3,12 +3,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loggedRequestLine } from '../reporters/logged-request.ts';
 import { reporters } from '../reporters/index.ts';
 import { sampleReport } from '../testing/sample-report.ts';
 import type { LoggedRequest, RunReport } from '../types.ts';
 
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const lost: LoggedRequest = { entryId: 7, requestId: 'req_a', atUtc: '2026-11-24T09:00:00.000Z', operation: 'attachPayment', method: 'POST', path: '/api/v1/integration/orders/externalid/SO-1/payment', status: 0, problemType: null, idempotencyKey: 'pay-1', replayed: false, fault: 'reset after (rule)' };
 const retried: LoggedRequest = { ...lost, entryId: 8, requestId: 'req_b', status: 200, idempotencyKey: 'pay-2', replayed: false, fault: null };
 const folder = mkdtempSync(join(tmpdir(), 'waybill-client-check-reporters-'));
@@ -46,5 +49,12 @@ describe('reporters on a client-check report', () => {
     expect(html).not.toContain('Catalog coverage');
     const json = JSON.parse(readFileSync((await reporters.json({ outDir: folder }).onEnd(report)) as string, 'utf8')) as RunReport;
     expect(json.results.flatMap((result) => result.findings.flatMap((finding) => finding.requests ?? []))).toEqual([lost, retried]);
+  });
+
+  it('writes a report.json valid against spec/report.schema.json, as a conformance run does', async () => {
+    const schema = JSON.parse(readFileSync(new URL('../../spec/report.schema.json', import.meta.url), 'utf8')) as object;
+    const validate = addFormats(new Ajv2020({ strict: true, allErrors: true })).compile(schema);
+    const written = JSON.parse(readFileSync((await reporters.json({ outDir: folder }).onEnd(clientReport())) as string, 'utf8')) as unknown;
+    expect(validate(written), JSON.stringify(validate.errors)).toBe(true);
   });
 });
