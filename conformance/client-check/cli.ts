@@ -12,7 +12,8 @@ import { describeNetworkError } from '../network-error.ts';
 import { useColour, verdictLine } from '../reporters/console.ts';
 import { isReporterName, type Reporter, type ReporterName, reporters } from '../reporters/index.ts';
 import { runClientCheck } from './run.ts';
-import type { ClientScenario } from './scenario.ts';
+import { matchesSelector } from '../select.ts';
+import { familyOf } from './scenario.ts';
 import { scenarios } from './scenarios/index.ts';
 
 /** The parsed options. */
@@ -108,8 +109,8 @@ function clientCommand(argv: readonly string[]): { options: string[]; command: s
 
 /** Each `--scenario` name picks at least one scenario (an id, a family or a prefix). */
 function checkScenarioNames(names: readonly string[]): void {
-  const picks = (name: string, scenario: ClientScenario) => scenario.id === name || scenario.id.startsWith(name.endsWith('.') ? name : `${name}.`);
-  const unknown = names.filter((name) => !scenarios.some((scenario) => picks(name, scenario)));
+  // The runner's own selector (`--only` of the suite), so a name checked here is one the run picks.
+  const unknown = names.filter((name) => !scenarios.some((scenario) => matchesSelector({ id: scenario.id, family: familyOf(scenario.id) }, name)));
   if (unknown.length > 0) throw new UsageError(`--scenario ${unknown.join(', ')}: no such scenario (see waybill client-check --help for the list)`);
 }
 

@@ -185,11 +185,16 @@ async function runTask(ctx: CheckContext, scenario: ClientScenario, client: Clie
   }
 }
 
+/** The family of a scenario id: `client.pay.answer-lost` → `client.pay`. */
+export function familyOf(id: string): string {
+  return id.split('.').slice(0, 2).join('.');
+}
+
 /** `scenario` as a check of the runner: a fresh tenant and key, the setup, the client's run(s), the grade. */
 export function scenarioCheck(scenario: ClientScenario, client: ClientCommand): Check {
   return {
     id: scenario.id,
-    family: scenario.id.split('.').slice(0, 2).join('.'),
+    family: familyOf(scenario.id),
     title: scenario.title,
     verifies: scenario.verifies,
     requires: ['sandbox'],

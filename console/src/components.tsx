@@ -194,3 +194,6 @@ export function useTenantItems<T>(path: string): [T[], () => void] {
   useEffect(load, [tenant?.id]);
   return [items, load];
 }
+
+/** A number from a field, or the text itself, so that the server refuses a bad value by name. */
+export const numberOr = (text: string): number | string => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);

@@ -7,7 +7,7 @@
  */
 import { useContext, useId, useState } from 'preact/hooks';
 import { errorsFor, type Problem, seg } from '../api.ts';
-import { FieldErrors, ProblemNotice, SelectField, TextField, useAction } from '../components.tsx';
+import { FieldErrors, numberOr, ProblemNotice, SelectField, TextField, useAction } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
 import { type ApiKey, FAULT_KINDS, type FaultKind, type FaultRule, INTEGRATION_OPERATIONS, WRITE_OPERATIONS } from '../types.ts';
 
@@ -48,8 +48,6 @@ const FRESH: Draft = {
   latencyMax: '900', durationMs: '', when: '', firing: 'times', times: '1', probability: '0.25', seed: '',
 };
 
-/** A number from a field, or the text itself for the server to refuse by name. */
-const numberOr = (text: string): number | string => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
 /** Whether the draft's fault draws random numbers, and so takes a seed. */
 const draws = (d: Draft) => d.firing === 'probability' || (d.fault === 'latency' && d.latency === 'range');
 /** `malformed` and `stall` always strike after a write (D51). */

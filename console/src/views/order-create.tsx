@@ -1,7 +1,7 @@
 /** Taking in orders: one by one with its lines and tags, or a JSON import of rows. */
 import { useContext, useState } from 'preact/hooks';
 import { seg } from '../api.ts';
-import { ProblemNotice, SelectField, TextField, useAction, useTenantItems } from '../components.tsx';
+import { numberOr, ProblemNotice, SelectField, TextField, useAction, useTenantItems } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
 import { type ImportResult, ORDER_TYPES, type OrderDetail, type Tag } from '../types.ts';
 
@@ -19,8 +19,6 @@ interface LineDraft {
 
 const newLine = (): LineDraft => ({ warehouseId: SAMPLE_WAREHOUSE, productId: SAMPLE_PRODUCT, quantity: '1', role: 'Delivery', price: '0' });
 
-/** A number from a field, or the text itself so the server names what is wrong with it. */
-const numberOr = (text: string): number | string => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
 
 export function OrderCreateForm() {
   const { api, tenant, rememberOrders } = useContext(ConsoleContext);

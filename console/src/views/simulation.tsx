@@ -5,7 +5,7 @@
  */
 import { useContext, useEffect, useState } from 'preact/hooks';
 import { seg } from '../api.ts';
-import { Panel, ProblemNotice, TextField, useAction, When } from '../components.tsx';
+import { numberOr, Panel, ProblemNotice, TextField, useAction, When } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
 import { AdvanceControls, TenantTime, useTenantClock } from '../tenant-clock.tsx';
 import type { Simulation } from '../types.ts';
@@ -14,8 +14,6 @@ import { NeedTenant } from './need-tenant.tsx';
 /** How often a running simulation under a running clock is read again. */
 const REFRESH_MS = 3000;
 
-/** A number from a field, or the text itself for the server to refuse by name. */
-const numberOr = (text: string): number | string => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
 
 function SimulationFacts({ simulation }: { simulation: Simulation }) {
   return (
