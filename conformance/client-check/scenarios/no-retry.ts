@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ClientScenario, ClientTask, ScenarioSession, TaskInputs } from '../scenario.ts';
-import { found, requestsOf } from './pay.ts';
+import { found, payableOrder, requestsOf } from './grading.ts';
 
 /** The operation each write task calls. */
 const operationOf: Partial<Record<ClientTask, string>> = { pay: 'attachPayment', cancel: 'cancelOrder', archive: 'archiveOrder' };
@@ -50,10 +50,7 @@ export const noRetry400 = noRetry({
   status: 400,
   why: 'a currency that is no ISO 4217 code',
   task: 'pay',
-  async setup(session) {
-    await session.control.createOrder(session.tenantId, 'CC-PAY-ABC');
-    return { externalId: 'CC-PAY-ABC', paymentId: randomUUID(), amount: '12.50', currency: 'ABC' };
-  },
+  setup: async (session) => ({ ...(await payableOrder(session, 'CC-PAY-ABC')), currency: 'ABC' }),
 });
 
 /**
@@ -66,9 +63,9 @@ export const noRetry401 = noRetry({
   why: 'a key revoked before the client ran',
   task: 'pay',
   async setup(session) {
-    await session.control.createOrder(session.tenantId, 'CC-PAY-REVOKED');
+    const inputs = await payableOrder(session, 'CC-PAY-REVOKED');
     await session.control.revokeKey(session.tenantId, session.clientKeyId);
-    return { externalId: 'CC-PAY-REVOKED', paymentId: randomUUID(), amount: '12.50', currency: 'EUR' };
+    return inputs;
   },
 });
 
@@ -79,10 +76,7 @@ export const noRetry403 = noRetry({
   why: 'a key without orders:write',
   task: 'pay',
   key: { scopes: ['orders:read', 'trips:read'] },
-  async setup(session) {
-    await session.control.createOrder(session.tenantId, 'CC-PAY-READONLY');
-    return { externalId: 'CC-PAY-READONLY', paymentId: randomUUID(), amount: '12.50', currency: 'EUR' };
-  },
+  setup: (session) => payableOrder(session, 'CC-PAY-READONLY'),
 });
 
 /** (b) Cancelling an order that is already Cancelled: 409 `orders.status.illegal` (D11). */

@@ -3,32 +3,16 @@
  * `Retry-After` (the rate limit's, and an earlier request with the same key in flight), and
  * the body a write carries.
  */
-import { randomUUID } from 'node:crypto';
 import type { Finding } from '../../types.ts';
 import type { LogSummary } from '../control-plane.ts';
-import { type ClientRun, type ClientScenario, logged, type ScenarioSession, type TaskInputs } from '../scenario.ts';
-
-/** The client's requests of `operation` over every run, oldest first. */
-export function requestsOf(runs: readonly ClientRun[], operation: string): LogSummary[] {
-  return runs.flatMap((run) => run.requests).filter((entry) => entry.operation === operation);
-}
-
-/** A finding with the requests that show it. */
-export function found(message: string, expected: string, received: string, requests: readonly LogSummary[]): Finding {
-  return { message, expected, received, requests: requests.map(logged) };
-}
-
-/** An order in status New and a payment of 12.50 EUR for it. */
-async function payableOrder(session: ScenarioSession, externalId: string): Promise<{ orderId: string; inputs: TaskInputs }> {
-  const orderId = await session.control.createOrder(session.tenantId, externalId);
-  return { orderId, inputs: { externalId, paymentId: randomUUID(), amount: '12.50', currency: 'EUR' } };
-}
+import type { ClientScenario, ScenarioSession } from '../scenario.ts';
+import { found, neverPaid, payableOrder, requestsOf, retriedAfter } from './grading.ts';
 
 const isSuccess = (status: number) => status >= 200 && status <= 299;
 
 /** Findings unless the payment was sent, its last answer was a success and the order holds exactly one payment. */
 async function onePayment(session: ScenarioSession, payments: readonly LogSummary[]): Promise<Finding[]> {
-  if (payments.length === 0) return [found('The client never sent the payment', 'POST …/orders/externalid/{externalId}/payment', 'no payment request in the request log', [])];
+  if (payments.length === 0) return [neverPaid()];
   const findings: Finding[] = [];
   const last = payments.at(-1) as LogSummary;
   if (!isSuccess(last.status) || last.fault !== null) {
@@ -58,8 +42,7 @@ function answerLost(how: keyof typeof lostAnswers): ClientScenario {
     verifies: ['client.idempotency.same-key'],
     task: 'pay',
     async setup(session) {
-      const { orderId, inputs } = await payableOrder(session, `CC-PAY-LOST-${how.toUpperCase()}`);
-      session.notes.set('orderId', orderId);
+      const inputs = await payableOrder(session, `CC-PAY-LOST-${how.toUpperCase()}`);
       await session.control.addFault(session.tenantId, { operation: 'attachPayment', when: 'after', ...rule });
       return inputs;
     },
@@ -117,28 +100,6 @@ function writeAnswerLost(task: 'cancel' | 'archive'): ClientScenario {
 /** (a) Cancel and archive, their answers lost after they committed. */
 export const writeAnswerLostScenarios: readonly ClientScenario[] = [writeAnswerLost('cancel'), writeAnswerLost('archive')];
 
-/** Milliseconds of leeway when comparing log times: `atUtc` has millisecond precision. */
-const LEEWAY_MS = 10;
-
-/**
- * Findings for a 429 among `attempts` (the requests of one operation, oldest first) that was
- * abandoned, or retried sooner than `seconds` (the Retry-After the scenario's fault gives).
- */
-export function retriedAfter(attempts: readonly LogSummary[], seconds: number): Finding[] {
-  const findings: Finding[] = [];
-  for (const [index, entry] of attempts.entries()) {
-    if (entry.status !== 429) continue;
-    const next = attempts[index + 1];
-    if (next === undefined) {
-      findings.push(found('The client abandoned the call after a 429', `a retry after the Retry-After delay (${seconds} s)`, 'no attempt after the 429', attempts.slice(-3)));
-      continue;
-    }
-    const waited = Date.parse(next.atUtc) - Date.parse(entry.atUtc);
-    if (waited < seconds * 1000 - LEEWAY_MS) findings.push(found('The client retried a 429 before its Retry-After had passed', `the next attempt at least ${seconds} s (Retry-After: ${seconds}) after the 429`, `${waited} ms later`, [entry, next]));
-  }
-  return findings;
-}
-
 /** (c) A 429 with `Retry-After: 2` on the payment: retried, and no sooner than 2 s later. */
 export const retryAfter: ClientScenario = {
   id: 'client.pay.retry-after',
@@ -146,8 +107,7 @@ export const retryAfter: ClientScenario = {
   verifies: ['int.errors.rate-limit-429'],
   task: 'pay',
   async setup(session) {
-    const { orderId, inputs } = await payableOrder(session, 'CC-PAY-429');
-    session.notes.set('orderId', orderId);
+    const inputs = await payableOrder(session, 'CC-PAY-429');
     await session.control.addFault(session.tenantId, { operation: 'attachPayment', fault: 'status', status: 429, retryAfterSeconds: 2 });
     return inputs;
   },
@@ -178,15 +138,14 @@ export const inFlight: ClientScenario = {
   verifies: ['int.idempotency.in-flight'],
   task: 'pay',
   async setup(session) {
-    const { orderId, inputs } = await payableOrder(session, 'CC-PAY-IN-FLIGHT');
-    session.notes.set('orderId', orderId);
+    const inputs = await payableOrder(session, 'CC-PAY-IN-FLIGHT');
     await session.control.addFault(session.tenantId, { operation: 'attachPayment', fault: 'status', status: 429, problemType: 'idempotency.inFlight', retryAfterSeconds: 2, times: 1 });
     return inputs;
   },
   async grade(session, runs) {
     const payments = requestsOf(runs, 'attachPayment');
     const first = payments[0];
-    if (first === undefined) return [found('The client never sent the payment', 'POST …/orders/externalid/{externalId}/payment', 'no payment request in the request log', [])];
+    if (first === undefined) return [neverPaid()];
     if (first.status !== 429 || first.problemType !== 'idempotency.inFlight') {
       return [found('The payment did not get the 429 the scenario stages', '429 idempotency.inFlight', `${first.status} ${first.problemType ?? ''}`, payments)];
     }
@@ -222,13 +181,12 @@ export const jsonBody: ClientScenario = {
   verifies: ['int.body.media-type'],
   task: 'pay',
   async setup(session) {
-    const { orderId, inputs } = await payableOrder(session, 'CC-PAY-JSON');
-    session.notes.set('orderId', orderId);
+    const inputs = await payableOrder(session, 'CC-PAY-JSON');
     return inputs;
   },
   async grade(session, runs) {
     const writes = requestsOf(runs, 'attachPayment');
-    if (writes.length === 0) return [found('The client never sent the payment', 'POST …/orders/externalid/{externalId}/payment', 'no payment request in the request log', [])];
+    if (writes.length === 0) return [neverPaid()];
     const findings: Finding[] = [];
     for (const write of writes) {
       const { request } = await session.entry(write);

@@ -7,7 +7,7 @@
 import type { Finding } from '../../types.ts';
 import type { LogSummary } from '../control-plane.ts';
 import type { ClientRun, ClientScenario, ScenarioSession } from '../scenario.ts';
-import { found, retriedAfter } from './pay.ts';
+import { found, retriedAfter } from './grading.ts';
 
 /** An order or trip of a feed page, as far as grading needs it. */
 interface FeedItem {
