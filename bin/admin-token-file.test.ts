@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { adminTokenUrls, readAdminTokenFor, writeAdminTokenFile } from './admin-token-file.ts';
+import { ADMIN_TOKEN_FILE, adminTokenFileOf, adminTokenUrls, readAdminTokenFor, writeAdminTokenFile } from './admin-token-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'waybill-token-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,5 +47,12 @@ describe('the admin token file', () => {
     expect(readAdminTokenFor('http://localhost:4005', file)).toBeUndefined();
     expect(adminTokenUrls(file)).toEqual(['http://127.0.0.1:4003', 'http://127.0.0.1:4004/']);
     expect(adminTokenUrls(join(dir, 'absent.json'))).toEqual([]);
+  });
+
+  it('goes to .waybill/admin-token.json for a database file, to no file for :memory:, and where --admin-token-file says (none for none)', () => {
+    expect(adminTokenFileOf(undefined, '.waybill/sandbox.db')).toBe(ADMIN_TOKEN_FILE);
+    expect(adminTokenFileOf(undefined, ':memory:')).toBeNull();
+    expect(adminTokenFileOf('tokens.json', ':memory:')).toBe('tokens.json');
+    expect(adminTokenFileOf('none', '.waybill/sandbox.db')).toBeNull();
   });
 });

@@ -4,12 +4,27 @@
  * own entry at shutdown (the file with the last one); `waybill conformance --provision` reads
  * it when no token is given, but only the entry for a target that is that very URL
  * (`localhost` standing for `127.0.0.1`), so a token never travels to another server.
+ * `serve --admin-token-file PATH|none` moves it or leaves none; a sandbox in memory leaves
+ * none unless asked (D45).
  */
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 /** Where the file lives, relative to the working directory (beside the default database). */
 export const ADMIN_TOKEN_FILE = '.waybill/admin-token.json';
+
+/** The `--admin-token-file` value that leaves no file. */
+export const NO_ADMIN_TOKEN_FILE = 'none';
+
+/**
+ * The file `waybill serve` leaves its token in, or null for none: `option` as given (`none`
+ * for none), else the file above for a database file, and none for `--db :memory:`, which
+ * leaves nothing else behind in the folder either (D45).
+ */
+export function adminTokenFileOf(option: string | undefined, db: string): string | null {
+  const chosen = option ?? (db === ':memory:' ? NO_ADMIN_TOKEN_FILE : ADMIN_TOKEN_FILE);
+  return chosen === NO_ADMIN_TOKEN_FILE ? null : chosen;
+}
 
 interface TokenEntry {
   url: string;

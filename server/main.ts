@@ -1,7 +1,7 @@
 /** `waybill serve`: the reference sandbox on 127.0.0.1:4000 over a SQLite file. */
 import { Command, Option } from 'commander';
 import { parseCommandLine, portNumber } from '../bin/command-line.ts';
-import { writeAdminTokenFile } from '../bin/admin-token-file.ts';
+import { ADMIN_TOKEN_FILE, adminTokenFileOf, writeAdminTokenFile } from '../bin/admin-token-file.ts';
 import { UsageError } from '../bin/errors.ts';
 import { createApp } from './app.ts';
 import { simulationOf } from './simulation/runner.ts';
@@ -25,6 +25,7 @@ function command(): Command {
     .option('--host <host>', 'address to listen on; loopback unless you mean to share it', '127.0.0.1')
     .option('--db <file>', "SQLite database file, or ':memory:'", DEFAULT_DB)
     .option('--quiet', 'do not log one line per request', false)
+    .option('--admin-token-file <path>', `where to leave the admin token for local tools (conformance --provision, client-check), or 'none' (default: ${ADMIN_TOKEN_FILE}; none with --db :memory:)`)
     .addOption(
       new Option('--log-retention <n>', 'request log entries kept per tenant, in the database (0 turns the log off)')
         .default(DEFAULT_LOG_RETENTION)
@@ -52,6 +53,7 @@ Examples:
   waybill fixtures --seed 7 --out data.json && waybill serve --fixtures data.json --db :memory:
   waybill serve --seed 7 --db .waybill/seed-7.db
   waybill serve --log-retention 0
+  waybill serve --db :memory: --admin-token-file .waybill/admin-token.json
 `)
     .exitOverride()
     // Commander's errors become a UsageError, printed once by the dispatcher.
@@ -62,7 +64,8 @@ Examples:
 export async function main(argv: string[]): Promise<number> {
   const program = command();
   if (!parseCommandLine(program, argv)) return 0;
-  const options = program.opts<{ port: number; host: string; db: string; quiet: boolean; logRetention: number; fixtures?: string; seed?: number }>();
+  const options = program.opts<{ port: number; host: string; db: string; quiet: boolean; logRetention: number; fixtures?: string; seed?: number; adminTokenFile?: string }>();
+  const tokenFile = adminTokenFileOf(options.adminTokenFile, options.db);
   const log = consoleLogger({ quiet: options.quiet });
   // A bad dataset file is refused before the database file is created.
   const dataset = startingDataset(options);
@@ -89,7 +92,14 @@ export async function main(argv: string[]): Promise<number> {
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${options.host}`);
     throw error;
   }
-  const removeTokenFile = writeAdminTokenFile(url, adminToken);
+  let removeTokenFile = () => {};
+  try {
+    if (tokenFile !== null) removeTokenFile = writeAdminTokenFile(url, adminToken, tokenFile);
+  } catch (error) {
+    await new Promise((resolve) => server.close(resolve));
+    store.db.close();
+    throw new UsageError(`--admin-token-file ${tokenFile}: cannot write it (${(error as Error).message}); give another path, or none`);
+  }
   // The signal handlers are in place before the banner tells anyone the sandbox is up.
   const stopped = new Promise<void>((resolve) => {
     const stop = (signal: string) => {
@@ -101,7 +111,7 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
-  process.stdout.write(banner(url, options.db, start, adminToken));
+  process.stdout.write(banner(url, options.db, start, adminToken, tokenFile));
   await stopped;
   removeTokenFile();
   // The entries still waiting are written before the database closes.
@@ -150,16 +160,23 @@ function startingData(store: ReturnType<typeof openStore>, dataset: StartingData
   return { tenantId: store.tenants.list()[0]!.id, note: 'existing database: its demo keys were printed when it was created; delete the file to start over.' };
 }
 
-/** What the sandbox prints when it is ready. */
-function banner(url: string, db: string, start: StartingData, adminToken: string): string {
+/**
+ * What the sandbox prints when it is ready. The console link carries the admin token in its
+ * fragment, which a browser keeps to itself (never sent, never a Referer); the console takes
+ * it out of the address at once (D64).
+ */
+function banner(url: string, db: string, start: StartingData, adminToken: string, tokenFile: string | null): string {
   const fixed = process.env['WAYBILL_ADMIN_TOKEN'] ? 'from WAYBILL_ADMIN_TOKEN' : 'new at every start; set WAYBILL_ADMIN_TOKEN to fix it';
+  const left = tokenFile === null
+    ? `not left in a file${db === ':memory:' ? ' (--db :memory:)' : ''}; --admin-token-file PATH leaves it for local tools`
+    : `left for local tools in ${tokenFile}`;
   const lines = [
     `waybill sandbox listening on ${url}`,
-    `  console: ${url}/console`,
+    `  console: ${url}/console#token=${encodeURIComponent(adminToken)}  (signs you in; what follows # never leaves the browser)`,
     `  API reference: ${url}/docs  (documents: ${url}/openapi.yaml, ${url}/sandbox.yaml; health: ${url}/health)`,
     `  integration API: ${url}/api/v1/integration`,
     `  database: ${db}`,
-    `  control plane: ${url}/sandbox/v1  admin token: ${adminToken}  (${fixed})`,
+    `  control plane: ${url}/sandbox/v1  admin token: ${adminToken}  (${fixed}; ${left})`,
     `  create a key: curl -s -X POST -H 'Authorization: Bearer ${adminToken}' -H 'Content-Type: application/json' -d '{"name":"my-key","scopes":["orders:read","orders:write","trips:read"]}' '${url}/sandbox/v1/tenants/${start.tenantId ?? '<tenant id>'}/keys'`,
   ];
   if (start.seeded !== undefined) {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readAdminTokenFor } from '../bin/admin-token-file.ts';
 
 const bin = fileURLToPath(new URL('../bin/waybill.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'waybill-serve-'));
@@ -87,7 +88,9 @@ describe('waybill serve', () => {
     const { child, banner, exited } = await serve(['--db', db]);
     const url = /listening on (\S+)/.exec(banner)![1]!;
     expect(banner).toMatch(/demo-full\s+wbk_/);
-    expect(banner).toContain(`  console: ${url}/console\n  API reference: ${url}/docs  (documents: ${url}/openapi.yaml, ${url}/sandbox.yaml; health: ${url}/health)\n  integration API: ${url}/api/v1/integration\n`);
+    const token = /admin token: (\S+)/.exec(banner)![1]!;
+    // The console link signs in: the token rides in the fragment, which a browser never sends.
+    expect(banner).toContain(`  console: ${url}/console#token=${token}  (signs you in; what follows # never leaves the browser)\n  API reference: ${url}/docs  (documents: ${url}/openapi.yaml, ${url}/sandbox.yaml; health: ${url}/health)\n  integration API: ${url}/api/v1/integration\n`);
     const curl = /curl -s -H 'X-Api-Key: (\S+)' '(\S+)'/.exec(banner)!;
     expect(curl[2]).toBe(`${url}/api/v1/integration/orders?limit=2`);
     const answer = await fetch(curl[2]!, { headers: { 'X-Api-Key': curl[1]! } });
@@ -96,7 +99,7 @@ describe('waybill serve', () => {
     expect(page.items).toHaveLength(2);
     // The admin token is left for local tools, readable by the owner only, and only for this URL.
     const tokenFile = join(dir, '.waybill', 'admin-token.json');
-    const token = /admin token: (\S+)/.exec(banner)![1];
+    expect(banner).toContain(`admin token: ${token}  (new at every start; set WAYBILL_ADMIN_TOKEN to fix it; left for local tools in .waybill/admin-token.json)`);
     expect(JSON.parse(readFileSync(tokenFile, 'utf8'))).toEqual([{ url, token }]);
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
     child.kill('SIGTERM');
@@ -143,6 +146,41 @@ describe('waybill serve', () => {
     const logged = reopened.prepare('SELECT request_id FROM request_log ORDER BY id').pluck().all();
     reopened.close();
     expect(logged).toEqual(requestIds.slice(-3));
+  }, 60_000);
+
+  it('leaves the admin token where --admin-token-file says, and in no file for --db :memory: unless asked', async () => {
+    const defaultFile = join(dir, '.waybill', 'admin-token.json');
+    const tokenIn = (file: string, url: string) => readAdminTokenFor(url, file);
+    const inMemory = await serve(['--db', ':memory:']);
+    const memoryUrl = /listening on (\S+)/.exec(inMemory.banner)![1]!;
+    expect(inMemory.banner).toContain('not left in a file (--db :memory:); --admin-token-file PATH leaves it for local tools');
+    expect(tokenIn(defaultFile, memoryUrl)).toBeUndefined();
+    inMemory.child.kill('SIGTERM');
+    expect(await inMemory.exited).toBe(0);
+
+    const chosen = join(dir, 'tokens', 'sandbox-token.json');
+    const asked = await serve(['--db', ':memory:', '--admin-token-file', chosen]);
+    const askedUrl = /listening on (\S+)/.exec(asked.banner)![1]!;
+    expect(asked.banner).toContain(`left for local tools in ${chosen}`);
+    expect(tokenIn(chosen, askedUrl)).toBe(/admin token: (\S+)/.exec(asked.banner)![1]);
+    expect(statSync(chosen).mode & 0o777).toBe(0o600);
+    asked.child.kill('SIGTERM');
+    expect(await asked.exited).toBe(0);
+    expect(existsSync(chosen)).toBe(false);
+
+    const none = await serve(['--db', join(dir, 'no-token-file.db'), '--admin-token-file', 'none']);
+    const noneUrl = /listening on (\S+)/.exec(none.banner)![1]!;
+    expect(none.banner).toContain('not left in a file; --admin-token-file PATH leaves it for local tools');
+    expect(tokenIn(defaultFile, noneUrl)).toBeUndefined();
+    none.child.kill('SIGTERM');
+    expect(await none.exited).toBe(0);
+
+    const blocker = join(dir, 'a-file');
+    writeFileSync(blocker, '');
+    const unwritable = await waybill(['serve', '--port', '0', '--db', ':memory:', '--admin-token-file', join(blocker, 'token.json')]);
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.err.trim().split('\n'), unwritable.err).toHaveLength(1);
+    expect(unwritable.err).toContain(`--admin-token-file ${join(blocker, 'token.json')}: cannot write it`);
   }, 60_000);
 
   it('refuses a bad port with exit 2 and a port in use with a clear message', async () => {

@@ -11,6 +11,9 @@ export interface ConsoleState {
   tenants: Tenant[];
   reloadTenants: () => Promise<void>;
   tenant: Tenant | null;
+  /** Whether the tenant menu and list show archived tenants (hidden unless asked for). */
+  showArchived: boolean;
+  setShowArchived: (show: boolean) => void;
   chooseTenant: (tenantId: string | null) => void;
   /** Keys created in this tab, with their secrets: held in memory only, gone on reload. */
   secrets: CreatedApiKey[];

@@ -1,13 +1,19 @@
 /** Picks the API key a feed read goes out with: one made in this tab, or a pasted secret. */
-import { useContext, useId } from 'preact/hooks';
+import { useContext, useEffect, useId } from 'preact/hooks';
 import { ConsoleContext } from './context.ts';
 
-/** The key chooser; `secret` is the chosen key's secret ('' when none). */
+/** The key chooser; `secret` is the chosen key's secret ('' when none), the newest key made in this tab at first. */
 export function KeyChooser({ secret, onSecret, scope }: { secret: string; onSecret: (secret: string) => void; scope: string }) {
   const { secrets, tenant } = useContext(ConsoleContext);
   const id = useId();
   const mine = secrets.filter((k) => k.tenantId === tenant?.id && k.scopes.includes(scope));
   const chosen = mine.find((k) => k.secret === secret);
+  const newest = mine.at(-1);
+  // A key made in this tab is the one wanted next: taken when the view opens or the key is made,
+  // never over a key chosen or pasted (and "— choose —" stays chosen once picked by hand).
+  useEffect(() => {
+    if (newest && secret === '') onSecret(newest.secret);
+  }, [newest?.id]);
   return (
     <div class="row key-chooser">
       <div class="field">

@@ -4,18 +4,20 @@ import { type FunctionComponent, render } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiProblem, controlPlane, type Problem } from './api.ts';
 import { ConsoleContext, type ConsoleState, type RecentOrder } from './context.ts';
-import { clearSession, storedTenant, storedToken, storeTenant, storeToken } from './session.ts';
+import { clearSession, storedTenant, storedToken, storeTenant, storeToken, takeTokenFromAddress } from './session.ts';
 import type { CreatedApiKey, Order, Tenant } from './types.ts';
 import { FeedView } from './views/feed.tsx';
 import { KeysView } from './views/keys.tsx';
 import { OrdersView } from './views/orders.tsx';
 import { RequestLogView } from './views/request-log.tsx';
 import { SignIn } from './views/sign-in.tsx';
-import { TenantsView } from './views/tenants.tsx';
+import { shownTenants, TenantsView } from './views/tenants.tsx';
 import { TripsView } from './views/trips.tsx';
 
 /** How long a notice stays on screen (screen readers have read it by then). */
 const NOTICE_MS = 8000;
+/** The token of the banner's sign-in link, taken out of the address before the first render. */
+const LINKED_TOKEN = takeTokenFromAddress();
 
 type View = FunctionComponent<{ param: string }>;
 
@@ -53,8 +55,11 @@ function route(): { view: string; param: string } {
 }
 
 function App() {
-  const [token, setToken] = useState<string | null>(storedToken());
+  const [token, setToken] = useState<string | null>(LINKED_TOKEN === null ? storedToken() : null);
+  const [linking, setLinking] = useState(LINKED_TOKEN !== null);
   const [signInProblem, setSignInProblem] = useState<Problem | null>(null);
+  const [linkRefused, setLinkRefused] = useState(false);
+  const [showArchived, setShowArchived] = useState(false);
   const [tenants, setTenants] = useState<Tenant[]>([]);
   const [tenantId, setTenantId] = useState<string | null>(storedTenant());
   const [secrets, setSecrets] = useState<CreatedApiKey[]>([]);
@@ -63,10 +68,17 @@ function App() {
   const [where, setWhere] = useState(route());
   const [message, setMessage] = useState('');
   const main = useRef<HTMLElement>(null);
-  const noticeTimer = useRef<ReturnType<typeof setTimeout>>();
+  const noticeTimers = useRef<ReturnType<typeof setTimeout>[]>([]);
+  const clearNotice = () => {
+    noticeTimers.current.forEach(clearTimeout);
+    noticeTimers.current = [];
+    setMessage('');
+  };
 
   useEffect(() => {
     const onHash = () => {
+      // A notice speaks of the view it came from: it goes with it.
+      clearNotice();
       setWhere(route());
       main.current?.focus();
     };
@@ -91,7 +103,8 @@ function App() {
     setTenants(list.items);
   }, [api]);
 
-  async function signIn(candidate: string): Promise<void> {
+  async function signIn(candidate: string, viaLink = false): Promise<void> {
+    setLinkRefused(viaLink);
     try {
       const list = await controlPlane(candidate).get<{ items: Tenant[] }>('/tenants');
       storeToken(candidate);
@@ -104,10 +117,14 @@ function App() {
   }
 
   useEffect(() => {
+    if (LINKED_TOKEN !== null) void signIn(LINKED_TOKEN, true).finally(() => setLinking(false));
+  }, []);
+
+  useEffect(() => {
     if (token && tenants.length === 0) reloadTenants().catch((error) => error instanceof ApiProblem && error.problem.status === 401 && signOut(error.problem));
   }, [token]);
 
-  if (!token) return <SignIn onSignIn={signIn} problem={signInProblem} />;
+  if (!token) return <SignIn onSignIn={signIn} problem={signInProblem} linking={linking} linkRefused={linkRefused} />;
 
   const state: ConsoleState = {
     api,
@@ -127,12 +144,12 @@ function App() {
     },
     recentTrips,
     rememberTrip: (tripId) => setRecentTrips((known) => [tripId, ...known.filter((t) => t !== tripId)]),
+    showArchived,
+    setShowArchived,
     announce: (text) => {
-      // The same text twice is still announced; the notice goes after a while, not to cover the page.
-      setMessage('');
-      clearTimeout(noticeTimer.current);
-      setTimeout(() => setMessage(text), 30);
-      noticeTimer.current = setTimeout(() => setMessage(''), NOTICE_MS);
+      // The same text twice is still announced; the notice goes after a while.
+      clearNotice();
+      noticeTimers.current = [setTimeout(() => setMessage(text), 30), setTimeout(() => setMessage(''), NOTICE_MS)];
     },
     signOutOn401: (problem) => {
       if (problem.status === 401 && /admin token/i.test(problem.detail ?? '')) signOut(problem);
@@ -156,16 +173,17 @@ function App() {
           <label for="tenant-pick">Tenant</label>
           <select id="tenant-pick" value={tenantId ?? ''} onChange={(event) => state.chooseTenant(event.currentTarget.value || null)}>
             <option value="">— choose —</option>
-            {tenants.map((t) => <option key={t.id} value={t.id}>{t.name} ({t.state})</option>)}
+            {shownTenants(tenants, showArchived, tenantId).map((t) => <option key={t.id} value={t.id}>{t.name} ({t.state})</option>)}
           </select>
         </div>
         <button type="button" class="secondary" onClick={() => signOut()}>Sign out</button>
       </header>
       <main id="main" ref={main} tabIndex={-1}>
         <h1>{current.label}</h1>
+        {/* In the flow under the heading, not floating: a notice never covers a control. */}
+        <div class="live" role="status" aria-live="polite">{message}</div>
         <View param={where.param} />
       </main>
-      <div class="live" role="status" aria-live="polite">{message}</div>
     </ConsoleContext.Provider>
   );
 }

@@ -71,7 +71,7 @@ export function OrderCreateForm() {
       ) : <p class="hint">No tags yet: create them under Tags below to tag new orders.</p>}
       {lines.map((line, i) => (
         <fieldset class="line" key={i}>
-          <legend>Line {i}</legend>
+          <legend>Line {i + 1}</legend>
           <div class="row">
             <TextField label="Warehouse id" name={`lines[${i}].warehouseId`} value={line.warehouseId} onValue={(v) => setLine(i, { warehouseId: v })} problem={problem} />
             <TextField label="Product id" name={`lines[${i}].productId`} value={line.productId} onValue={(v) => setLine(i, { productId: v })} problem={problem} />

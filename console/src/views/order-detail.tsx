@@ -4,6 +4,7 @@ import { seg } from '../api.ts';
 import { Panel, ProblemNotice, Status, TextField, useAction, useTenantItems, When } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
 import type { HistoryEntry, MiniStatus, OrderDetail, Page } from '../types.ts';
+import { counted, HistoryWords } from '../words.tsx';
 
 function History({ orderId, version }: { orderId: string; version: string }) {
   const { api, tenant } = useContext(ConsoleContext);
@@ -42,7 +43,7 @@ function History({ orderId, version }: { orderId: string; version: string }) {
         <ol class="history">
           {entries.map((e) => (
             <li key={e.seq}>
-              <When utc={e.atUtc} /> <strong>{e.kind}</strong> <code class="data">{JSON.stringify(e.data)}</code>
+              <When utc={e.atUtc} /> <HistoryWords entry={e} />
             </li>
           ))}
         </ol>
@@ -110,7 +111,7 @@ export function OrderDetailView({ orderId }: { orderId: string }) {
                 <thead><tr><th scope="col">Line</th><th scope="col">Role</th><th scope="col">Quantity</th><th scope="col">Product</th><th scope="col">Warehouse</th><th scope="col">Weight kg</th><th scope="col">Volume m³</th><th scope="col">Price</th></tr></thead>
                 <tbody>
                   {order.lines.map((l) => (
-                    <tr key={l.id}><td>{l.line}</td><td>{l.role}</td><td>{l.quantity}</td><td class="mono">{l.productId}</td><td class="mono">{l.warehouseId}</td><td>{l.weightKg}</td><td>{l.volumeM3}</td><td>{l.price}</td></tr>
+                    <tr key={l.id}><td>{counted(l.line)}</td><td>{l.role}</td><td>{l.quantity}</td><td class="mono">{l.productId}</td><td class="mono">{l.warehouseId}</td><td>{l.weightKg}</td><td>{l.volumeM3}</td><td>{l.price}</td></tr>
                   ))}
                 </tbody>
               </table>

@@ -1,9 +1,18 @@
-/** Tenants: the list with its state filter, a create form, and the lifecycle moves. */
+/** Tenants: the list with its state filter (archived ones hidden unless asked for), a create form, and the lifecycle moves. */
 import { useContext, useState } from 'preact/hooks';
 import { seg } from '../api.ts';
 import { Panel, ProblemNotice, SelectField, Status, TextField, useAction, When } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
 import { TENANT_STATES, type Tenant } from '../types.ts';
+
+/**
+ * The tenants a menu or list offers: archived ones only when `showArchived` (a provisioned
+ * conformance run archives its tenants at its end, and they would bury the live ones), the
+ * chosen tenant `keep` always.
+ */
+export function shownTenants(tenants: Tenant[], showArchived: boolean, keep: string | null): Tenant[] {
+  return showArchived ? tenants : tenants.filter((t) => t.state !== 'Archived' || t.id === keep);
+}
 
 function TenantCreateForm() {
   const { api, reloadTenants, chooseTenant } = useContext(ConsoleContext);
@@ -73,15 +82,21 @@ function TenantTable({ tenants }: { tenants: Tenant[] }) {
 
 /** The tenants view. */
 export function TenantsView(_: { param: string }) {
-  const { tenants } = useContext(ConsoleContext);
+  const { tenants, tenant, showArchived, setShowArchived } = useContext(ConsoleContext);
   const [state, setState] = useState('');
-  const shown = state ? tenants.filter((t) => t.state === state) : tenants;
+  // Asking for the Archived state shows them, whatever the switch says.
+  const shown = state ? tenants.filter((t) => t.state === state) : shownTenants(tenants, showArchived, tenant?.id ?? null);
+  const archived = tenants.filter((t) => t.state === 'Archived').length;
   return (
     <>
       <Panel title="New tenant"><TenantCreateForm /></Panel>
       <Panel title={`Tenants (${shown.length})`}>
         <div class="row filters">
-          <SelectField label="State" name="state" value={state} options={TENANT_STATES} onValue={setState} blank="Any state" />
+          <SelectField label="State" name="state" value={state} options={TENANT_STATES} onValue={setState} blank={showArchived ? 'Any state' : 'Any state but Archived'} />
+          <label class="check toggle">
+            <input type="checkbox" checked={showArchived} onChange={(event) => setShowArchived(event.currentTarget.checked)} />
+            Show archived tenants ({archived}), here and in the Tenant menu
+          </label>
         </div>
         <TenantTable tenants={shown} />
       </Panel>

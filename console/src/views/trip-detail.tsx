@@ -4,6 +4,7 @@ import { seg } from '../api.ts';
 import { Panel, ProblemNotice, SelectField, Status, TextField, useAction, When } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
 import type { OrderDetail, Stop, TripDetail } from '../types.ts';
+import { counted, outcomeWords, quantityWord } from '../words.tsx';
 
 const QUANTITIES = { delivery: ['delivered', 'returned', 'rejected', 'lost'], collection: ['collected', 'notCollected'] } as const;
 
@@ -17,8 +18,9 @@ function StopOutcomeForm({ trip, stop, onDone }: { trip: TripDetail; stop: Stop;
   const { busy, problem, run } = useAction();
   if (!tenant) return null;
   const setLine = (i: number, name: string, value: string) => setLines((now) => now.map((l, j) => (j === i ? { ...l, [name]: value } : l)));
+  const number = counted(stop.index);
   return (
-    <form class="outcome" aria-label={`Outcome of stop ${stop.index}`} onSubmit={async (event) => {
+    <form class="outcome" aria-label={`Outcome of stop ${number}`} onSubmit={async (event) => {
       event.preventDefault();
       const body = status === 'Failed'
         ? { status, reasonCode: reasonCode || undefined }
@@ -34,42 +36,62 @@ function StopOutcomeForm({ trip, stop, onDone }: { trip: TripDetail; stop: Stop;
               return entry;
             }),
           };
-      const changed = await run(() => api.post<TripDetail>(`/tenants/${seg(tenant.id)}/trips/${seg(trip.id)}/stops/${stop.index}/outcome`, body), () => `Stop ${stop.index} recorded as ${status}.`);
+      const changed = await run(() => api.post<TripDetail>(`/tenants/${seg(tenant.id)}/trips/${seg(trip.id)}/stops/${stop.index}/outcome`, body), () => `Stop ${number} recorded as ${status}.`);
       if (changed) onDone(changed);
     }}>
       <div class="row">
-        <SelectField label={`Stop ${stop.index} outcome`} name="status" value={status} options={['Completed', 'Failed']} onValue={setStatus} problem={problem} />
+        <SelectField label={`Stop ${number} outcome`} name="status" value={status} options={['Completed', 'Failed']} onValue={setStatus} problem={problem} />
         {status === 'Failed' ? <TextField label="Reason code" name="reasonCode" value={reasonCode} onValue={setReasonCode} problem={problem} placeholder="CustomerAbsent" /> : null}
       </div>
       {status === 'Completed' ? stop.lines.map((l, i) => (
         <fieldset class="line" key={l.lineId}>
-          <legend>Line {l.line}: {l.role}, quantity {l.quantity} ({l.vocabulary})</legend>
+          <legend>Line {counted(l.line)}: {l.role}, quantity {l.quantity} ({l.vocabulary})</legend>
           <div class="row">
             {QUANTITIES[l.vocabulary].map((name) => (
-              <TextField key={name} label={name} name={`lines[${i}].${name}`} value={lines[i]?.[name] ?? ''} onValue={(v) => setLine(i, name, v)} problem={problem} inputMode="numeric" />
+              <TextField key={name} label={quantityWord(name)} name={`lines[${i}].${name}`} value={lines[i]?.[name] ?? ''} onValue={(v) => setLine(i, name, v)} problem={problem} inputMode="numeric" />
             ))}
             <TextField label="Reason code" name={`lines[${i}].reasonCode`} value={lines[i]?.['reasonCode'] ?? ''} onValue={(v) => setLine(i, 'reasonCode', v)} problem={problem} />
           </div>
         </fieldset>
       )) : null}
-      <button type="submit" disabled={busy}>Record stop {stop.index}</button>
+      <button type="submit" disabled={busy}>Record stop {number}</button>
       <ProblemNotice problem={problem} shownFields={['status', 'reasonCode', ...stop.lines.flatMap((_, i) => [...QUANTITIES.delivery, ...QUANTITIES.collection, 'reasonCode'].map((n) => `lines[${i}].${n}`))]} />
     </form>
   );
 }
 
-function StopCard({ trip, stop, onDone }: { trip: TripDetail; stop: Stop; onDone: (trip: TripDetail) => void }) {
+/** The lines of a finished stop, each outcome in words. */
+function StopLines({ stop }: { stop: Stop }) {
+  return (
+    <div class="table-wrap">
+      <table class="stop-lines">
+        <caption class="sr-only">Lines of stop {counted(stop.index)}</caption>
+        <thead><tr><th scope="col">Line</th><th scope="col">Role</th><th scope="col">Quantity</th><th scope="col">Outcome</th></tr></thead>
+        <tbody>
+          {stop.lines.map((l) => (
+            <tr key={l.lineId}>
+              <th scope="row">{counted(l.line)}</th><td>{l.role}</td><td>{l.quantity}</td>
+              <td>{l.outcome ? outcomeWords(l.outcome) : <span class="muted">no outcome</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A stop: its number, status and order (by external and short id; the uuid beneath), then its outcome form or lines. */
+function StopCard({ trip, stop, order, onDone }: { trip: TripDetail; stop: Stop; order: OrderDetail | undefined; onDone: (trip: TripDetail) => void }) {
   return (
     <li class="stop">
       <p>
-        <strong>Stop {stop.index}</strong> <Status value={stop.status} /> order <a class="mono" href={`#orders/${stop.orderId}`}>{stop.orderId}</a>
-        {stop.reasonCode ? <> reason <code>{stop.reasonCode}</code></> : null} {stop.finishedAtUtc ? <>finished <When utc={stop.finishedAtUtc} /></> : null}
+        <strong>Stop {counted(stop.index)}</strong> <Status value={stop.status} /> order{' '}
+        <a href={`#orders/${stop.orderId}`}>{order ? order.externalId ?? order.shortId : stop.orderId}</a>
+        {order?.externalId ? <> <span class="mono">{order.shortId}</span></> : null}
+        {stop.reasonCode ? <>, reason <code>{stop.reasonCode}</code></> : null}{stop.finishedAtUtc ? <>, finished <When utc={stop.finishedAtUtc} /></> : null}
       </p>
-      {stop.status === 'Open' && (trip.status === 'Confirmed' || trip.status === 'InProgress') ? <StopOutcomeForm trip={trip} stop={stop} onDone={onDone} /> : (
-        <ul class="plain">
-          {stop.lines.map((l) => <li key={l.lineId}>Line {l.line} ({l.role}, {l.quantity}): {l.outcome ? <code>{JSON.stringify(l.outcome)}</code> : <span class="muted">no outcome</span>}</li>)}
-        </ul>
-      )}
+      {order ? <p class="muted mono secondary">order id {stop.orderId}</p> : null}
+      {stop.status === 'Open' && (trip.status === 'Confirmed' || trip.status === 'InProgress') ? <StopOutcomeForm trip={trip} stop={stop} onDone={onDone} /> : <StopLines stop={stop} />}
     </li>
   );
 }
@@ -78,6 +100,7 @@ function StopCard({ trip, stop, onDone }: { trip: TripDetail; stop: Stop; onDone
 export function TripDetailView({ tripId }: { tripId: string }) {
   const { api, tenant, rememberTrip, rememberOrders } = useContext(ConsoleContext);
   const [trip, setTrip] = useState<TripDetail | null>(null);
+  const [orders, setOrders] = useState<Record<string, OrderDetail>>({});
   const [cancelReason, setCancelReason] = useState('');
   const load = useAction();
   const act = useAction();
@@ -85,7 +108,10 @@ export function TripDetailView({ tripId }: { tripId: string }) {
   const show = async (changed: TripDetail) => {
     setTrip(changed);
     rememberTrip(changed.id);
-    if (tenant) rememberOrders(await Promise.all(changed.stops.map((s) => api.get<OrderDetail>(`/tenants/${seg(tenant.id)}/orders/${seg(s.orderId)}`))));
+    if (!tenant) return;
+    const read = await Promise.all(changed.stops.map((s) => api.get<OrderDetail>(`/tenants/${seg(tenant.id)}/orders/${seg(s.orderId)}`)));
+    setOrders(Object.fromEntries(read.map((o) => [o.id, o])));
+    rememberOrders(read);
   };
   useEffect(() => {
     if (tenant) load.run(() => api.get<TripDetail>(base)).then((t) => t && show(t));
@@ -126,7 +152,7 @@ export function TripDetailView({ tripId }: { tripId: string }) {
             <ProblemNotice problem={act.problem} shownFields={['reasonCode']} />
           </Panel>
           <Panel title={`Stops (${trip.stops.length})`}>
-            <ol class="stops">{trip.stops.map((s) => <StopCard key={`${s.index}-${s.status}`} trip={trip} stop={s} onDone={show} />)}</ol>
+            <ol class="stops">{trip.stops.map((s) => <StopCard key={`${s.index}-${s.status}`} trip={trip} stop={s} order={orders[s.orderId]} onDone={show} />)}</ol>
           </Panel>
         </>
       ) : null}
