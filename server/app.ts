@@ -26,6 +26,8 @@ export interface AppOptions {
   adminToken?: string;
   /** The request log (D48): null turns it off. Default: one over the store keeping 10,000 entries per tenant. */
   requestLog?: RequestLog | null;
+  /** The built console served at `/console`. Default: `dist/console` of the package (the browser tests build their own). */
+  consoleDir?: string;
 }
 
 /** The route shapes of a document's operations, for 404/405 (D21). */
@@ -55,7 +57,7 @@ export function createApp(options: AppOptions): express.Express {
   // No operation takes OPTIONS: the routers would answer it 200 text/plain themselves (D21).
   app.use((req, res, next) => (req.method === 'OPTIONS' ? fallback(req, res, next) : next()));
   app.use(makeDocsRouter());
-  app.use(makeConsoleRouter());
+  app.use(makeConsoleRouter({ dir: options.consoleDir }));
   app.use(makeIntegrationRouter({ store: options.store, cursors, bodyIdleTimeoutMs }));
   // The tenants' simulations resume where they stopped (D53); `simulationOf(store).close()` ends their timer.
   simulationOf(options.store, { log });

@@ -17,6 +17,8 @@ const QUANTITIES: readonly (readonly [string, string])[] = [
 
 /** The words of a quantity field (`notCollected` → "not collected"). */
 export const quantityWord = (name: string): string => QUANTITIES.find(([field]) => field === name)?.[1] ?? name;
+/** A quantity field's label ("Not collected"). */
+export const quantityLabel = (name: string): string => quantityWord(name).replace(/^./, (first) => first.toUpperCase());
 
 /** A value of a history entry or an outcome as text: no JSON braces for a person to read. */
 function plain(value: unknown): string {
@@ -28,19 +30,20 @@ function plain(value: unknown): string {
 
 /**
  * A line outcome in words: its quantities that are not 0 ("2 delivered, 1 lost"), then its
- * reason; a field the console does not know is named with its value.
+ * reason unless it is `saidReason` (the stop's, said once beside the stop); a field the
+ * console does not know is named with its value.
  */
-export function outcomeWords(outcome: Record<string, unknown>): string {
+export function outcomeWords(outcome: Record<string, unknown>, saidReason: unknown = null): string {
   const known = new Set(['line', 'reasonCode', ...QUANTITIES.map(([field]) => field)]);
   const amounts = QUANTITIES.filter(([field]) => typeof outcome[field] === 'number' && outcome[field] !== 0).map(([field, word]) => `${String(outcome[field])} ${word}`);
   const others = Object.entries(outcome).filter(([name]) => !known.has(name)).map(([name, value]) => `${name} ${plain(value)}`);
-  const reason = typeof outcome['reasonCode'] === 'string' ? [`reason ${outcome['reasonCode']}`] : [];
+  const reason = typeof outcome['reasonCode'] === 'string' && outcome['reasonCode'] !== saidReason ? [`reason ${outcome['reasonCode']}`] : [];
   return [amounts.join(', ') || 'nothing counted', ...others, ...reason].join('; ');
 }
 
 /** A trip named by the start of its id, leading to it. */
 const TripLink = ({ tripId }: { tripId: unknown }) =>
-  typeof tripId === 'string' ? <>, trip <a class="mono" href={`#trips/${tripId}`} title={tripId}>{tripId.slice(0, 8)}</a></> : null;
+  typeof tripId === 'string' ? <>, trip <a class="mono nowrap" href={`#trips/${tripId}`} title={tripId}>{tripId.slice(0, 8)}</a></> : null;
 
 const Reason = ({ code }: { code: unknown }) => (typeof code === 'string' && code ? <>, reason <code>{code}</code></> : null);
 
@@ -51,8 +54,7 @@ function outcomeLines(lines: unknown, stopReason: unknown): string {
   if (!Array.isArray(lines)) return '';
   return lines.map((line: Record<string, unknown>) => {
     const { line: index, ...rest } = line;
-    if (rest['reasonCode'] === stopReason) delete rest['reasonCode'];
-    return `line ${typeof index === 'number' ? counted(index) : plain(index)}: ${outcomeWords(rest)}`;
+    return `line ${typeof index === 'number' ? counted(index) : plain(index)}: ${outcomeWords(rest, stopReason)}`;
   }).join('; ');
 }
 

@@ -8,54 +8,36 @@
  * driven: fault rules added (after a field error), one fired by a call and marked in the
  * request log; the clock ticking, frozen, advanced an hour, refused a move backwards (409); a
  * simulation started at the frozen clock whose advance fills the feed. Every view is
- * photographed into reports/console/<view>.png. No request leaves the sandbox and the token
- * never appears in an address.
+ * photographed at 1280 and 390 px into reports/console/<view>-<width>.png, and none scrolls
+ * sideways at 390 px. No request leaves the sandbox and the token never appears in an address.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, seriousAccessibilityViolations, skipWithoutBrowser } from '../../test/browser.ts';
-import { buildConsole } from '../../console/build.mjs';
-import { packageFile } from '../../spec/package-files.ts';
 import { memoryStore, type RunningServer, startServer, TEST_ADMIN_TOKEN } from '../testing.ts';
+import { builtConsole, openConsole as openOn, photograph as shot, view } from './console-browser.ts';
 
 const SKIP = skipWithoutBrowser('console');
-const SHOTS = packageFile('reports/console');
 let browser: Browser;
 let sandbox: RunningServer;
+let consoleDir: string;
 
 beforeAll(async () => {
   if (SKIP) return;
-  // The console the sandbox serves is dist/console: build it from the sources under test.
-  await buildConsole();
-  mkdirSync(SHOTS, { recursive: true });
-  sandbox = await startServer(memoryStore(), { adminToken: TEST_ADMIN_TOKEN });
+  consoleDir = await builtConsole();
+  sandbox = await startServer(memoryStore(), { adminToken: TEST_ADMIN_TOKEN, consoleDir });
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
   await sandbox?.close();
+  if (consoleDir) rmSync(consoleDir, { recursive: true, force: true });
 });
 
-/** Opens a view from the navigation (text links elsewhere on a page may share its name). */
-const view = (page: Page, name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name, exact: true }).click();
-
-const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-
-/** Opens a page on the console that records every request and every browser complaint (CSP included). */
-async function openConsole(options: { bypassCSP?: boolean } = {}): Promise<{ page: Page; requests: string[]; complaints: string[] }> {
-  // The clipboard is granted so that "Copy as curl" can be read back as a person would paste it.
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'], ...options });
-  const requests: string[] = [];
-  const complaints: string[] = [];
-  page.on('request', (request) => requests.push(request.url()));
-  page.on('console', (message) => message.type() === 'error' && !/status of 4\d\d/.test(message.text()) && complaints.push(message.text()));
-  page.on('pageerror', (error) => complaints.push(String(error)));
-  await page.goto(`${sandbox.url}/console`);
-  return { page, requests, complaints };
-}
+const openConsole = (options: { bypassCSP?: boolean } = {}) => openOn(browser, sandbox, options);
 
 describe.skipIf(SKIP)('the console in Chromium', () => {
   it('refuses a wrong token with the server\'s words and keeps nothing', async () => {
@@ -103,50 +85,79 @@ describe.skipIf(SKIP)('the console in Chromium', () => {
     const secret = (await page.locator('#new-key-secret').textContent())!;
     expect(secret).toMatch(/^wbk_/);
     await page.getByRole('row', { name: /feeds/ }).waitFor();
+    // The notice says so under the heading, covering nothing (photograph checks), and goes with the view.
+    await expect.poll(() => page.locator('.live').textContent()).toBe('Key feeds created; copy its secret now.');
     await shot(page, 'keys');
     await page.getByRole('button', { name: 'I have copied it' }).click();
     expect(await page.locator('body').textContent()).not.toContain(secret);
 
-    // Two orders.
+    // Two orders; the key picker has taken the key just made.
     await page.getByRole('link', { name: 'Orders' }).click();
+    await page.getByRole('heading', { name: 'Orders', level: 1 }).waitFor();
+    expect(await page.locator('.live').textContent()).toBe('');
     for (const [externalId, quantity] of [['SHOP-1', '2'], ['SHOP-2', '1']] as const) {
       await page.getByLabel('External id', { exact: true }).fill(externalId);
       await page.getByLabel('Quantity').fill(quantity);
       await page.getByRole('button', { name: 'Create order' }).click();
-      await page.getByRole('link', { name: externalId }).waitFor();
+      await page.getByRole('table', { name: 'Orders created or opened in this tab' }).getByRole('link', { name: externalId }).waitFor();
     }
-    const madeKeys = page.getByLabel('API key made in this tab');
-    await madeKeys.selectOption({ label: (await madeKeys.locator('option', { hasText: 'feeds' }).textContent())! });
+    await expect.poll(() => page.getByLabel('API key made in this tab').locator('option:checked').textContent()).toMatch(/^feeds \(/);
     await page.getByRole('table', { name: 'Orders from the feed' }).getByRole('link', { name: 'SHOP-2' }).waitFor();
     await shot(page, 'orders');
     await page.getByRole('table', { name: 'Orders from the feed' }).getByRole('link', { name: 'SHOP-1' }).click();
     await page.getByRole('heading', { name: 'Order SHOP-1' }).waitFor();
-    await page.getByText('created').first().waitFor();
+    await expect.poll(() => page.locator('ol.history li').first().textContent()).toMatch(/Created in New$/);
+    expect(await page.getByRole('table', { name: 'Lines' }).locator('tbody td').first().textContent()).toBe('1');
     await shot(page, 'order-detail');
 
     // A trip from both, started, one stop delivered, one failed, completed.
     await page.getByRole('link', { name: 'Trips' }).click();
     await page.getByLabel(/SHOP-1/).check();
     await page.getByLabel(/SHOP-2/).check();
+    await shot(page, 'trip-plan');
     await page.getByRole('button', { name: 'Plan trip' }).click();
     await page.getByRole('button', { name: 'Start trip' }).click();
     await page.locator('.facts').getByText('InProgress').waitFor();
-    await page.getByRole('button', { name: 'Record stop 0' }).click();
-    await page.getByRole('button', { name: 'Record stop 0' }).waitFor({ state: 'detached' });
-    await page.getByLabel('Stop 1 outcome').selectOption('Failed');
-    await page.getByRole('button', { name: 'Record stop 1' }).click();
-    const reasonField = page.getByRole('form', { name: 'Outcome of stop 1' }).locator('.field.invalid');
-    await expect.poll(() => reasonField.textContent()).toContain('trips.stop.reasonRequired');
-    await page.getByRole('form', { name: 'Outcome of stop 1' }).getByLabel('Reason code').fill('CustomerAbsent');
+    // Stops and lines count from 1, as people do; the API's index stays 0 underneath.
+    await page.getByRole('form', { name: 'Outcome of stop 1' }).getByRole('group', { name: /^Line 1: Delivery, quantity 2/ }).waitFor();
+    await shot(page, 'trip-open');
     await page.getByRole('button', { name: 'Record stop 1' }).click();
     await page.getByRole('button', { name: 'Record stop 1' }).waitFor({ state: 'detached' });
+    await page.getByLabel('Stop 2 outcome').selectOption('Failed');
+    await page.getByRole('button', { name: 'Record stop 2' }).click();
+    const reasonField = page.getByRole('form', { name: 'Outcome of stop 2' }).locator('.field.invalid');
+    await expect.poll(() => reasonField.textContent()).toContain('trips.stop.reasonRequired');
+    await page.getByRole('form', { name: 'Outcome of stop 2' }).getByLabel('Reason code').fill('CustomerAbsent');
+    await page.getByRole('button', { name: 'Record stop 2' }).click();
+    await page.getByRole('button', { name: 'Record stop 2' }).waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Complete trip' }).click();
     await page.locator('.facts').getByText('Completed').waitFor();
+    // Each stop names its order by external and short id, and says its outcome in words, no JSON.
+    const stops = page.locator('ol.stops > li');
+    expect(await stops.nth(0).locator('p').first().textContent()).toMatch(/^Stop 1 Completed order SHOP-1 ORD-\w+, finished /);
+    expect(await stops.nth(0).getByRole('row').nth(1).textContent()).toBe('1Delivery22 delivered');
+    expect(await stops.nth(1).locator('p').first().textContent()).toMatch(/^Stop 2 Failed order SHOP-2 ORD-\w+, reason CustomerAbsent, finished /);
+    expect(await stops.nth(1).getByRole('row').nth(1).textContent()).toBe('1Delivery11 returned');
+    expect(await page.locator('ol.stops').textContent()).not.toMatch(/[{}"]/);
     await shot(page, 'trips');
+    // The order's history in words: planned onto the trip, its stop's outcome, its end status.
+    await stops.nth(0).getByRole('link', { name: 'SHOP-1' }).click();
+    await page.getByRole('heading', { name: 'Order SHOP-1' }).waitFor();
+    const history = page.locator('ol.history');
+    await expect.poll(() => history.locator('li').count()).toBe(5);
+    expect(await history.locator('li').allTextContents()).toEqual([
+      expect.stringMatching(/Created in New$/),
+      expect.stringMatching(/Status New → Planned, trip [0-9a-f]{8}$/),
+      expect.stringMatching(/Status Planned → InProgress, trip [0-9a-f]{8}$/),
+      expect.stringMatching(/Stop 1 Completed, trip [0-9a-f]{8}: line 1: 2 delivered$/),
+      expect.stringMatching(/Status InProgress → FullyDelivered, trip [0-9a-f]{8}$/),
+    ]);
+    expect(await history.textContent()).not.toMatch(/[{}"]/);
+    await shot(page, 'order-history');
 
     // The feed as the new key reads it: both orders in their end statuses.
     await page.getByRole('link', { name: 'Feed' }).click();
-    await page.getByLabel('or paste a key').fill(secret);
+    await expect.poll(() => page.getByLabel('API key made in this tab').locator('option:checked').textContent()).toMatch(/^feeds \(/);
     await page.getByLabel('Since').fill('yesterday');
     await page.getByRole('button', { name: 'Read first page' }).click();
     const sinceField = page.locator('.field.invalid', { has: page.getByLabel('Since') });

@@ -61,6 +61,26 @@ const stylesheet = `body { margin: 0; font-family: system-ui, sans-serif; color:
 .catalog th, .catalog td { border-bottom: 1px solid #d0d7de; padding: 0.35rem 0.5rem; text-align: left; vertical-align: top; }
 .catalog th { position: sticky; top: 0; background: #fff; }
 .catalog tr:target { background: #fff8c5; }
+/* /docs/errors#<code> scrolls its row to just under the sticky header, not beneath it. */
+.catalog tbody tr { scroll-margin-top: 4.5rem; }
+/* A phone reads each code as a card (code; status and reach; meaning): no sideways scrolling, no header to hide under. */
+@media (max-width: 40rem) {
+  .waybill-page { padding: 1rem 0.75rem 3rem; }
+  .catalog thead { display: none; }
+  .catalog, .catalog tbody { display: block; }
+  .catalog tr { display: flex; flex-wrap: wrap; gap: 0 0.6rem; padding: 0.4rem 0; border-bottom: 1px solid #d0d7de; scroll-margin-top: 0.5rem; }
+  .catalog td { border: none; padding: 0.1rem 0; }
+  .catalog td:nth-child(1) { flex-basis: 100%; overflow-wrap: anywhere; font-weight: 600; }
+  .catalog td:nth-child(3) { display: none; }
+  .catalog td:nth-child(4) { flex-basis: 100%; order: 1; }
+  .catalog td:nth-child(5) { color: #59636e; }
+}
+  .catalog { font-size: 0.82rem; }
+  .catalog th, .catalog td { padding: 0.3rem 0.2rem; }
+  .catalog td { overflow-wrap: anywhere; }
+  .catalog code { overflow-wrap: anywhere; }
+  .catalog th:nth-child(3), .catalog td:nth-child(3) { display: none; }
+}
 .catalog td.status { font-variant-numeric: tabular-nums; }
 h2:target, h3:target { background: #fff8c5; }
 `;

@@ -77,6 +77,23 @@ describe.skipIf(SKIP)('/docs in Chromium', () => {
     expect(await page.locator('table.catalog tbody tr').count()).toBe(218);
     await page.goto(`${server.url}/docs/errors#api.rate_limited`);
     expect(await page.locator('tr:target td').nth(1).innerText()).toBe('429');
+    // The row an anchor leads to shows whole: under the sticky header at a desktop's width, a card of its own on a phone.
+    for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${server.url}/docs/decisions`);
+      await page.goto(`${server.url}/docs/errors#trips.stop.reasonRequired`);
+      const { rowTop, headTop, headBottom, scrolled } = (await page.evaluate(`(() => {
+        const head = document.querySelector('.catalog thead th').getBoundingClientRect();
+        return { rowTop: document.querySelector('tr:target').getBoundingClientRect().top, headTop: head.top, headBottom: head.bottom, scrolled: scrollY };
+      })()`)) as { rowTop: number; headTop: number; headBottom: number; scrolled: number };
+      expect(scrolled, `scrolled to the row at ${viewport.width} px`).toBeGreaterThan(0);
+      if (viewport.width === 1280) expect(headTop, 'the header is stuck to the top').toBe(0);
+      expect(rowTop, `the row's top at ${viewport.width} px`).toBeGreaterThanOrEqual(Math.max(headBottom, 0) - 0.5);
+      expect(await page.evaluate('document.scrollingElement.scrollWidth'), `the catalog's width at ${viewport.width} px`).toBeLessThanOrEqual(viewport.width);
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, `docs-errors-anchor-${viewport.width}.png`) });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.locator('nav a', { hasText: 'Decisions' }).click();
     expect(await page.locator('h2#d21').innerText()).toMatch(/^D21 — /);
     expect(blocked).toEqual([]);

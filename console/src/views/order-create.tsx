@@ -4,6 +4,7 @@ import { seg } from '../api.ts';
 import { numberOr, ProblemNotice, SelectField, TextField, useAction, useTenantItems } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
 import { type ImportResult, ORDER_TYPES, type OrderDetail, type Tag } from '../types.ts';
+import { counted } from '../words.tsx';
 
 /** The sandbox does not look warehouse and product ids up (D36): any uuid serves. */
 const SAMPLE_WAREHOUSE = '5c8e7d6f-1a2b-4c3d-9e8f-7a6b5c4d3e2f';
@@ -20,7 +21,8 @@ interface LineDraft {
 const newLine = (): LineDraft => ({ warehouseId: SAMPLE_WAREHOUSE, productId: SAMPLE_PRODUCT, quantity: '1', role: 'Delivery', price: '0' });
 
 
-export function OrderCreateForm() {
+/** The form taking in one order; `onCreated` hears of each order it made. */
+export function OrderCreateForm({ onCreated }: { onCreated?: () => void }) {
   const { api, tenant, rememberOrders } = useContext(ConsoleContext);
   const [tags] = useTenantItems<Tag>('/tags');
   const [externalId, setExternalId] = useState('');
@@ -46,6 +48,7 @@ export function OrderCreateForm() {
       const order = await run(() => api.post<OrderDetail>(`/tenants/${seg(tenant.id)}/orders`, body), (o) => `Order ${o.externalId} created in status ${o.status}.`);
       if (order) {
         rememberOrders([order]);
+        onCreated?.();
         setExternalId('');
         setCustomId('');
         setLines([newLine()]);
@@ -98,7 +101,8 @@ const SAMPLE_IMPORT = JSON.stringify({
   ],
 }, null, 2);
 
-export function OrderImportForm() {
+/** The form importing JSON rows of orders; `onCreated` hears of each import that made some. */
+export function OrderImportForm({ onCreated }: { onCreated?: () => void }) {
   const { api, tenant, rememberOrders } = useContext(ConsoleContext);
   const [text, setText] = useState(SAMPLE_IMPORT);
   const [result, setResult] = useState<ImportResult | null>(null);
@@ -120,6 +124,7 @@ export function OrderImportForm() {
         setResult(answer);
         const created = await Promise.all(answer.rows.filter((r) => r.orderId).slice(0, 50).map((r) => api.get<OrderDetail>(`/tenants/${seg(tenant.id)}/orders/${seg(r.orderId!)}`)));
         rememberOrders(created);
+        if (created.length) onCreated?.();
       }
     }}>
       <TextField label="Rows (JSON)" name="rows" value={text} onValue={setText} problem={problem} multiline rows={8} hint='{"rows": [order intake, …]}, at most 1000 rows' />
@@ -133,7 +138,7 @@ export function OrderImportForm() {
             <tbody>
               {result.rows.map((row) => (
                 <tr key={row.row}>
-                  <td>{row.row}</td>
+                  <td>{counted(row.row)}</td>
                   <td>{row.externalId ?? <span class="muted">—</span>}</td>
                   <td>{row.orderId ? <a href={`#orders/${row.orderId}`}>created</a> : (
                     <>

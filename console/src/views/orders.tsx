@@ -86,7 +86,8 @@ function OrderFinder({ secret }: { secret: string }) {
   );
 }
 
-function OrderList({ secret }: { secret: string }) {
+/** The feed's orders as the key `secret` sees them; read again when `made` counts a new order of this tab. */
+function OrderList({ secret, made }: { secret: string; made: number }) {
   const { rememberOrders } = useContext(ConsoleContext);
   const [status, setStatus] = useState('');
   const [orders, setOrders] = useState<Order[]>([]);
@@ -103,7 +104,7 @@ function OrderList({ secret }: { secret: string }) {
     setOrders([]);
     setNext(null);
     if (secret) void load(null);
-  }, [secret, status]);
+  }, [secret, status, made]);
   if (!secret) return <p class="empty">Choose or paste a key with orders:read to list the tenant's orders (the control plane has no order list).</p>;
   return (
     <>
@@ -121,6 +122,8 @@ function OrderList({ secret }: { secret: string }) {
 export function OrdersView({ param }: { param: string }) {
   const { tenant, recentOrders } = useContext(ConsoleContext);
   const [secret, setSecret] = useState('');
+  const [made, setMade] = useState(0);
+  const madeOne = () => setMade((n) => n + 1);
   if (!tenant) return <NeedTenant />;
   if (param) return <OrderDetailView orderId={param} />;
   const mine = recentOrders.filter((o) => o.tenantId === tenant.id);
@@ -129,11 +132,11 @@ export function OrdersView({ param }: { param: string }) {
       <Panel title="Find and list">
         <KeyChooser secret={secret} onSecret={setSecret} scope="orders:read" />
         <OrderFinder secret={secret} />
-        <OrderList secret={secret} />
+        <OrderList secret={secret} made={made} />
       </Panel>
       {mine.length ? <Panel title="Orders of this tab"><OrderTable orders={mine.slice(0, 20)} caption="Orders created or opened in this tab" /></Panel> : null}
-      <Panel title="New order"><OrderCreateForm /></Panel>
-      <Panel title="Import orders"><OrderImportForm /></Panel>
+      <Panel title="New order"><OrderCreateForm onCreated={madeOne} /></Panel>
+      <Panel title="Import orders"><OrderImportForm onCreated={madeOne} /></Panel>
       <Directory />
     </>
   );

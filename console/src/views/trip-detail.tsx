@@ -4,7 +4,7 @@ import { seg } from '../api.ts';
 import { Panel, ProblemNotice, SelectField, Status, TextField, useAction, When } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
 import type { OrderDetail, Stop, TripDetail } from '../types.ts';
-import { counted, outcomeWords, quantityWord } from '../words.tsx';
+import { counted, outcomeWords, quantityLabel } from '../words.tsx';
 
 const QUANTITIES = { delivery: ['delivered', 'returned', 'rejected', 'lost'], collection: ['collected', 'notCollected'] } as const;
 
@@ -48,7 +48,7 @@ function StopOutcomeForm({ trip, stop, onDone }: { trip: TripDetail; stop: Stop;
           <legend>Line {counted(l.line)}: {l.role}, quantity {l.quantity} ({l.vocabulary})</legend>
           <div class="row">
             {QUANTITIES[l.vocabulary].map((name) => (
-              <TextField key={name} label={quantityWord(name)} name={`lines[${i}].${name}`} value={lines[i]?.[name] ?? ''} onValue={(v) => setLine(i, name, v)} problem={problem} inputMode="numeric" />
+              <TextField key={name} label={quantityLabel(name)} name={`lines[${i}].${name}`} value={lines[i]?.[name] ?? ''} onValue={(v) => setLine(i, name, v)} problem={problem} inputMode="numeric" />
             ))}
             <TextField label="Reason code" name={`lines[${i}].reasonCode`} value={lines[i]?.['reasonCode'] ?? ''} onValue={(v) => setLine(i, 'reasonCode', v)} problem={problem} />
           </div>
@@ -60,7 +60,7 @@ function StopOutcomeForm({ trip, stop, onDone }: { trip: TripDetail; stop: Stop;
   );
 }
 
-/** The lines of a finished stop, each outcome in words. */
+/** The lines of a finished stop, each outcome in words (the stop's reason is said once, beside the stop). */
 function StopLines({ stop }: { stop: Stop }) {
   return (
     <div class="table-wrap">
@@ -71,7 +71,7 @@ function StopLines({ stop }: { stop: Stop }) {
           {stop.lines.map((l) => (
             <tr key={l.lineId}>
               <th scope="row">{counted(l.line)}</th><td>{l.role}</td><td>{l.quantity}</td>
-              <td>{l.outcome ? outcomeWords(l.outcome) : <span class="muted">no outcome</span>}</td>
+              <td class="outcome-words">{l.outcome ? outcomeWords(l.outcome, stop.reasonCode) : <span class="muted">no outcome</span>}</td>
             </tr>
           ))}
         </tbody>
@@ -87,7 +87,7 @@ function StopCard({ trip, stop, order, onDone }: { trip: TripDetail; stop: Stop;
       <p>
         <strong>Stop {counted(stop.index)}</strong> <Status value={stop.status} /> order{' '}
         <a href={`#orders/${stop.orderId}`}>{order ? order.externalId ?? order.shortId : stop.orderId}</a>
-        {order?.externalId ? <> <span class="mono">{order.shortId}</span></> : null}
+        {order?.externalId ? <> <span class="mono nowrap">{order.shortId}</span></> : null}
         {stop.reasonCode ? <>, reason <code>{stop.reasonCode}</code></> : null}{stop.finishedAtUtc ? <>, finished <When utc={stop.finishedAtUtc} /></> : null}
       </p>
       {order ? <p class="muted mono secondary">order id {stop.orderId}</p> : null}
