@@ -46,7 +46,7 @@ function FaultRuleTable({ rules, keys, busy, onDelete }: { rules: FaultRule[]; k
             <tr key={rule.id} class={rule.remaining === 0 ? 'spent' : undefined}>
               <td>{i + 1}</td>
               <th scope="row">{rule.operation}</th>
-              <td>{rule.keyId ? <>{keyName(rule.keyId) ?? ''} <span class="mono muted">{rule.keyId}</span></> : <span class="muted">any key</span>}</td>
+              <td>{rule.keyId ? <>{keyName(rule.keyId) ?? ''} <span class="mono muted nowrap">{rule.keyId}</span></> : <span class="muted">any key</span>}</td>
               <td><code>{rule.fault}</code> {parameters(rule)}</td>
               <td>{rule.when ?? <span class="muted">—</span>}</td>
               <td>{firing(rule)}</td>

@@ -23,10 +23,10 @@ function FeedTable({ feed, items }: { feed: Feed; items: (Order | Trip)[] }) {
         <tbody>
           {feed === 'orders'
             ? (items as Order[]).map((o) => (
-                <tr key={o.id}><th scope="row">{o.externalId ?? '—'}</th><td class="mono">{o.shortId}</td><td>{o.type}</td><td><Status value={o.status} /></td><td>{o.miniStatus ?? '—'}</td><td><When utc={o.updatedAtUtc} /></td></tr>
+                <tr key={o.id}><th scope="row">{o.externalId ?? '—'}</th><td class="mono nowrap">{o.shortId}</td><td>{o.type}</td><td><Status value={o.status} /></td><td>{o.miniStatus ?? '—'}</td><td><When utc={o.updatedAtUtc} /></td></tr>
               ))
             : (items as Trip[]).map((t) => (
-                <tr key={t.id}><th scope="row">{t.shortId}</th><td class="mono">{t.id}</td><td><Status value={t.status} /></td><td>{String(t['stopCount'] ?? '')}</td><td><When utc={t.updatedAtUtc} /></td></tr>
+                <tr key={t.id}><th scope="row">{t.shortId}</th><td class="mono nowrap">{t.id}</td><td><Status value={t.status} /></td><td>{String(t['stopCount'] ?? '')}</td><td><When utc={t.updatedAtUtc} /></td></tr>
               ))}
         </tbody>
       </table>

@@ -90,7 +90,7 @@ export function KeysView(_: { param: string }) {
                 {keys.map((key) => (
                   <tr key={key.id}>
                     <th scope="row">{key.name}</th>
-                    <td class="mono">{key.id}</td>
+                    <td class="mono nowrap">{key.id}</td>
                     <td>{key.scopes.join(', ') || <span class="muted">none</span>}</td>
                     <td>{key.rateLimitPerMinute}</td>
                     <td><When utc={key.createdAtUtc} /></td>

@@ -31,7 +31,7 @@ function History({ orderId, version }: { orderId: string; version: string }) {
               <thead><tr><th scope="col">Payment id</th><th scope="col">Amount</th><th scope="col">Currency</th><th scope="col">At</th></tr></thead>
               <tbody>
                 {payments.map((p) => (
-                  <tr key={p.seq}><td class="mono">{String(p.data['paymentId'])}</td><td>{String(p.data['amount'])}</td><td>{String(p.data['currency'])}</td><td><When utc={p.atUtc} /></td></tr>
+                  <tr key={p.seq}><td class="mono nowrap">{String(p.data['paymentId'])}</td><td>{String(p.data['amount'])}</td><td>{String(p.data['currency'])}</td><td><When utc={p.atUtc} /></td></tr>
                 ))}
               </tbody>
             </table>
@@ -111,7 +111,7 @@ export function OrderDetailView({ orderId }: { orderId: string }) {
                 <thead><tr><th scope="col">Line</th><th scope="col">Role</th><th scope="col">Quantity</th><th scope="col">Product</th><th scope="col">Warehouse</th><th scope="col">Weight kg</th><th scope="col">Volume m³</th><th scope="col">Price</th></tr></thead>
                 <tbody>
                   {order.lines.map((l) => (
-                    <tr key={l.id}><td>{counted(l.line)}</td><td>{l.role}</td><td>{l.quantity}</td><td class="mono">{l.productId}</td><td class="mono">{l.warehouseId}</td><td>{l.weightKg}</td><td>{l.volumeM3}</td><td>{l.price}</td></tr>
+                    <tr key={l.id}><td>{counted(l.line)}</td><td>{l.role}</td><td>{l.quantity}</td><td class="mono nowrap">{l.productId}</td><td class="mono nowrap">{l.warehouseId}</td><td>{l.weightKg}</td><td>{l.volumeM3}</td><td>{l.price}</td></tr>
                   ))}
                 </tbody>
               </table>

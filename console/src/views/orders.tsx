@@ -29,7 +29,7 @@ export function OrderTable({ orders, caption }: { orders: Order[]; caption: stri
           {orders.map((o) => (
             <tr key={o.id}>
               <th scope="row"><a href={`#orders/${o.id}`}>{o.externalId ?? o.id}</a></th>
-              <td class="mono">{o.shortId}</td>
+              <td class="mono nowrap">{o.shortId}</td>
               <td>{o.type}</td>
               <td><Status value={o.status} /></td>
               <td>{o.miniStatus ?? <span class="muted">—</span>}</td>

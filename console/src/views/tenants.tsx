@@ -60,7 +60,7 @@ function TenantTable({ tenants }: { tenants: Tenant[] }) {
           <tbody>
             {tenants.map((t) => (
               <tr key={t.id} class={current?.id === t.id ? 'selected' : undefined}>
-                <th scope="row">{t.name}<div class="muted mono">{t.id}</div></th>
+                <th scope="row">{t.name}<div class="muted mono nowrap">{t.id}</div></th>
                 <td>{t.country}</td>
                 <td><Status value={t.state} /></td>
                 <td>{t.skills.join(', ') || <span class="muted">—</span>}</td>
