@@ -2,9 +2,11 @@
  * The console in a real browser (Debian's Chromium through playwright-core), driven as a
  * person would against an in-memory sandbox: a wrong token refused with the server's words;
  * sign-in; a tenant (after a field error shown beside its field), a key whose secret shows
- * once; two orders; a trip planned from them, started, one stop delivered and one failed (after
- * the catalog's reason error beside its field), completed; both end statuses in the feed as
- * the new key reads it; the request log (or its not-available state). Then a second tenant
+ * once, its notice gone with the view; two orders, listed with the new key the picker took; a
+ * trip planned from them, started, one stop delivered and one failed (after the catalog's
+ * reason error beside its field), completed, its stops numbered from 1, naming their orders
+ * by external id and their outcomes in words, as the order's history does; both end statuses
+ * in the feed as the new key reads it; the request log (or its not-available state). Then a second tenant
  * driven: fault rules added (after a field error), one fired by a call and marked in the
  * request log; the clock ticking, frozen, advanced an hour, refused a move backwards (409); a
  * simulation started at the frozen clock whose advance fills the feed. Every view is
