@@ -97,6 +97,8 @@ export async function main(argv: string[]): Promise<number> {
     if (tokenFile !== null) removeTokenFile = writeAdminTokenFile(url, adminToken, tokenFile);
   } catch (error) {
     await new Promise((resolve) => server.close(resolve));
+    await requestLog?.close();
+    simulationOf(store).close();
     store.db.close();
     throw new UsageError(`--admin-token-file ${tokenFile}: cannot write it (${(error as Error).message}); give another path, or none`);
   }

@@ -77,6 +77,9 @@ function App() {
 
   useEffect(() => {
     const onHash = () => {
+      // A sign-in link opened in a tab that already shows the console changes only the fragment.
+      const linked = takeTokenFromAddress();
+      if (linked !== null) void signIn(linked, true);
       // A notice speaks of the view it came from: it goes with it.
       clearNotice();
       setWhere(route());

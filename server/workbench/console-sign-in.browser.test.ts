@@ -45,6 +45,10 @@ describe.skipIf(SKIP)('signing in to the console', () => {
     await view(page, 'Keys');
     await page.getByRole('heading', { name: 'Keys', level: 1 }).waitFor();
     expect(page.url()).toBe(`${sandbox.url}/console#keys`);
+    // The link opened again in this tab changes only the fragment: it is taken out all the same.
+    await page.goto(`${sandbox.url}${link(TEST_ADMIN_TOKEN)}`);
+    await page.getByRole('heading', { name: 'Tenants', level: 1 }).waitFor();
+    expect(page.url()).toBe(`${sandbox.url}/console`);
 
     // The server heard the console and its API calls, and the token in none of their lines or headers but Authorization.
     expect(heard).toContain('GET /console');
