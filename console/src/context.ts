@@ -24,6 +24,8 @@ export interface ConsoleState {
   recentTrips: string[];
   rememberTrip: (tripId: string) => void;
   announce: (message: string) => void;
+  /** Opens the view at `hash` as an action's result, keeping the notice the action made (moving by hand clears it). */
+  openResult: (hash: string) => void;
   signOutOn401: (problem: Problem) => void;
 }
 

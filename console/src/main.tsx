@@ -69,6 +69,7 @@ function App() {
   const [message, setMessage] = useState('');
   const main = useRef<HTMLElement>(null);
   const noticeTimers = useRef<ReturnType<typeof setTimeout>[]>([]);
+  const keepNotice = useRef(false);
   const clearNotice = () => {
     noticeTimers.current.forEach(clearTimeout);
     noticeTimers.current = [];
@@ -80,8 +81,9 @@ function App() {
       // A sign-in link opened in a tab that already shows the console changes only the fragment.
       const linked = takeTokenFromAddress();
       if (linked !== null) void signIn(linked, true);
-      // A notice speaks of the view it came from: it goes with it.
-      clearNotice();
+      // A notice speaks of the view it came from: it goes with it, unless an action opened this view.
+      if (!keepNotice.current) clearNotice();
+      keepNotice.current = false;
       setWhere(route());
       main.current?.focus();
     };
@@ -153,6 +155,10 @@ function App() {
       // The same text twice is still announced; the notice goes after a while.
       clearNotice();
       noticeTimers.current = [setTimeout(() => setMessage(text), 30), setTimeout(() => setMessage(''), NOTICE_MS)];
+    },
+    openResult: (hash) => {
+      keepNotice.current = location.hash !== hash;
+      location.hash = hash;
     },
     signOutOn401: (problem) => {
       if (problem.status === 401 && /admin token/i.test(problem.detail ?? '')) signOut(problem);

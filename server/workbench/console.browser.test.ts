@@ -118,6 +118,8 @@ describe.skipIf(SKIP)('the console in Chromium', () => {
     await page.getByLabel(/SHOP-2/).check();
     await shot(page, 'trip-plan');
     await page.getByRole('button', { name: 'Plan trip' }).click();
+    // The plan opens its trip, and its notice comes along: only a move by hand clears one.
+    await expect.poll(() => page.locator('.live').textContent()).toMatch(/^Trip TRP-\w+ planned with 2 stops; it is Confirmed\.$/);
     await page.getByRole('button', { name: 'Start trip' }).click();
     await page.locator('.facts').getByText('InProgress').waitFor();
     // Stops and lines count from 1, as people do; the API's index stays 0 underneath.

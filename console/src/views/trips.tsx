@@ -8,7 +8,7 @@ import { NeedTenant } from './need-tenant.tsx';
 import { TripDetailView } from './trip-detail.tsx';
 
 function TripPlanForm() {
-  const { api, tenant, recentOrders, rememberTrip, rememberOrders } = useContext(ConsoleContext);
+  const { api, tenant, recentOrders, rememberTrip, rememberOrders, openResult } = useContext(ConsoleContext);
   const [picked, setPicked] = useState<string[]>([]);
   const [more, setMore] = useState('');
   const { busy, problem, run } = useAction();
@@ -27,7 +27,7 @@ function TripPlanForm() {
         rememberOrders(orders);
         setPicked([]);
         setMore('');
-        location.hash = `#trips/${trip.id}`;
+        openResult(`#trips/${trip.id}`);
       }
     }}>
       <fieldset class={`field${pickErrors.length ? ' invalid' : ''}`} aria-describedby={pickErrors.length ? `${id}-errors` : undefined}>
