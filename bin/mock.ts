@@ -26,8 +26,7 @@ Examples:
   curl -H 'X-Api-Key: any' -H 'Prefer: example=caughtUp' http://127.0.0.1:4010/api/v1/integration/orders
 `,
     )
-    .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+    .exitOverride();
 }
 
 /** The arguments of `prism mock` for the mock's options (port and host aside). */

@@ -53,9 +53,7 @@ Examples:
   waybill serve --seed 7 --db .waybill/seed-7.db
   waybill serve --log-retention 0
 `)
-    .exitOverride()
-    // Commander's errors become a UsageError, printed once by the dispatcher.
-    .configureOutput({ outputError: () => {} });
+    .exitOverride();
 }
 
 /** Runs the sandbox until SIGINT or SIGTERM; resolves to the exit code. */
