@@ -2,7 +2,7 @@
  * `waybill profile`: what a saved conformance profile (`--save-profile FILE`) is used for
  * again. `refill` tops its pools up through the control plane so the next run has fresh
  * orders (D67); `env` prints the `export WAYBILL_KEY_…=` lines that give the reports' replay
- * lines their keys (D66).
+ * lines their keys (D67).
  */
 import { chmod, rename, writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
