@@ -60,6 +60,68 @@ async function inPool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[
   return results;
 }
 
+type Order = { status: string; shortId: string; externalId: string | null };
+type Trip = { status: string; shortId: string; stopCount: number };
+
+/** A schema of the contract by name. */
+const schemaOf = (name: string) => ((openapi['components'] as JsonObject)['schemas'] as JsonObject)[name] as JsonObject;
+/** The `examples` of a member of a schema of the contract. */
+const examplesOf = (schema: string, member: string) => ((schemaOf(schema)['properties'] as JsonObject)[member] as JsonObject)['examples'] as Json[];
+/** The scope catalog as the contract gives it: the scope each operation requires. */
+const scopeCatalog = new Set([...operations.values()].flatMap((operation) => (operation.scope === null ? [] : [operation.scope])));
+
+describe('waybill mock --dynamic: data an integrator can use (issue 26)', () => {
+  let prism: RunningPrism;
+  beforeAll(async () => {
+    prism = await startPrism({ mode: 'mock', args: prismArguments({ dynamic: true, seed: '26', verbose: false }) });
+  }, 90_000);
+  afterAll(() => prism?.stop());
+
+  /** The body of a generated 200 answer of `operationId`. */
+  async function body(operationId: string): Promise<string> {
+    return (await draw(prism.url, operations.get(operationId)!, '200')).response!.body ?? '';
+  }
+
+  it('holds its example lists to the contract: short ids as the reference makes them, scope sets of the scope catalog', () => {
+    expect(examplesOf('Order', 'shortId')).toEqual(expect.arrayContaining([expect.stringMatching(/^ORD-[2-9A-HJKMNP-Z]{5}$/)]));
+    for (const id of examplesOf('Order', 'shortId')) expect(id).toMatch(/^ORD-[2-9A-HJKMNP-Z]{5}$/);
+    for (const id of examplesOf('Trip', 'shortId')) expect(id).toMatch(/^TRP-[2-9A-HJKMNP-Z]{5}$/);
+    expect(scopeCatalog).toEqual(new Set(['orders:read', 'orders:write', 'trips:read']));
+    for (const scopes of examplesOf('KeyIdentity', 'scopes') as string[][]) for (const scope of scopes) expect(scopeCatalog).toContain(scope);
+  });
+
+  it('answers orders with listed statuses, short ids and external ids, trips with listed statuses, and whoami with scopes of the catalog', async () => {
+    const statuses = (schemaOf('OrderStatus')['x-extensible-enum'] as string[]);
+    const tripStatuses = schemaOf('TripStatus')['enum'] as string[];
+    const orders = (JSON.parse(await body('orderFeed')) as { items: Order[] }).items;
+    const trips = (JSON.parse(await body('tripFeed')) as { items: Trip[] }).items;
+    expect(orders.length).toBeGreaterThan(0);
+    for (const order of orders) {
+      expect(statuses).toContain(order.status);
+      expect(examplesOf('Order', 'shortId')).toContain(order.shortId);
+      expect(examplesOf('Order', 'externalId')).toContain(order.externalId);
+    }
+    for (const trip of trips) {
+      expect(tripStatuses).toContain(trip.status);
+      expect(examplesOf('Trip', 'shortId')).toContain(trip.shortId);
+      expect(examplesOf('Trip', 'stopCount')).toContain(trip.stopCount);
+    }
+    const identity = JSON.parse(await body('whoami')) as { scopes: string[] };
+    for (const scope of identity.scopes) expect(scopeCatalog).toContain(scope);
+  });
+
+  it('draws different statuses across answers, and repeats an answer for the same request under --seed', async () => {
+    const seen = new Set<string>();
+    for (const operationId of ['orderFeed', 'attachPayment', 'cancelOrder']) {
+      const first = await body(operationId);
+      expect(await body(operationId), `${operationId} under --seed 26`).toBe(first);
+      const parsed = JSON.parse(first) as { items?: Order[]; status?: string };
+      for (const order of parsed.items ?? [parsed as Order]) seen.add(order.status);
+    }
+    expect(seen.size).toBeGreaterThan(1);
+  });
+});
+
 describe('waybill mock --dynamic', () => {
   let prism: RunningPrism;
   beforeAll(async () => {
