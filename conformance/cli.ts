@@ -68,6 +68,11 @@ Examples:
   # an independent witness: every exchange also judged by Stoplight Prism's validation proxy
   $ waybill conformance --target http://127.0.0.1:4000 --provision --via-prism
 
+  # keep the provisioned profile to run it again later; top its pools up when a run says they ran out
+  $ waybill conformance --target http://127.0.0.1:4000 --provision --save-profile .waybill/profile.json
+  $ waybill conformance --target http://127.0.0.1:4000 --profile .waybill/profile.json
+  $ waybill profile refill .waybill/profile.json
+
   # 2000 generated malformed requests as well, reproducible with the same --seed
   $ waybill conformance --target http://127.0.0.1:4000 --provision --fuzz 2000 --seed 7
 

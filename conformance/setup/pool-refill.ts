@@ -84,8 +84,9 @@ export async function refillPools(profile: Profile, source: string, timeoutMs: n
   const need = controlPlane(sandbox, source, timeoutMs);
   const tenantOf = async (key: 'full' | 'otherTenant') => {
     const secret = profile.keys[key];
-    const { tenantId } = await confirmIntegrationApi(base, { ...profile, keys: { ...profile.keys, full: secret as string } }, timeoutMs);
-    if (tenantId === undefined) throw new WaybillError(`${source}: whoami of the ${key} key names no tenantId`, 'tool');
+    const where = `${source} target ${base} (the ${key} key)`;
+    const { tenantId } = await confirmIntegrationApi(base, { ...profile, keys: { ...profile.keys, full: secret as string } }, timeoutMs, where);
+    if (tenantId === undefined) throw new WaybillError(`${where}: whoami names no tenantId`, 'tool');
     return `/tenants/${encodeURIComponent(tenantId)}`;
   };
   const suffix = randomBytes(4).toString('hex');

@@ -67,12 +67,12 @@ function refusedKeyAdvice(target: string, profile: Profile): string {
 /**
  * Asks `whoami` at `target` with the profile's full key (as the profile says keys travel) and
  * resolves to the tenant id it names (undefined when the body has none). Anything but 200
- * with a JSON object is a tool error saying what was found and what to do.
+ * with a JSON object is a tool error saying what was found at `where` and what to do.
  */
-export async function confirmIntegrationApi(target: string, profile: Profile, timeoutMs: number): Promise<{ tenantId: string | undefined }> {
+export async function confirmIntegrationApi(target: string, profile: Profile, timeoutMs: number, where = `--target ${target}`): Promise<{ tenantId: string | undefined }> {
   const auth = profile.auth ?? { header: 'X-Api-Key', prefix: '' };
-  const answer = await send(`${target}${WHOAMI_PATH}`, { headers: { [auth.header]: `${auth.prefix ?? ''}${profile.keys.full}` } }, timeoutMs, `cannot reach --target ${target}`);
-  const found = `--target ${target}: GET ${WHOAMI_PATH} with the profile's full key answered ${answer.status}`;
+  const answer = await send(`${target}${WHOAMI_PATH}`, { headers: { [auth.header]: `${auth.prefix ?? ''}${profile.keys.full}` } }, timeoutMs, `cannot reach ${where}`);
+  const found = `${where}: GET ${WHOAMI_PATH} with the profile's full key answered ${answer.status}`;
   const body = objectBody(answer);
   if (answer.status === 200 && body !== undefined) return { tenantId: typeof body['tenantId'] === 'string' ? body['tenantId'] : undefined };
   if (answer.status === 200) {
