@@ -104,7 +104,8 @@ describe('waybill conformance: usage errors exit 2', () => {
   it('--help exits 0 with examples and the exit codes', async () => {
     expect(await main(['--help'])).toBe(0);
     const help = printed(stdout);
-    expect(help.match(/\n {2}\$ waybill conformance /g)).toHaveLength(6);
+    expect(help.match(/\n {2}\$ waybill conformance /g)).toHaveLength(8);
+    expect(help).toContain('$ waybill profile refill .waybill/profile.json');
     expect(help).toContain('--certify --product product.json --sign-key');
     expect(help).toContain('--fuzz 2000');
     expect(help).toContain('1  at least one MUST or SHOULD check failed');
