@@ -233,9 +233,10 @@ export async function main(argv: string[]): Promise<number> {
     if (provisioned && options.saveProfile !== undefined) await saveProfile(options.saveProfile, { ...profile, target });
     let exchanges: readonly ExchangeRecord[] = [];
     try {
+      const { tenantId } = await confirmIntegrationApi(target, profile, options.timeout);
+      // After the preflight: a refused key already names the profile's target in its one line.
       const mismatch = targetMismatch(target, profile);
       if (mismatch !== null) process.stderr.write(`waybill: ${mismatch}\n`);
-      const { tenantId } = await confirmIntegrationApi(target, profile, options.timeout);
       await confirmControlPlane(profile, tenantId, options.timeout);
       const run = await suiteAndPools(options, profile, target, provisioned);
       profile = run.profile;
