@@ -90,3 +90,8 @@ export function readAdminTokenFor(target: string, file = ADMIN_TOKEN_FILE): stri
 export function adminTokenUrls(file = ADMIN_TOKEN_FILE): string[] {
   return readEntries(resolve(file)).map((entry) => entry.url);
 }
+
+/** True when two base URLs name the same server as this file compares them (case, trailing slash, default port, localhost). */
+export function sameBaseUrl(a: string, b: string): boolean {
+  return normalise(a) === normalise(b);
+}

@@ -5,9 +5,11 @@ import { UsageError } from './errors.ts';
 /**
  * Parses `argv` (the arguments after the subcommand) with `program`, which must use
  * `.exitOverride()`. Resolves to false when commander answered by itself (help, version),
- * throws a `UsageError` for a command line it refuses.
+ * throws a `UsageError` for a command line it refuses. Commander's own `error: …` line is
+ * silenced: the dispatcher prints the usage error once, as `waybill: … (see … --help)`.
  */
 export function parseCommandLine(program: Command, argv: string[]): boolean {
+  program.configureOutput({ ...program.configureOutput(), outputError: () => {} });
   try {
     rejectUnknownOptionFirst(program, argv);
     program.parse(argv, { from: 'user' });
@@ -41,4 +43,24 @@ export function portNumber(min: 0 | 1) {
     if (!/^\d+$/.test(value) || port < min || port > 65535) throw new InvalidArgumentError(`must be a whole number from ${min} to 65535`);
     return port;
   };
+}
+
+/** A subcommand of a command group (`waybill keys generate`, `waybill profile env`): runs with the arguments after its name. */
+export type GroupMember = (argv: string[]) => Promise<number>;
+
+/**
+ * Runs `waybill <group> <member> …`: `--help` prints `usage` (exit 0); no member or an
+ * unknown one is a usage error of one line, as every command's is.
+ */
+export function runGroup(group: string, usage: string, members: Record<string, GroupMember>, argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage);
+    return Promise.resolve(0);
+  }
+  const choices = Object.keys(members).join(', ');
+  if (name === undefined) throw new UsageError(`waybill ${group} needs a subcommand: ${choices} (see waybill ${group} --help)`);
+  const member = Object.hasOwn(members, name) ? members[name] : undefined;
+  if (member === undefined) throw new UsageError(`waybill ${group}: unknown subcommand '${name}' (choose ${choices}; see waybill ${group} --help)`);
+  return member(rest);
 }

@@ -2,7 +2,8 @@
 import { Command } from 'commander';
 import { parseCommandLine, portNumber } from './command-line.ts';
 import { UsageError } from './errors.ts';
-import { ensurePortFree, SPEC_FILE, startPrism } from './prism.ts';
+import { dynamicDocumentFile } from './mock-document.ts';
+import { ensurePortFree, startPrism } from './prism.ts';
 
 function command(): Command {
   return new Command('waybill mock')
@@ -26,13 +27,16 @@ Examples:
   curl -H 'X-Api-Key: any' -H 'Prefer: example=caughtUp' http://127.0.0.1:4010/api/v1/integration/orders
 `,
     )
-    .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+    .exitOverride();
 }
 
-/** The arguments of `prism mock` for the mock's options (port and host aside). */
+/**
+ * The arguments of `prism mock` for the mock's options (port and host aside). It serves the
+ * document of mock-document.ts: the same examples, and generated answers (`--dynamic`,
+ * `Prefer: dynamic=true`) drawn from them where they are problems.
+ */
 export function prismArguments(options: { dynamic: boolean; seed?: string; verbose: boolean }): string[] {
-  return ['-v', options.verbose ? 'info' : 'error', ...(options.dynamic ? ['--dynamic'] : []), ...(options.seed ? ['--seed', options.seed] : []), SPEC_FILE];
+  return ['-v', options.verbose ? 'info' : 'error', ...(options.dynamic ? ['--dynamic'] : []), ...(options.seed ? ['--seed', options.seed] : []), dynamicDocumentFile()];
 }
 
 /** Runs the mock until SIGINT or SIGTERM; resolves to the exit code. */

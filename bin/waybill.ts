@@ -25,6 +25,10 @@ const subcommands: Record<string, Subcommand> = {
     summary: "grade an integrator's client: run it through failure scenarios, grade it from the request log",
     load: () => import('../conformance/client-check/cli.ts'),
   },
+  profile: {
+    summary: 'use a saved conformance profile again: refill its order pools, export its keys for replay lines',
+    load: () => import('../conformance/setup/profile-cli.ts'),
+  },
   keys: { summary: 'make an Ed25519 key pair that signs certification bundles (keys generate)', load: () => import('../conformance/certify/cli-keys.ts') },
   verify: { summary: 'verify a certification bundle offline: file hashes, signature, verdict', load: () => import('../conformance/certify/cli-verify.ts') },
   fixtures: { summary: 'write a deterministic dataset made from a seed', load: () => import('../fixtures/cli.ts') },
@@ -64,7 +68,7 @@ export async function dispatch(argv: string[]): Promise<number> {
   }
   const subcommand = subcommands[name];
   if (subcommand === undefined) {
-    process.stderr.write(`waybill: unknown command '${name}'\n\n${usage()}`);
+    process.stderr.write(`waybill: unknown command '${name}' (see waybill --help)\n`);
     return 2;
   }
   try {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,10 +75,37 @@ describe('waybill conformance: usage errors exit 2', () => {
     expect(printed(stderr)).toContain(`cannot reach --target ${url}: fetch failed (ECONNREFUSED)`);
   });
 
+  it('--target with the API path in it: one line, exit 2, before anything is sent', async () => {
+    target = await startFakeTarget(conformingHandler());
+    const out = join(tempDir(), 'run');
+    expect(await main(['--target', `${target.url}/api/v1/integration`, '--profile', profileFile(), '--out', out])).toBe(2);
+    expect(printed(stderr)).toBe(`waybill: --target ${target.url}/api/v1/integration: --target is the base URL, without /api/v1/integration (try --target ${target.url})\n`);
+    expect(target.requests).toEqual([]);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("a target that refuses the profile's full key (another sandbox's profile): one line, exit 2, no check run, no report", async () => {
+    target = await startFakeTarget(conformingHandler({}));
+    const out = join(tempDir(), 'run');
+    expect(await main(['--target', target.url, '--profile', profileFile({ ...testProfile(), target: 'http://127.0.0.1:4000' }), '--out', out])).toBe(2);
+    expect(printed(stderr)).toBe(
+      `waybill: --target ${target.url}: GET /api/v1/integration/whoami with the profile's full key answered 401: the full key is refused, so the profile belongs to another sandbox or server (it was made for http://127.0.0.1:4000); give this target's profile, or --provision one against a waybill sandbox\n`,
+    );
+    expect(target.requests.map((request) => request.url)).toEqual(['/api/v1/integration/whoami']);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a target with no integration API: one line, exit 2', async () => {
+    target = await startFakeTarget((_request, response) => answer(response, 404, { type: 'about:blank', title: 'Not Found', status: 404 }));
+    expect(await main(['--target', target.url, '--profile', profileFile(), '--out', tempDir()])).toBe(2);
+    expect(printed(stderr).split('\n').filter(Boolean)).toEqual([expect.stringContaining('answered 404 (problem type about:blank): no Delivery Integration API at this base URL')]);
+  });
+
   it('--help exits 0 with examples and the exit codes', async () => {
     expect(await main(['--help'])).toBe(0);
     const help = printed(stdout);
-    expect(help.match(/\n {2}\$ waybill conformance /g)).toHaveLength(6);
+    expect(help.match(/\n {2}\$ waybill conformance /g)).toHaveLength(8);
+    expect(help).toContain('$ waybill profile refill .waybill/profile.json');
     expect(help).toContain('--certify --product product.json --sign-key');
     expect(help).toContain('--fuzz 2000');
     expect(help).toContain('1  at least one MUST or SHOULD check failed');
@@ -94,8 +121,9 @@ describe('waybill conformance: runs', () => {
     expect(readdirSync(out).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
     expect(printed(stdout)).toContain(`Reports:\n  ${join(out, 'report.json')}\n  ${join(out, 'junit.xml')}\n  ${join(out, 'report.html')}\n`);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { target: string; seed: number };
-    // --target wins over the profile's target.
+    // --target wins over the profile's target, with a warning that they differ.
     expect(report).toMatchObject({ target: target.url, seed: 9 });
+    expect(printed(stderr)).toContain(`waybill: warning: --target ${target.url} is not the profile's target http://elsewhere.invalid;`);
     expect(target.requests.length).toBeGreaterThan(0);
   });
 

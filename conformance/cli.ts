@@ -5,10 +5,10 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { reportToolError, UsageError, WaybillError } from '../bin/errors.ts';
 import { ADMIN_TOKEN_FILE, adminTokenUrls, readAdminTokenFor } from '../bin/admin-token-file.ts';
-import { rejectUnknownOptionFirst } from '../bin/command-line.ts';
+import { parseCommandLine } from '../bin/command-line.ts';
 import { SPEC_FILE, startPrism, type RunningPrism } from '../bin/prism.ts';
 import { contractChecks } from './checks/contract.ts';
 import { fuzzCheck } from './checks/fuzz.ts';
@@ -17,14 +17,19 @@ import { integrationContract } from './contract.ts';
 import { bundleSummary } from './certify/bundle-summary.ts';
 import { prepareRun, validateCertifyOptions } from './certify/session.ts';
 import { certificationExitCode, exitCodeHelp } from './exit-code.ts';
-import { describeNetworkError } from './network-error.ts';
+import { poolDemand } from './preconditions.ts';
 import { loadProfile, provisionProfile } from './profile.ts';
 import { isReporterName, type Reporter, type ReporterName, reporters } from './reporters/index.ts';
 import { useColour, verdictLine } from './reporters/console.ts';
-import { shellQuote } from '../bin/shell-quote.ts';
 import { profileSecrets } from './redaction.ts';
-import { runSuite } from './runner.ts';
-import type { Profile } from './types.ts';
+import { runLabel, runSuite } from './runner.ts';
+import { selectChecks } from './select.ts';
+import { shortageError, usablePools } from './setup/pool-check.ts';
+import { profileEnvLine } from './setup/profile-cli.ts';
+import { checkTargetPath, confirmControlPlane, confirmIntegrationApi, targetMismatch } from './setup/target-check.ts';
+import { archiveTenants, profileTenants, tenantsCreatedBy } from './setup/tenant-cleanup.ts';
+import type { Check, ExchangeRecord, Profile } from './types.ts';
+import { resolveChecks } from './verifies.ts';
 
 /** The parsed options of one invocation. */
 interface CliOptions {
@@ -48,6 +53,7 @@ interface CliOptions {
   product?: string;
   signKey?: string;
   waivers?: string;
+  keepTenants?: boolean;
 }
 
 const examples = `
@@ -61,6 +67,11 @@ Examples:
 
   # an independent witness: every exchange also judged by Stoplight Prism's validation proxy
   $ waybill conformance --target http://127.0.0.1:4000 --provision --via-prism
+
+  # keep the provisioned profile to run it again later; top its pools up when a run says they ran out
+  $ waybill conformance --target http://127.0.0.1:4000 --provision --save-profile .waybill/profile.json
+  $ waybill conformance --target http://127.0.0.1:4000 --profile .waybill/profile.json
+  $ waybill profile refill .waybill/profile.json
 
   # 2000 generated malformed requests as well, reproducible with the same --seed
   $ waybill conformance --target http://127.0.0.1:4000 --provision --fuzz 2000 --seed 7
@@ -109,7 +120,8 @@ function program(): Command {
     .addOption(new Option('--profile <file>', 'conformance profile (JSON, see conformance/profile.schema.json)').conflicts('provision'))
     .addOption(new Option('--provision', "build a fresh profile through the target's sandbox control plane").conflicts('profile'))
     .option('--admin-token <token>', `admin token of the control plane for --provision (default: env WAYBILL_ADMIN_TOKEN, else ${ADMIN_TOKEN_FILE} when it has an entry for this --target; localhost = 127.0.0.1)`)
-    .option('--save-profile <file>', 'with --provision: write the provisioned profile (with its keys) to this new file, mode 0600, for the replay lines\' $WAYBILL_KEY_… variables; an existing file is refused')
+    .option('--save-profile <file>', "with --provision: write the provisioned profile (with its keys) to this new file, mode 0600, to run it again (waybill profile refill FILE tops its pools up) and for the replay lines' $WAYBILL_KEY_… variables (waybill profile env FILE); its tenants are kept; an existing file is refused")
+    .option('--keep-tenants', "keep the tenants the run creates (default: archived when it ends: the checks' own and, with --provision but no --save-profile, the profile's)")
     .option('--out <dir>', "directory for the reports (default: reports/<UTC timestamp>/); '-' is refused: the reports are files, and the one-line verdict always goes to stderr")
     .addOption(new Option('--only <ids>', 'run only these checks: ids, families or prefixes such as feeds. (comma-separated)').argParser(list).default([], 'every check'))
     .addOption(new Option('--skip <ids>', 'leave out these checks: ids, families or prefixes (comma-separated)').argParser(list).default([], 'none'))
@@ -118,7 +130,7 @@ function program(): Command {
     .option('--timeout <ms>', 'timeout of each request in milliseconds', integer(1), 10_000)
     .option('--concurrency <n>', 'checks run at once (exclusive and run-level checks always run alone)', integer(1), 4)
     .option('--seed <n>', 'seed of the checks\' random choices (default: random, printed in the report)', integer(0))
-    .option('--fuzz <n>', 'add the fuzz family: N generated malformed requests (fetch and raw sockets), seeded by --seed, after every other check (default: off)', integer(0), 0)
+    .addOption(new Option('--fuzz <n>', 'add the fuzz family: N generated malformed requests (fetch and raw sockets), seeded by --seed, after every other check').argParser(integer(0)).default(0, 'off'))
     .option('--certify', 'run every check (no --only, --skip or --level) and write a certification bundle to <out>/certification/ and <out>/certification.tar.gz; exit 0 only for a PASS verdict, 1 FAIL, 2 INCOMPLETE (a check skipped or in error)')
     .option('--product <file>', 'with --certify: product.json of the certificate (vendor, product, version, contact; conformance/certify/product.schema.json)')
     .option('--sign-key <file>', 'with --certify: Ed25519 private key (waybill keys generate) that signs manifest.json')
@@ -126,20 +138,7 @@ function program(): Command {
     .option('--via-prism', "send the suite's requests through a Prism validation proxy and report each spec violation it finds (check contract.prism)")
     .addOption(new Option('--reporter <names>', `report formats, comma-separated: ${Object.keys(reporters).join(', ')}`).argParser(reporterList).default(defaultReporters, defaultReporters.join(',')))
     .addHelpText('after', examples)
-    .showHelpAfterError('(run waybill conformance --help for the options)')
     .exitOverride();
-}
-
-/** Parses `argv`; resolves to the options, or to an exit code when commander has already answered (help, usage error). */
-function parse(argv: string[]): CliOptions | number {
-  try {
-    const command = program();
-    rejectUnknownOptionFirst(command, argv);
-    return command.parse(argv, { from: 'user' }).opts<CliOptions>();
-  } catch (error) {
-    if (error instanceof CommanderError) return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 2;
-    throw error;
-  }
 }
 
 /** Checks what commander cannot: the URL, and that exactly one profile source is given. */
@@ -151,6 +150,7 @@ function validate(options: CliOptions): { adminToken?: string } {
     throw new UsageError(`--target ${options.target}: not a URL (expected http://host:port or https://…)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target ${options.target}: must be an http or https URL`);
+  checkTargetPath(options.target);
   if (options.out === '-') throw new UsageError('--out -: reports are files written into a directory, not standard output; give a directory (e.g. --out reports/ci)');
   if (options.profile === undefined && !options.provision) throw new UsageError('one of --profile FILE or --provision is required');
   validateCertifyOptions(options);
@@ -187,49 +187,67 @@ async function saveProfile(file: string, profile: Profile): Promise<void> {
 }
 
 
-/**
- * A shell line that exports the replay lines' variables (`WAYBILL_KEY_FULL`, …,
- * `WAYBILL_SANDBOX_TOKEN`) from a profile file, named as `profileSecrets` names them; it
- * reads the file in the user's shell, so the keys never pass through waybill's output.
- */
-export function replayVariablesLine(file: string): string {
-  const script = [
-    'const p=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")),q=String.fromCharCode(39),sh=v=>q+String(v).split(q).join(q+"\\\\"+q+q)+q;',
-    'for(const[n,e]of Object.entries(p.keys||{})){const v=typeof e=="string"?e:e&&e.key;if(v)console.log("export WAYBILL_KEY_"+n.replace(/([a-z0-9])([A-Z])/g,"$1_$2").toUpperCase()+"="+sh(v))}',
-    'if(p.sandbox)console.log("export WAYBILL_SANDBOX_TOKEN="+sh(p.sandbox.token))',
-  ].join('');
-  return `eval "$(node -e '${script}' ${shellQuote(file)})"`;
+/** The checks of this run, and the profile with the pools the selected ones need cut to the ids still usable; refuses a profile whose pools cannot fill the run. */
+async function suiteAndPools(options: CliOptions, profile: Profile, target: string, provisioned: boolean): Promise<{ suite: Check[]; profile: Profile }> {
+  const suite = [...checks, ...(options.viaPrism ? contractChecks : []), ...(options.fuzz > 0 ? [fuzzCheck(options.fuzz)] : [])];
+  const selected = selectChecks(resolveChecks(suite, integrationContract.requirements), { only: options.only, skip: options.skip, level: options.level ?? 'all' });
+  const usable = await usablePools(target, profile, poolDemand(selected), options.timeout);
+  if (usable.shortages.length > 0) {
+    throw shortageError(provisioned ? 'the provisioned profile' : (options.profile as string), usable.shortages, !provisioned && profile.sandbox !== undefined);
+  }
+  return { suite, profile: usable.profile };
 }
 
-/** Fails fast, as a tool error, when nothing answers at the target at all. */
-async function assertReachable(target: string, timeoutMs: number): Promise<void> {
+/**
+ * Archives what the run created once it ends (D68), unless --keep-tenants: the tenants its
+ * checks created through the control plane and, for a provisioned profile that was not
+ * saved for another run, the profile's own. Says on stderr what it did; a failure is a
+ * warning, never the run's exit code.
+ */
+async function cleanUp(options: CliOptions, profile: Profile, target: string, provisioned: boolean, exchanges: readonly ExchangeRecord[]): Promise<void> {
+  if (options.keepTenants || profile.sandbox === undefined) return;
   try {
-    const response = await fetch(target, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-    await response.arrayBuffer();
+    const created = tenantsCreatedBy(exchanges, profile.sandbox.url);
+    const own = provisioned && options.saveProfile === undefined ? await profileTenants(target, profile, options.timeout) : [];
+    const tenants = [...own, ...created];
+    if (tenants.length === 0) return;
+    const { archived, failed } = await archiveTenants(profile.sandbox, tenants, options.timeout);
+    const kept = provisioned && options.saveProfile !== undefined ? `; the profile's tenants stay, saved in ${options.saveProfile}` : '';
+    process.stderr.write(`archived the ${archived} tenant(s) this run created${kept} (--keep-tenants keeps them)${failed.length === 0 ? '' : `; could not archive ${failed.join(', ')}`}\n`);
   } catch (error) {
-    throw new WaybillError(`cannot reach --target ${target}: ${describeNetworkError(error, timeoutMs)}`, 'tool');
+    process.stderr.write(`waybill: warning: the run's tenants were not archived: ${(error as Error).message}\n`);
   }
 }
 
 /** Runs `waybill conformance` with `argv` (the arguments after the subcommand) and resolves to its exit code. */
 export async function main(argv: string[]): Promise<number> {
-  const options = parse(argv);
-  if (typeof options === 'number') return options;
   try {
+    const command = program();
+    if (!parseCommandLine(command, argv)) return 0;
+    const options = command.opts<CliOptions>();
     const { adminToken } = validate(options);
     const target = options.target.replace(/\/+$/, '');
-    let profile: Profile;
-    if (adminToken !== undefined) {
-      profile = await provisionProfile(target, adminToken, Math.max(options.timeout, 30_000));
-      if (options.saveProfile !== undefined) await saveProfile(options.saveProfile, { ...profile, target });
-    } else profile = loadProfile(options.profile as string);
-    await assertReachable(target, options.timeout);
-
-    const prism = options.viaPrism ? await startValidationProxy(target) : null;
+    const label = runLabel(new Date());
+    const provisioned = adminToken !== undefined;
+    let profile: Profile = provisioned ? await provisionProfile(target, adminToken, Math.max(options.timeout, 30_000), label) : loadProfile(options.profile as string);
+    if (provisioned && options.saveProfile !== undefined) await saveProfile(options.saveProfile, { ...profile, target });
+    let exchanges: readonly ExchangeRecord[] = [];
     try {
-      return await runAndReport(options, profile, target, prism, adminToken);
+      const { tenantId } = await confirmIntegrationApi(target, profile, options.timeout);
+      // After the preflight: a refused key already names the profile's target in its one line.
+      const mismatch = targetMismatch(target, profile);
+      if (mismatch !== null) process.stderr.write(`waybill: ${mismatch}\n`);
+      await confirmControlPlane(profile, tenantId, options.timeout);
+      const run = await suiteAndPools(options, profile, target, provisioned);
+      profile = run.profile;
+      const prism = options.viaPrism ? await startValidationProxy(target) : null;
+      try {
+        return await runAndReport(options, { profile, suite: run.suite, target, label }, prism, adminToken, (all) => (exchanges = all));
+      } finally {
+        await prism?.stop();
+      }
     } finally {
-      await prism?.stop();
+      await cleanUp(options, profile, target, provisioned, exchanges);
     }
   } catch (error) {
     return reportToolError(error);
@@ -254,19 +272,25 @@ function replayHint(options: CliOptions): string {
   if (file === undefined) {
     return 'Replay lines name the keys as $WAYBILL_KEY_… variables; the provisioned keys are not shown: run with --save-profile FILE to keep them.';
   }
-  return `Replay lines name the keys as $WAYBILL_KEY_… variables; to set them from ${file} in this shell:\n  ${replayVariablesLine(file)}`;
+  return `Replay lines name the keys as $WAYBILL_KEY_… variables; to set them from ${file} in this shell:\n  ${profileEnvLine(file)}`;
 }
 
-/** Runs the suite (through `prism` when given), writes the reports and resolves to the exit code. */
-async function runAndReport(options: CliOptions, profile: Profile, target: string, prism: RunningPrism | null, adminToken: string | undefined): Promise<number> {
+/** Runs the suite (through `prism` when given), writes the reports and resolves to the exit code; `onExchanges` gets the run's exchanges. */
+async function runAndReport(
+  options: CliOptions,
+  run: { profile: Profile; suite: Check[]; target: string; label: string },
+  prism: RunningPrism | null,
+  adminToken: string | undefined,
+  onExchanges: (exchanges: readonly ExchangeRecord[]) => void,
+): Promise<number> {
+  const { profile, suite, target } = run;
   const outDir = options.out ?? defaultOutDir();
-  const suite = [...checks, ...(prism === null ? [] : contractChecks), ...(options.fuzz > 0 ? [fuzzCheck(options.fuzz)] : [])];
   const extras = prepareRun(options, outDir, new Set(suite.map((check) => check.id)));
   await mkdir(extras.reportDir, { recursive: true });
   // The verdict line goes to stderr below, whichever reporters are chosen, so the console one leaves it out.
   const active: Reporter[] = [...new Set(extras.reporters)].map((name) => reporters[name]({ outDir: extras.reportDir, verdict: false }));
   const secrets = adminToken === undefined ? [] : [{ value: adminToken, name: 'adminToken', envVar: 'WAYBILL_ADMIN_TOKEN' }];
-  const run = await runSuite({
+  const raw = await runSuite({
     checks: suite,
     profile: { ...profile, target },
     target: prism?.url ?? target,
@@ -281,12 +305,16 @@ async function runAndReport(options: CliOptions, profile: Profile, target: strin
     timeoutMs: options.timeout,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     secrets,
+    label: run.label,
     onStart: (start) => active.forEach((reporter) => reporter.onStart?.(start)),
     onResult: (result) => active.forEach((reporter) => reporter.onResult?.(result)),
     ...(extras.waive === undefined ? {} : { waive: extras.waive }),
-    onExchanges: extras.onExchanges,
+    onExchanges: (exchanges) => {
+      extras.onExchanges(exchanges);
+      onExchanges(exchanges);
+    },
   });
-  const report = extras.finishReport(run);
+  const report = extras.finishReport(raw);
   const files: string[] = [];
   for (const reporter of active) {
     const file = await reporter.onEnd(report);

@@ -27,6 +27,8 @@ export interface RunEnvironment {
   userAgent: string;
   /** Values computed once per run (`ctx.shared`), by key. */
   shared: Map<string, Promise<unknown>>;
+  /** What the run names what it creates (`ctx.runLabel`). */
+  runLabel: string;
 }
 
 /** FNV-1a hash of `text`, for seeding a check's PRNG from its id. */
@@ -107,5 +109,6 @@ export function createCheckContext(env: RunEnvironment, checkId: string, pools: 
     random: seededRandom(env.seed ^ hash(checkId)),
     seed: env.seed,
     timeoutMs: env.timeoutMs,
+    runLabel: env.runLabel,
   };
 }

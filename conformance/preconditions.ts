@@ -73,3 +73,20 @@ export function planPreconditions(requires: readonly Precondition[], profile: Pr
   }
   return { pools: new Map([...wanted].map(([pool, count]) => [pool, allocator.take(pool, count)])) };
 }
+
+/** How many ids of each pool `checks` ask for together, and how many of the checks ask for each. */
+export function poolDemand(checks: readonly { requires: readonly Precondition[] }[]): Map<PoolName, { ids: number; checks: number }> {
+  const demand = new Map<PoolName, { ids: number; checks: number }>();
+  for (const check of checks) {
+    const asked = new Set<PoolName>();
+    for (const requirement of check.requires.map(parsePrecondition)) {
+      if (requirement.kind !== 'pool') continue;
+      const entry = demand.get(requirement.pool) ?? { ids: 0, checks: 0 };
+      entry.ids += requirement.count;
+      if (!asked.has(requirement.pool)) entry.checks += 1;
+      asked.add(requirement.pool);
+      demand.set(requirement.pool, entry);
+    }
+  }
+  return demand;
+}

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startPrism, SPEC_FILE } from '../bin/prism.ts';
 import { memoryStore, startServer } from '../server/testing.ts';
 import { main } from './cli.ts';
@@ -80,7 +80,18 @@ describe('the suite against the stateless mock', () => {
       orders: { payable: ids('PAY', 20), cancellable: ids('CAN', 10), notCancellable: ids('NOT', 10), archivable: ids('ARC', 10), otherTenant: ids('OTH', 5) },
       feeds: { minOrders: 120, minTrips: 120 },
     };
+    // Pools are verified, not trusted: the mock's feed holds none of the profile's ids, so the
+    // run is refused before it starts, naming the pools (D67).
     writeFileSync(profileFile, JSON.stringify(profile));
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const refused = await main(['--target', prism.url, '--profile', profileFile, '--out', join(tmpdir(), 'waybill-never-written')]);
+    const said = stderr.mock.calls.map(([text]) => String(text)).join('');
+    stderr.mockRestore();
+    expect(refused).toBe(2);
+    expect(said).toMatch(/its pools cannot fill this run .*orders\.payable: 0 of its 20 ids still name a live order/);
+    // Without pools the run goes ahead, and the checks that need an order in a state skip, naming the pool.
+    const { orders: _pools, ...withoutPools } = profile;
+    writeFileSync(profileFile, JSON.stringify(withoutPools));
     const { code, report } = await conformance(['--target', prism.url, '--profile', profileFile]);
     const outcome = new Map(report.results.map((result) => [result.id, result]));
     // Shapes: the mock serves the spec's own examples.
@@ -91,8 +102,6 @@ describe('the suite against the stateless mock', () => {
     for (const id of ['auth.key.invalid', 'feeds.orders.limit.cap', 'feeds.orders.walk.same-items']) {
       expect(outcome.get(id)?.outcome, id).toBe('fail');
     }
-    // Pools are verified, not trusted: the mock's feed holds none of the profile's ids, so the
-    // checks that need an order in a state skip, naming the pool and what its ids held.
     for (const [id, pool] of [['writes.archive.noContent', 'archivable'], ['writes.cancel.illegal', 'notCancellable'], ['idempotency.inflight', 'payable']] as const) {
       expect(outcome.get(id)?.outcome, id).toBe('skip');
       expect(outcome.get(id)?.reason, id).toMatch(new RegExp(`orders\\.${pool}`));

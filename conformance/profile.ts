@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { adminTokenRefused } from '../bin/admin-token-refused.ts';
 import { UsageError, WaybillError } from '../bin/errors.ts';
 import { packageFile } from '../spec/package-files.ts';
 import { describeNetworkError } from './network-error.ts';
@@ -53,17 +54,18 @@ export function loadProfile(file: string): Profile {
 }
 
 /**
- * Asks the target's control plane for a fresh profile (`POST <target>/sandbox/v1/profiles`).
- * A refusal, an unreachable target or an invalid answer is a tool error (exit 2).
+ * Asks the target's control plane for a fresh profile (`POST <target>/sandbox/v1/profiles`),
+ * its tenants named `name` when given (D68). A refusal, an unreachable target or an invalid
+ * answer is a tool error (exit 2).
  */
-export async function provisionProfile(target: string, adminToken: string, timeoutMs = 30_000): Promise<Profile> {
+export async function provisionProfile(target: string, adminToken: string, timeoutMs = 30_000, name?: string): Promise<Profile> {
   const url = `${target.replace(/\/+$/, '')}/sandbox/v1/profiles`;
   let response: Response;
   try {
     response = await fetch(url, {
       method: 'POST',
       headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-      body: '{}',
+      body: JSON.stringify(name === undefined ? {} : { name }),
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
     });
@@ -77,9 +79,11 @@ export async function provisionProfile(target: string, adminToken: string, timeo
   } catch {
     body = undefined;
   }
+  if (response.status === 401) throw adminTokenRefused(`--target ${target}`);
   if (response.status < 200 || response.status > 299) {
     const type = typeof body === 'object' && body !== null && 'type' in body ? String(body.type) : 'none';
-    throw new WaybillError(`provisioning failed: POST ${url} answered ${response.status} (problem type ${type})`, 'tool');
+    const advice = response.status === 404 ? '; --provision needs the control plane of a waybill sandbox at --target (against another server, give --profile FILE)' : '';
+    throw new WaybillError(`provisioning failed: POST ${url} answered ${response.status} (problem type ${type})${advice}`, 'tool');
   }
   if (body === undefined) throw new WaybillError(`provisioning failed: POST ${url} answered ${response.status} with a body that is not JSON`, 'tool');
   return asProfile(body, 'provisioned profile', (message) => new WaybillError(`provisioning failed: ${message}`, 'tool'));

@@ -57,6 +57,13 @@ export interface RunOptions {
   waive?(check: ResolvedCheck): Waiver | undefined;
   /** Receives every exchange of the run (redacted) once the last check has finished. */
   onExchanges?(exchanges: readonly ExchangeRecord[]): void;
+  /** The name of what the run creates on the target; default `runLabel(start of the run)`. */
+  label?: string;
+}
+
+/** `waybill conformance 2026-11-22T01:40:00Z`: the name of what a run started at `startedAt` creates (tenants). */
+export function runLabel(startedAt: Date): string {
+  return `waybill conformance ${startedAt.toISOString().replace(/\.\d{3}Z$/, 'Z')}`;
 }
 
 /** A check the runner will run, with the pool ids it was given. */
@@ -124,6 +131,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     seed,
     userAgent: `${options.suite ?? 'waybill-conformance'}/${suiteVersion}`,
     shared: new Map(),
+    runLabel: options.label ?? runLabel(new Date()),
   };
   const startedAt = new Date();
   options.onStart?.({ ...(options.suite === undefined ? {} : { suite: options.suite }), target: publicTarget(options.reportedTarget ?? target, redactor), suiteVersion, specHash: options.contract.specHash, seed, checkCount: selected.length, startedAt: startedAt.toISOString() });

@@ -257,6 +257,8 @@ export interface CheckContext {
   random(): number;
   seed: number;
   timeoutMs: number;
+  /** The name of what the run creates on the target (tenants), with the run's time: `waybill conformance 2026-11-22T01:40:00Z`. */
+  runLabel: string;
 }
 
 /** A unit of the suite: one rule of the contract, tested. */

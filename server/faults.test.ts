@@ -290,6 +290,20 @@ describe('after faults on writes: the effect commits, the answer is lost, a retr
     expect(seen.bodyChunks).toBeGreaterThan(1);
   });
 
+  it('an after rule fires only on an answer whose write committed: a payment refused 400 is answered whole and leaves the rule unspent', async () => {
+    const { id } = await rule(a, { operation: 'attachPayment', fault: 'reset', when: 'after' });
+    await rule(a, { operation: 'attachPayment', fault: 'latency', latencyMs: 1, when: 'after' });
+    const refused = await call(server.url, 'attachPayment', paymentPath('EXT-11'), { method: 'POST', key: a.keys.full, json: { ...payment(11), paymentId: 'not-a-uuid' }, headers: { 'Idempotency-Key': 'invalid-11' } });
+    expect(refused.status).toBe(400);
+    const missing = await call(server.url, 'attachPayment', paymentPath('NO-SUCH-ORDER'), { method: 'POST', key: a.keys.full, json: payment(11) });
+    expect(missing.status).toBe(404);
+    expect((await rulesOf(a)).map((r: { matched: number; fired: number; remaining: number }) => [r.matched, r.fired, r.remaining])).toEqual([[2, 0, 1], [2, 0, 1]]);
+    const committed = await wire('POST', paymentPath('EXT-11'), { key: a.keys.full, json: payment(11), headers: { 'Idempotency-Key': 'invalid-11' } });
+    expect(committed.error).toBe('ECONNRESET');
+    expect(await paymentsOf('EXT-11')).toHaveLength(1);
+    expect((await rulesOf(a)).find((r: { id: string }) => r.id === id)).toMatchObject({ matched: 3, fired: 1, remaining: 0 });
+  });
+
   it('a rule firing on the retry too: the replayed answer is faulted again', async () => {
     await rule(a, { operation: 'attachPayment', fault: 'malformed', times: 2 });
     const send = () => wire('POST', paymentPath('EXT-3'), { key: a.keys.full, json: payment(3), headers: { 'Idempotency-Key': 'cut-3' } });
@@ -420,6 +434,15 @@ describe('the request log marks faulted calls', () => {
     await log.settle();
     return (await api('listRequests', `/tenants/${tenantId}/requests?limit=100`)).body.items;
   }
+
+  it('leaves unmarked a write whose after fault did not fire (the request was refused), and marks only the wait before it', async () => {
+    await rule(a, { operation: 'cancelOrder', fault: 'status', status: 503, when: 'after' });
+    const { id: waitId } = await rule(a, { operation: 'cancelOrder', fault: 'latency', latencyMs: 5 });
+    const refused = await call(server.url, 'cancelOrder', '/api/v1/integration/orders/externalid/NO-SUCH/cancel', { method: 'POST', key: a.keys.full, json: {} });
+    expect(refused.status).toBe(404);
+    const entry = (await entries(a.tenantId)).find((item) => item.requestId === refused.headers.get('x-request-id'))!;
+    expect(entry).toMatchObject({ status: 404, problemType: 'orders.notFound', fault: { fault: 'latency', source: 'rule', ruleId: waitId, when: 'before', latencyMs: 5 } });
+  });
 
   it('with the fault, its source and rule, and the status the client got (0 for none)', async () => {
     const { id } = await rule(a, { operation: 'attachPayment', fault: 'reset', when: 'after' });

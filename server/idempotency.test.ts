@@ -107,6 +107,19 @@ describe('Idempotency-Key', () => {
     expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
   });
 
+  it('does not store a request that failed validation: the retry is judged again, and the corrected request may use the key (D13)', async () => {
+    const invalid = { ...payment(9), paymentId: 'not-a-uuid' };
+    const first = await pay('EXT-3', invalid, 'k-invalid');
+    const again = await pay('EXT-3', invalid, 'k-invalid');
+    expect([first.status, again.status]).toEqual([400, 400]);
+    expect(first.body.errors[0].field).toBe('paymentId');
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    const corrected = await pay('EXT-3', payment(9), 'k-invalid');
+    expect(corrected.status).toBe(200);
+    expect(corrected.headers.get('idempotent-replayed')).toBeNull();
+    expect((await pay('EXT-3', payment(9), 'k-invalid')).headers.get('idempotent-replayed')).toBe('true');
+  });
+
   it('does not store a request refused before its body was read, nor a 429', async () => {
     await rawRequest(server.url, `POST ${PATH('EXT-2')} HTTP/1.1\r\nHost: t\r\nX-Api-Key: ${keys.full}\r\nIdempotency-Key: k-cut\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{`, { halfClose: true });
     const after = await pay('EXT-2', payment(8), 'k-cut');

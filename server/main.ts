@@ -55,9 +55,7 @@ Examples:
   waybill serve --log-retention 0
   waybill serve --db :memory: --admin-token-file .waybill/admin-token.json
 `)
-    .exitOverride()
-    // Commander's errors become a UsageError, printed once by the dispatcher.
-    .configureOutput({ outputError: () => {} });
+    .exitOverride();
 }
 
 /** Runs the sandbox until SIGINT or SIGTERM; resolves to the exit code. */

@@ -136,8 +136,7 @@ export interface components {
     schemas: {
         /**
          * Format: date-time
-         * @description RFC 3339 UTC timestamp with milliseconds and `Z` (D20).
-         * @example 2026-11-20T09:30:11.482Z
+         * @description RFC 3339 UTC timestamp with milliseconds and `Z`, for example `2026-11-20T09:30:11.482Z` (D20).
          */
         UtcTimestamp: string;
         /**
@@ -148,7 +147,19 @@ export interface components {
         /**
          * @description The order's status, by name. Known values are listed in `x-extensible-enum`; values
          *     may be added later, and a consumer treats an unknown value as not final (D27).
+         * @example New
+         * @example InPlanning
          * @example Planned
+         * @example InProgress
+         * @example FullyDelivered
+         * @example PartiallyDelivered
+         * @example Returned
+         * @example Collected
+         * @example PartiallyCollected
+         * @example NotCollected
+         * @example Refused
+         * @example Cancelled
+         * @example Closed
          */
         OrderStatus: string;
         /** @enum {string} */
@@ -160,15 +171,43 @@ export interface components {
              * @description The order's id in the service.
              */
             id: string;
-            /** @description Id under which the source system created the order; null for an order created inside the service. */
+            /**
+             * @description Id under which the source system created the order; null for an order created inside the service.
+             * @example SHOP-100245
+             * @example SHOP-100251
+             * @example SHOP-100263
+             * @example SHOP-100270
+             * @example SHOP-100288
+             * @example null
+             */
             externalId: string | null;
-            /** @description Short human-readable code operators use for the order. */
+            /**
+             * @description Short human-readable code operators use for the order.
+             * @example ORD-7K2M9
+             * @example ORD-4KX9P
+             * @example ORD-9QH3T
+             * @example ORD-2MZ8W
+             * @example ORD-6RC4N
+             * @example ORD-8VB5J
+             */
             shortId: string;
             status: components["schemas"]["OrderStatus"];
-            /** @description Tenant-configured sub-status label within the current status; null when none is set. */
+            /**
+             * @description Tenant-configured sub-status label within the current status; null when none is set.
+             * @example null
+             * @example null
+             * @example Awaiting pickup slot
+             * @example Customer called ahead
+             */
             miniStatus: string | null;
             type: components["schemas"]["OrderType"];
-            /** @description Reference sent by the source system, stored and returned unchanged. */
+            /**
+             * @description Reference sent by the source system, stored and returned unchanged.
+             * @example PO-88123
+             * @example PO-88131
+             * @example PO-90417
+             * @example null
+             */
             customId: string | null;
             createdAtUtc: components["schemas"]["UtcTimestamp"];
             updatedAtUtc: components["schemas"]["UtcTimestamp"];
@@ -193,7 +232,13 @@ export interface components {
              * @description The trip's id (a uuid, D15).
              */
             id: string;
-            /** @description Short human-readable code operators use for the trip. */
+            /**
+             * @description Short human-readable code operators use for the trip.
+             * @example TRP-4KX9P
+             * @example TRP-7M2QZ
+             * @example TRP-3HN8V
+             * @example TRP-5WD6R
+             */
             shortId: string;
             status: components["schemas"]["TripStatus"];
             /**
@@ -214,6 +259,11 @@ export interface components {
             /**
              * Format: int32
              * @description The number of stops.
+             * @example 0
+             * @example 2
+             * @example 5
+             * @example 8
+             * @example 12
              */
             stopCount: number;
             plannedAtUtc: components["schemas"]["UtcTimestamp"];
@@ -247,11 +297,37 @@ export interface components {
         };
         /** @description What an API key resolves to. */
         KeyIdentity: {
-            /** @description The tenant all calls with this key read and write. */
+            /**
+             * @description The tenant all calls with this key read and write.
+             * @example 8e4f2a6c-1b3d-4f5e-9a7b-c2d4e6f8a0b1
+             */
             tenantId: string;
-            /** @description The key's id, visible to the tenant's administrator in the key list. */
+            /**
+             * @description The key's id, visible to the tenant's administrator in the key list.
+             * @example key_3Lk9QmZ2
+             * @example key_8Hq2VnT4
+             * @example key_1Zr5WmY7
+             */
             keyId: string;
-            /** @description Scopes granted to the key (D2). */
+            /**
+             * @description Scopes granted to the key (D2).
+             * @example [
+             *       "orders:read",
+             *       "orders:write",
+             *       "trips:read"
+             *     ]
+             * @example [
+             *       "orders:read",
+             *       "trips:read"
+             *     ]
+             * @example [
+             *       "orders:read"
+             *     ]
+             * @example [
+             *       "trips:read"
+             *     ]
+             * @example []
+             */
             scopes: string[];
         };
         /** @description One field's failure in a 400 body. */

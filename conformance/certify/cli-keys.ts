@@ -4,7 +4,7 @@ import { createPublicKey } from 'node:crypto';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { UsageError } from '../../bin/errors.ts';
-import { parseCommandLine } from '../../bin/command-line.ts';
+import { parseCommandLine, runGroup } from '../../bin/command-line.ts';
 import { generateSigningKeys, keyFingerprint } from './keys.ts';
 
 /** The file names `generate` writes into its folder. */
@@ -60,18 +60,13 @@ Run \`waybill keys generate --help\` for the options.
 `;
 
 /** Runs `waybill keys` with `argv` and resolves to its exit code. */
-export async function main(argv: string[]): Promise<number> {
-  const [subcommand, ...rest] = argv;
-  if (subcommand === '--help' || subcommand === '-h' || subcommand === 'help') {
-    process.stdout.write(usage);
-    return 0;
-  }
-  if (subcommand !== 'generate') {
-    process.stderr.write(`${subcommand === undefined ? '' : `waybill keys: unknown subcommand '${subcommand}'\n`}${usage}`);
-    return 2;
-  }
-  const command = generateProgram();
-  if (!parseCommandLine(command, rest)) return 0;
-  await generate(command.opts<{ out: string }>().out);
-  return 0;
+export function main(argv: string[]): Promise<number> {
+  return runGroup('keys', usage, {
+    async generate(rest) {
+      const command = generateProgram();
+      if (!parseCommandLine(command, rest)) return 0;
+      await generate(command.opts<{ out: string }>().out);
+      return 0;
+    },
+  }, argv);
 }

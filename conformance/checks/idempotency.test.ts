@@ -48,10 +48,11 @@ describe('idempotency checks against the reference', () => {
     ]);
   });
 
-  it('skip without a payable pool, rather than pass', async () => {
+  it('skip without a payable pool, rather than pass; the 404 refusal needs no order', async () => {
     reference = await startReference();
     const { byId } = await runChecks(idempotencyChecks, { ...reference.profile, orders: {} });
-    expect(withOutcome(byId, 'skip')).toEqual(ids);
+    expect(withOutcome(byId, 'skip')).toEqual(ids.filter((id) => id !== 'idempotency.replay.refusal'));
+    expect(withOutcome(byId, 'pass')).toEqual(['idempotency.replay.refusal']);
   });
 });
 
@@ -184,8 +185,29 @@ describe('idempotency checks against broken targets', () => {
     const { byId } = await run({ wrapStore: wrapIdempotency((original) => ({ save: (tenantId, key, answer) => (answer.status < 300 ? original.save(tenantId, key, answer) : undefined) })) });
     expect(withOutcome(byId, 'fail')).toEqual(['idempotency.replay.refusal']);
     expect(byId.get('idempotency.replay.refusal')?.findings.map((f) => f.message)).toEqual([
-      expect.stringMatching(/^the repeated refused payment got another body: POST .*\/payment → 400/),
+      expect.stringMatching(/^the repeated refused payment got another body: POST .*\/payment → 404/),
       expect.stringMatching(/^the repeated refused payment is not marked as a replay/),
+    ]);
+  });
+
+  it('fail validation.unstored alone when a request refused as invalid is stored under its key and replayed', async () => {
+    // In front of the reference: the first answer to a key, when a 400 about the body, is kept and answered again for that key.
+    const stored = new Map<string, ProxiedAnswer>();
+    const { byId } = await run({
+      rewrite: (answer, request) => {
+        const key = request.headers['idempotency-key'];
+        if (key === undefined) return answer;
+        const earlier = stored.get(key);
+        if (earlier !== undefined) return { ...earlier, headers: { ...earlier.headers, 'idempotent-replayed': 'true' } };
+        const field = (answerJson(answer) as { errors?: { field?: string }[] } | undefined)?.errors?.[0]?.field;
+        if (answer.status === 400 && field !== 'Idempotency-Key') stored.set(key, answer);
+        return answer;
+      },
+    });
+    expect(withOutcome(byId, 'fail')).toEqual(['idempotency.validation.unstored']);
+    expect(byId.get('idempotency.validation.unstored')?.findings.map((f) => f.message.split(':')[0])).toEqual([
+      'the invalid payment sent again was replayed from its Idempotency-Key',
+      'the corrected payment with the key of the invalid one was not executed',
     ]);
   });
 

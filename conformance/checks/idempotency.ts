@@ -1,18 +1,18 @@
 /**
  * Idempotency-Key on the writes: a duplicate while the first request is in flight is refused
  * with 429 (payment and cancel; its Retry-After judged at three levels), a completed payment,
- * cancel or archive is replayed (refusals too), a key reused for another request or with an
+ * cancel or archive is replayed (a 404 refusal too, but not a request refused as invalid,
+ * which stores nothing), a key reused for another request or with an
  * invalid value is refused, and a key is scoped to its tenant. Keys and payment ids are fresh
  * for every run, so answers stored by an earlier run (D13 keeps them 24 h) never interfere.
  */
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import { isDeepStrictEqual } from 'node:util';
 import { ExchangeError } from '../exchange.ts';
 import { describeExchange, finding, show } from '../findings.ts';
 import type { Check, CheckContext, Finding, HttpResponse, RawResponse } from '../types.ts';
-import { paths } from './support/order-requests.ts';
+import { answerText, firstField, freshKey, freshPayment, keyRefusalFindings, pay, paymentPath, replayFindings } from './support/idempotency-requests.ts';
+import { absentExternalId, paths } from './support/order-requests.ts';
 import { type OrderState, poolStates, preferring, qualifyingOrders } from './support/pool-state.ts';
 import { answerClock, HONOURABLE_SECONDS, retryAfterDishonourable, retryAfterProblem, retryAfterUnreadable } from './support/retry-after.ts';
 
@@ -24,66 +24,6 @@ const settleMs = 150;
 const trickleMs = 250;
 /** Whitespace before the held body's closing brace: the bytes trickled while it is held. */
 const padding = 12;
-
-/** The payment path of `externalId`. */
-function paymentPath(externalId: string): string {
-  return `/api/v1/integration/orders/externalid/${encodeURIComponent(externalId)}/payment`;
-}
-
-/** A key no earlier run can have used. */
-function freshKey(): string {
-  return `waybill-${randomUUID()}`;
-}
-
-/** A payment request body with a fresh payment id. */
-function freshPayment(amount: number): { paymentId: string; amount: number; currency: string } {
-  return { paymentId: randomUUID(), amount, currency: 'EUR' };
-}
-
-/** Attaches `payment` to `externalId` with the full key and `Idempotency-Key: key`. */
-function pay(ctx: CheckContext, externalId: string, payment: unknown, key: string): Promise<HttpResponse> {
-  return ctx.http.request({ method: 'POST', path: paymentPath(externalId), body: payment, headers: { 'Idempotency-Key': key } });
-}
-
-/** `status body` of an answer, for `received`. */
-function answerText(response: HttpResponse): string {
-  return `${response.status} ${show(response.json ?? response.text, 300)}`;
-}
-
-/** The field errors[0] names, if any. */
-function firstField(json: unknown): unknown {
-  const errors = (json as { errors?: unknown } | undefined)?.errors;
-  return Array.isArray(errors) ? (errors[0] as { field?: unknown } | undefined)?.field : undefined;
-}
-
-/** A finding unless `response` is 400 api.malformed_request naming Idempotency-Key in errors[0].field. */
-function keyRefusalFindings(response: HttpResponse, what: string): Finding[] {
-  const type = (response.json as { type?: unknown } | undefined)?.type;
-  if (response.status === 400 && type === 'api.malformed_request' && firstField(response.json) === 'Idempotency-Key') return [];
-  return [finding(`${what}: ${describeExchange(response.exchange)}`, '400 api.malformed_request with errors[0].field Idempotency-Key', answerText(response), response.exchange)];
-}
-
-/** True when both answers carry the same body: equal JSON, or equal text when either is not JSON. */
-function sameBody(a: HttpResponse, b: HttpResponse): boolean {
-  return a.json !== undefined && b.json !== undefined ? isDeepStrictEqual(a.json, b.json) : a.text === b.text;
-}
-
-/** Findings unless `again` replays `first`: same status, same body, `Idempotent-Replayed: true`; `first` itself is not marked. */
-function replayFindings(first: HttpResponse, again: HttpResponse, what: string): Finding[] {
-  const findings: Finding[] = [];
-  if (first.headers['idempotent-replayed'] !== undefined) {
-    findings.push(finding(`the first ${what} is marked as a replay: ${describeExchange(first.exchange)}`, 'no Idempotent-Replayed header on a fresh answer', `Idempotent-Replayed: ${first.headers['idempotent-replayed']}`, first.exchange));
-  }
-  if (again.status !== first.status) {
-    findings.push(finding(`the repeated ${what} got another status: ${describeExchange(again.exchange)}`, `${first.status}, the status of the first answer (exchange #${first.exchange.id})`, answerText(again), again.exchange));
-  } else if (!sameBody(first, again)) {
-    findings.push(finding(`the repeated ${what} got another body: ${describeExchange(again.exchange)}`, `the body of the first answer (exchange #${first.exchange.id}): ${show(first.json ?? first.text, 300)}`, show(again.json ?? again.text, 300), again.exchange));
-  }
-  if (again.headers['idempotent-replayed'] !== 'true') {
-    findings.push(finding(`the repeated ${what} is not marked as a replay: ${describeExchange(again.exchange)}`, 'Idempotent-Replayed: true', again.headers['idempotent-replayed'] === undefined ? 'no Idempotent-Replayed header' : `Idempotent-Replayed: ${again.headers['idempotent-replayed']}`, again.exchange));
-  }
-  return findings;
-}
 
 /** A finding unless the first payment of a check succeeded (the rest of the check builds on it). */
 function firstPaymentFinding(response: HttpResponse): Finding | null {
@@ -328,23 +268,59 @@ export const tenantScoped: Check = {
   },
 };
 
-/** A refused payment sent again with the same key and request gets the same refusal, replayed. */
+/**
+ * A payment refused for what it names (404: no order carries the external id) sent again with
+ * the same key and request gets the stored refusal, replayed: the request ran, and its verdict
+ * is the key's (D26).
+ */
 export const replayRefusal: Check = {
   id: 'idempotency.replay.refusal',
   family: 'idempotency',
-  title: 'a refused request sent again with the same Idempotency-Key gets the stored refusal, replayed',
+  title: 'a payment refused 404 (no order with that external id) sent again with the same Idempotency-Key gets the stored refusal, replayed',
   verifies: ['D26'],
+  requires: ['key:full'],
+  async run(ctx) {
+    const externalId = absentExternalId(ctx);
+    const key = freshKey();
+    const payment = freshPayment(2.5);
+    const first = await pay(ctx, externalId, payment, key);
+    if (first.status !== 404) {
+      ctx.skip(`the payment on ${externalId}, an external id no order carries, was answered ${first.status}, not 404, so there is no refusal to replay (exchange #${first.exchange.id}; writes.notFound judges it)`);
+    }
+    const again = await pay(ctx, externalId, payment, key);
+    return replayFindings(first, again, 'refused payment');
+  },
+};
+
+/**
+ * A payment refused 400 as invalid never ran, so nothing is stored under its key (D13, as
+ * Stripe does): sent again it is judged again, not replayed, and the corrected payment with
+ * the same key is executed rather than refused as a reuse.
+ */
+export const validationUnstored: Check = {
+  id: 'idempotency.validation.unstored',
+  family: 'idempotency',
+  title: 'a payment refused 400 as invalid is not stored under its Idempotency-Key: sent again it is not a replay, and the corrected payment with the key is executed',
+  verifies: ['D13'],
   requires: ['key:full', 'orders:payable:1'],
   async run(ctx) {
     const [{ externalId }] = (await qualifyingOrders(ctx, 'payable', poolStates.payable)) as [OrderState];
     const key = freshKey();
-    const payment = freshPayment(0);
-    const first = await pay(ctx, externalId, payment, key);
-    if (first.status < 400 || first.status > 499 || first.status === 429) {
-      ctx.skip(`the payment of amount 0 was answered ${first.status}, not a 4xx refusal, so there is no refusal to replay (exchange #${first.exchange.id})`);
+    const payment = freshPayment(4.25);
+    const invalid = { ...payment, paymentId: 'not-a-uuid' };
+    const first = await pay(ctx, externalId, invalid, key);
+    if (first.status !== 400) ctx.skip(`the payment whose paymentId is not a uuid was answered ${first.status}, not 400, so nothing was refused as invalid (exchange #${first.exchange.id})`);
+    const findings: Finding[] = [];
+    const again = await pay(ctx, externalId, invalid, key);
+    if (again.headers['idempotent-replayed'] === 'true') {
+      findings.push(finding(`the invalid payment sent again was replayed from its Idempotency-Key: ${describeExchange(again.exchange)}`, 'the request judged again: 400, no Idempotent-Replayed: true', `Idempotent-Replayed: true, ${answerText(again)}`, again.exchange));
     }
-    const again = await pay(ctx, externalId, payment, key);
-    return replayFindings(first, again, 'refused payment');
+    const corrected = await pay(ctx, externalId, payment, key);
+    if (corrected.status < 200 || corrected.status > 299 || corrected.headers['idempotent-replayed'] === 'true') {
+      const replayed = corrected.headers['idempotent-replayed'] === 'true' ? ', replayed' : '';
+      findings.push(finding(`the corrected payment with the key of the invalid one was not executed: ${describeExchange(corrected.exchange)}`, '200 with the order, not a replay: the invalid request stored nothing under the key', `${answerText(corrected)}${replayed}`, corrected.exchange));
+    }
+    return findings;
   },
 };
 
@@ -395,4 +371,4 @@ export const keyFormat: Check = {
 };
 
 /** The idempotency family. */
-export const idempotencyChecks: Check[] = [inFlight, inFlightRetryAfter, inFlightDecided, replay, replayCancel, replayArchive, replayRefusal, reuse, keyFormat, tenantScoped];
+export const idempotencyChecks: Check[] = [inFlight, inFlightRetryAfter, inFlightDecided, replay, replayCancel, replayArchive, replayRefusal, validationUnstored, reuse, keyFormat, tenantScoped];

@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ADMIN_TOKEN_FILE, readAdminTokenFor } from '../../bin/admin-token-file.ts';
 import { parseCommandLine } from '../../bin/command-line.ts';
+import { adminTokenRefused } from '../../bin/admin-token-refused.ts';
 import { UsageError, WaybillError } from '../../bin/errors.ts';
 import { describeNetworkError } from '../network-error.ts';
 import { useColour, verdictLine } from '../reporters/console.ts';
@@ -168,7 +169,7 @@ async function assertControlPlane(target: string, adminToken: string): Promise<v
   } catch (error) {
     throw new WaybillError(`cannot reach --target ${target}: ${describeNetworkError(error, 10_000)}`, 'tool');
   }
-  if (status === 401) throw new WaybillError(`--target ${target}: its control plane refused the admin token (401); give the token that sandbox printed`, 'tool');
+  if (status === 401) throw adminTokenRefused(`--target ${target}`);
   if (status !== 200) throw new WaybillError(`--target ${target}: GET /sandbox/v1/tenants answered ${status}; client-check needs a waybill sandbox's control plane`, 'tool');
 }
 

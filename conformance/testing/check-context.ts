@@ -22,6 +22,7 @@ export function contextFor(target: string, options: { profile?: Profile; timeout
     seed: 1,
     userAgent: 'waybill-test',
     shared: new Map(),
+    runLabel: 'waybill conformance (test)',
   };
   return { ctx: createCheckContext(env, options.checkId ?? 'test.check', new Map()), log };
 }

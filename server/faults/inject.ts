@@ -7,14 +7,15 @@
  * A fault `before` the request runs answers at once (nothing is written); one at the answer
  * (a write's `when: after`, and `malformed` and `stall`, which need the answer) lets the
  * request run to its end — effect committed, answer stored for its Idempotency-Key — and
- * takes over `res.end`: the answer is then lost, late, cut, dribbled or replaced.
+ * takes over `res.end`: the answer is then lost, late, cut, dribbled or replaced. A write's
+ * `after` fault strikes only an answer whose write committed.
  */
 import type { NextFunction, Request, Response } from 'express';
 import { contextOf, principalOf } from '../http/context.ts';
 import { aboutBlank, fieldError, problem, type ProblemError } from '../http/problem.ts';
 import { sendProblem } from '../http/reply.ts';
 import type { Faults } from '../store/faults.ts';
-import { type FaultPlan, type InjectedFault, planFromPrefer, planFromRules, type Strike, strikesAtAnswer } from './plan.ts';
+import { actsAfterWrite, type FaultPlan, type InjectedFault, planFromPrefer, planFromRules, type Strike, strikesAtAnswer } from './plan.ts';
 import { parsePrefer, PreferError, type Preferred } from './prefer.ts';
 
 /** How long a `stall` takes when the rule does not say (ms), and in how many parts its body comes. */
@@ -107,11 +108,24 @@ function strikeAnswer(res: Response, end: Response['end'], args: unknown[], stri
   }
 }
 
-/** Takes over `res.end` once: the answer waits `plan.waitAfterMs`, then meets the plan's strike. */
-function interceptAnswer(res: Response, plan: FaultPlan): void {
+/**
+ * Takes over `res.end` once: the answer waits `plan.waitAfterMs`, then meets the plan's
+ * strike. What the plan does `when: after` needs a write that committed: an answer that is
+ * no 2xx (a request refused as invalid, an order not found) goes out untouched, and the
+ * rules that fired for it get their firing back (D51).
+ */
+function interceptAnswer(res: Response, plan: FaultPlan, faults: Faults): void {
   const end = res.end;
   res.end = function faultyEnd(this: Response, ...args: unknown[]): Response {
     this.end = end;
+    if (actsAfterWrite(plan) && (this.statusCode < 200 || this.statusCode > 299)) {
+      for (const rule of plan.afterRules) faults.unfire(rule);
+      const context = contextOf(this);
+      if (plan.beforeMark === null) delete context.fault;
+      else context.fault = { mark: plan.beforeMark };
+      Reflect.apply(end, this, args);
+      return this;
+    }
     const strike = () => strikeAnswer(this, end, args, plan.strike);
     if (plan.waitAfterMs > 0) later(strike, plan.waitAfterMs);
     else strike();
@@ -120,7 +134,7 @@ function interceptAnswer(res: Response, plan: FaultPlan): void {
 }
 
 /** Carries out what the plan does before the request runs, then lets it run unless that ended it. */
-function proceed(req: Request, res: Response, next: NextFunction, plan: FaultPlan): void {
+function proceed(req: Request, res: Response, next: NextFunction, plan: FaultPlan, faults: Faults): void {
   const { strike } = plan;
   if (strike !== null && !strikesAtAnswer(strike)) {
     if (strike.fault === 'status') {
@@ -129,7 +143,7 @@ function proceed(req: Request, res: Response, next: NextFunction, plan: FaultPla
     } else cut(res, strike.fault as 'reset' | 'empty');
     return;
   }
-  if (strike !== null || plan.waitAfterMs > 0) interceptAnswer(res, plan);
+  if (strike !== null || plan.waitAfterMs > 0) interceptAnswer(res, plan, faults);
   if (req.socket.destroyed) return;
   next();
 }
@@ -174,7 +188,7 @@ export function makeFaultInjection(options: { faults: Faults; operationId: strin
     }
     const injected: InjectedFault = { mark: plan.mark };
     contextOf(res).fault = injected;
-    if (plan.waitBeforeMs > 0) later(() => proceed(req, res, next, plan), plan.waitBeforeMs);
-    else proceed(req, res, next, plan);
+    if (plan.waitBeforeMs > 0) later(() => proceed(req, res, next, plan, faults), plan.waitBeforeMs);
+    else proceed(req, res, next, plan, faults);
   };
 }

@@ -45,6 +45,18 @@ export interface FaultPlan {
   waitAfterMs: number;
   strike: Strike | null;
   mark: FaultMark;
+  /**
+   * The rules that fired `when: after`: they strike only an answer whose write committed
+   * (2xx), and give their firing back otherwise (D51).
+   */
+  afterRules: FaultRule[];
+  /** The mark when only the waits before the request happen (an `after` part met no committed write); null when there are none. */
+  beforeMark: FaultMark | null;
+}
+
+/** True when the plan does something once the write has run: a strike or a wait `when: after`. */
+export function actsAfterWrite(plan: FaultPlan): boolean {
+  return plan.waitAfterMs > 0 || plan.strike?.when === 'after';
 }
 
 /** True for the faults that need the call's answer (`malformed` cuts it, `stall` dribbles it): they strike after the effect (D51). */
@@ -72,21 +84,29 @@ export function planFromRules(rules: readonly FaultRule[], operation: string, ke
   let waitBeforeMs = 0;
   let waitAfterMs = 0;
   let latencyRule: FaultRule | null = null;
+  let beforeLatencyRule: FaultRule | null = null;
   let strikeRule: FaultRule | null = null;
+  const afterRules: FaultRule[] = [];
   for (const rule of rules) {
     if (rule.operation !== operation || (rule.keyId !== null && rule.keyId !== keyId)) continue;
     const n = rule.matched;
     const eligible = rule.remaining !== 0 && (rule.fault === 'latency' || strikeRule === null);
     const fires = eligible && (rule.probability === null || draw(rule.seed!, n, DRAW.fire) < rule.probability);
+    // Counted as fired now, so that concurrent calls never share one of its `times`; an
+    // `after` rule gives it back when the write does not commit (inject.ts).
     count(rule, fires);
     if (!fires) continue;
+    if (rule.when === 'after') afterRules.push(rule);
     if (rule.fault !== 'latency') {
       strikeRule = rule;
       continue;
     }
     latencyRule ??= rule;
     if (rule.when === 'after') waitAfterMs += waitOf(rule, n);
-    else waitBeforeMs += waitOf(rule, n);
+    else {
+      beforeLatencyRule ??= rule;
+      waitBeforeMs += waitOf(rule, n);
+    }
   }
   const decisive = strikeRule ?? latencyRule;
   if (decisive === null) return null;
@@ -95,7 +115,8 @@ export function planFromRules(rules: readonly FaultRule[], operation: string, ke
       ? null
       : { fault: strikeRule.fault as Strike['fault'], status: strikeRule.status, retryAfterSeconds: strikeRule.retryAfterSeconds, problemType: strikeRule.problemType, durationMs: strikeRule.durationMs, when: strikeRule.when };
   const mark: FaultMark = { fault: decisive.fault, source: 'rule', ruleId: decisive.id, when: decisive.when, ...(latencyRule === null ? {} : { latencyMs: waitBeforeMs + waitAfterMs }) };
-  return { waitBeforeMs, waitAfterMs, strike, mark };
+  const beforeMark: FaultMark | null = beforeLatencyRule === null ? null : { fault: 'latency', source: 'rule', ruleId: beforeLatencyRule.id, when: beforeLatencyRule.when, latencyMs: waitBeforeMs };
+  return { waitBeforeMs, waitAfterMs, strike, mark, afterRules, beforeMark };
 }
 
 /** The plan of a call that asked for its faults with `Prefer`; a latency range is drawn at random. */
@@ -105,10 +126,13 @@ export function planFromPrefer(preferred: Preferred): FaultPlan {
   const strike: Strike | null =
     fault === null ? null : { fault: fault.fault, status: fault.status, retryAfterSeconds: fault.status === 429 ? 1 : null, problemType: fault.status === 429 ? 'api.rate_limited' : null, durationMs: null, when: fault.when };
   const when = fault?.when ?? latency?.when ?? null;
+  const waitBeforeMs = latency !== null && latency.when !== 'after' ? wait : 0;
   return {
-    waitBeforeMs: latency !== null && latency.when !== 'after' ? wait : 0,
+    waitBeforeMs,
     waitAfterMs: latency?.when === 'after' ? wait : 0,
     strike,
     mark: { fault: fault?.fault ?? 'latency', source: 'prefer', ruleId: null, when, ...(latency === null ? {} : { latencyMs: wait }) },
+    afterRules: [],
+    beforeMark: waitBeforeMs > 0 ? { fault: 'latency', source: 'prefer', ruleId: null, when: latency!.when, latencyMs: waitBeforeMs } : null,
   };
 }

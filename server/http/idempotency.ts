@@ -3,7 +3,7 @@
  * key whose first request is still running (429 `idempotency.inFlight`), even while that
  * request is still sending its body. `resolve` runs once the body is read: it replays a
  * stored answer, refuses a key reused for another request, or arranges for this request's
- * answer to be stored (all but 5xx and 429).
+ * answer to be stored: the answers of a request that passed validation, but 5xx and 429.
  */
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
@@ -65,7 +65,9 @@ export function makeIdempotency(options: { store: Idempotency }) {
       return;
     }
     context.onAnswer = (status, contentType, body) => {
-      if (status < 500 && status !== 429) options.store.save(tenantId, key, { fingerprint, status, contentType, body });
+      // Only a request that passed validation ran: a refusal of the request itself (400) is
+      // not a verdict on the order, and the corrected request may use the key (D13).
+      if (context.input !== undefined && status < 500 && status !== 429) options.store.save(tenantId, key, { fingerprint, status, contentType, body });
     };
     next();
   }

@@ -18,7 +18,8 @@ export function makeAdminHandlers(options: { store: Store; adminToken: string; r
       sendEmpty(res, 204);
     },
     createProfile(req, res) {
-      const provisioned = store.provision();
+      const name = (req.body as { name?: unknown } | undefined)?.name;
+      const provisioned = store.provision(typeof name === 'string' ? name : undefined);
       // The addresses are the ones the caller reached this server at.
       const target = `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
       sendJson(res, 201, {

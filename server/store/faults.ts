@@ -119,6 +119,12 @@ export function makeFaults(db: Db, clock: TenantClock) {
       }
       saveCounts.run(rule.matched, rule.fired, rule.remaining, rule.id);
     },
+    /** Gives back a firing `count` recorded: an `after` rule whose write did not commit (D51) fired on nothing. */
+    unfire(rule: FaultRule): void {
+      rule.fired -= 1;
+      if (rule.remaining !== null) rule.remaining += 1;
+      saveCounts.run(rule.matched, rule.fired, rule.remaining, rule.id);
+    },
     /** Deletes the tenant's rule `id`; false when the tenant has no such rule. */
     remove(tenantId: string, id: string): boolean {
       if (removeOne.run(tenantId, id).changes === 0) return false;

@@ -129,12 +129,12 @@ export function makeProvisioning(store: { db: Db; tenants: Tenants; keys: Keys }
     return made!;
   }
 
-  /** Creates the three tenants of a fresh profile and answers what they hold. */
-  return function provision(): ProvisionedProfile {
+  /** Creates the three tenants of a fresh profile, named `<name> (main)` and so on (D68), and answers what they hold. */
+  return function provision(name?: string): ProvisionedProfile {
     const { main, mainPools, other, otherPool, suspended } = profileDatasets();
     const suffix = () => randomBytes(4).toString('hex');
     const mainSuffix = suffix();
-    const label = `Conformance profile ${mainSuffix}`;
+    const label = name ?? `Conformance profile ${mainSuffix}`;
     const first = tenantWith(`${label} (main)`, withSuffix(main, mainSuffix), (tenantId) => {
       const revoked = store.keys.create({ tenantId, name: 'profile-revoked', scopes: SCOPES });
       store.keys.revoke(tenantId, revoked.id);

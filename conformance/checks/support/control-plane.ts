@@ -97,8 +97,8 @@ export function codeViolation(response: HttpResponse, expected: { code: CatalogC
   return undefined;
 }
 
-/** The session of one check on `client`. */
-function controlPlane(client: HttpClient, addSecret: (value: string, name: string) => void): ControlPlane {
+/** The session of one check on `client`; the tenants it creates are named `tenantName` (the run's label). */
+function controlPlane(client: HttpClient, addSecret: (value: string, name: string) => void, tenantName: string): ControlPlane {
   const findings: Finding[] = [];
   const plane: ControlPlane = {
     client,
@@ -120,7 +120,7 @@ function controlPlane(client: HttpClient, addSecret: (value: string, name: strin
       return id;
     },
     async tenant() {
-      const id = await plane.needId('creating a tenant', { method: 'POST', path: '/tenants', body: { name: 'waybill conformance', country: 'NL' } });
+      const id = await plane.needId('creating a tenant', { method: 'POST', path: '/tenants', body: { name: tenantName, country: 'NL' } });
       return `/tenants/${encodeURIComponent(id)}`;
     },
     order(tenantPath, externalId, overrides = {}) {
@@ -152,7 +152,7 @@ function controlPlane(client: HttpClient, addSecret: (value: string, name: strin
 export function onControlPlane(body: (plane: ControlPlane, ctx: CheckContext) => Promise<void>): Check['run'] {
   return async (ctx) => {
     if (ctx.sandbox === null) return ctx.skip('profile has no sandbox');
-    const plane = controlPlane(ctx.sandbox, (value, name) => ctx.addSecret(value, name));
+    const plane = controlPlane(ctx.sandbox, (value, name) => ctx.addSecret(value, name), ctx.runLabel);
     try {
       await body(plane, ctx);
     } catch (error) {

@@ -1,0 +1,101 @@
+/**
+ * Before the run, the profile's pools are read as the checks would read them (pool-state.ts):
+ * each id's state from the order feed, keeping the ids still in the state their pool promises.
+ * A profile used by an earlier run (cancelled, archived, taken off a trip) then runs on the ids
+ * it has left, and one that cannot fill the selected checks says so once, before anything
+ * runs, instead of as a skip per check (D67).
+ */
+import { UsageError } from '../../bin/errors.ts';
+import { operations } from '../../spec/load.ts';
+import { poolStates, type OrderState } from '../checks/support/pool-state.ts';
+import type { KeyName, PoolName, Profile } from '../types.ts';
+import { objectBody, send } from './http.ts';
+
+/** The state each pool's ids must hold, and whose feed shows them: the checks' own predicates. */
+export const POOL_STATES: Record<PoolName, { describe: string; qualifies: (state: OrderState) => boolean; key: KeyName }> = {
+  payable: { ...poolStates.payable, key: 'full' },
+  cancellable: { ...poolStates.cancellable, key: 'full' },
+  // What a target refuses to cancel is its own (profile.schema.json), so only "live" is read here.
+  notCancellable: { describe: 'a live order', qualifies: () => true, key: 'full' },
+  archivable: { ...poolStates.archivable, key: 'full' },
+  onTrip: { ...poolStates.onTrip, key: 'full' },
+  otherTenant: { ...poolStates.payable, key: 'otherTenant' },
+};
+
+const ORDER_FEED = operations.get('orderFeed')!.path;
+/** Pages of 100 read at most, as the checks read the feed (pool-state.ts). */
+const MAX_PAGES = 100;
+
+/** The live orders of `key`'s tenant by external id, or null when its order feed cannot be read. */
+export async function readOrderStates(target: string, profile: Profile, key: KeyName, timeoutMs: number): Promise<Map<string, OrderState> | null> {
+  const entry = profile.keys[key];
+  const secret = typeof entry === 'string' ? entry : entry?.key;
+  if (secret === undefined) return null;
+  const auth = profile.auth ?? { header: 'X-Api-Key', prefix: '' };
+  const states = new Map<string, OrderState>();
+  let cursor: string | null = null;
+  for (let page = 0; page < MAX_PAGES; page += 1) {
+    const query = new URLSearchParams({ limit: '100', ...(cursor === null ? {} : { cursor }) });
+    const answer = await send(`${target}${ORDER_FEED}?${query}`, { headers: { [auth.header]: `${auth.prefix ?? ''}${secret}` } }, timeoutMs, `reading the order feed of the ${key} key at ${target}`);
+    const body = objectBody(answer);
+    if (answer.status !== 200 || !Array.isArray(body?.['items'])) return null;
+    for (const item of body['items'] as Record<string, unknown>[]) {
+      if (typeof item?.['externalId'] === 'string' && typeof item['id'] === 'string') {
+        states.set(item['externalId'], { id: item['id'], externalId: item['externalId'], status: String(item['status']), type: String(item['type']) });
+      }
+    }
+    const next = body['nextCursor'];
+    cursor = typeof next === 'string' && (body['items'] as unknown[]).length > 0 ? next : null;
+    if (cursor === null) break;
+  }
+  return states;
+}
+
+/** A pool that cannot give the selected checks the ids they ask for. */
+export interface PoolShortage {
+  pool: PoolName;
+  size: number;
+  usable: number;
+  needed: number;
+  checks: number;
+}
+
+/**
+ * The profile with each pool the run needs cut to the ids still in their pool's state (in
+ * the file's order), and the pools that are then too small for `demand`. A feed that cannot
+ * be read leaves its pools as they are: the checks that read it report why.
+ */
+export async function usablePools(
+  target: string,
+  profile: Profile,
+  demand: ReadonlyMap<PoolName, { ids: number; checks: number }>,
+  timeoutMs: number,
+): Promise<{ profile: Profile; shortages: PoolShortage[] }> {
+  const feeds = new Map<KeyName, Promise<Map<string, OrderState> | null>>();
+  const statesOf = (key: KeyName) => {
+    if (!feeds.has(key)) feeds.set(key, readOrderStates(target, profile, key, timeoutMs));
+    return feeds.get(key)!;
+  };
+  const orders: Partial<Record<PoolName, string[]>> = { ...profile.orders };
+  const shortages: PoolShortage[] = [];
+  for (const [pool, wanted] of demand) {
+    const ids = profile.orders?.[pool];
+    if (ids === undefined) continue;
+    const states = await statesOf(POOL_STATES[pool].key);
+    if (states === null) continue;
+    const usable = ids.filter((id) => {
+      const state = states.get(id);
+      return state !== undefined && POOL_STATES[pool].qualifies(state);
+    });
+    orders[pool] = usable;
+    if (usable.length < wanted.ids) shortages.push({ pool, size: ids.length, usable: usable.length, needed: wanted.ids, checks: wanted.checks });
+  }
+  return { profile: profile.orders === undefined ? profile : { ...profile, orders }, shortages };
+}
+
+/** The one message of a profile whose pools cannot fill the run, with what to do about it. */
+export function shortageError(source: string, shortages: readonly PoolShortage[], refillable: boolean): UsageError {
+  const pools = shortages.map(({ pool, size, usable, needed, checks }) => `orders.${pool}: ${usable} of its ${size} ids still name ${POOL_STATES[pool].describe}, its ${checks} check(s) need ${needed}`);
+  const remedy = refillable ? `refill them with \`waybill profile refill ${source}\`` : 'give fresh external ids in those pools';
+  return new UsageError(`${source}: its pools cannot fill this run (used by earlier runs?): ${pools.join('; ')}; ${remedy}, or leave those checks out with --skip`);
+}
