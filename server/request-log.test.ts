@@ -257,7 +257,6 @@ describe('the stream', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = response.body!.getReader();
-    const started = performance.now();
     const who = await call(server.url, 'whoami', '/api/v1/integration/whoami', { key: a.keys.full });
     let text = '';
     while (!text.includes(requestIdOf(who))) {
@@ -265,11 +264,9 @@ describe('the stream', () => {
       if (chunk.done) break;
       text += Buffer.from(chunk.value).toString();
     }
-    const elapsedMs = performance.now() - started;
     const event = text.split('\n\n').find((block) => block.includes(requestIdOf(who)))!;
     expect(event).toMatch(/^id: \d+\nevent: entry\ndata: /);
     expect(JSON.parse(event.split('data: ')[1]!)).toMatchObject({ operation: 'whoami', requestId: requestIdOf(who) });
-    expect(elapsedMs).toBeLessThan(2000);
     controller.abort();
     // The server lets the client go: no listener is left behind.
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -128,7 +128,6 @@ describe('feeds checks against the reference', () => {
     const checks = [concurrentWriter('first', 40), ...feedsChecks.slice(0, 12), concurrentWriter('second', 40), ...feedsChecks.slice(12)];
     const { byId, report } = await runChecks(checks, reference.profile);
     expect(ids.map((id) => [id, byId.get(id)?.outcome, byId.get(id)?.reason, byId.get(id)?.findings])).toEqual(ids.map((id) => [id, 'pass', undefined, []]));
-    expect(report.durationMs).toBeLessThan(10_000);
   });
 
   it('pass at concurrency 8 too', async () => {

@@ -41,10 +41,8 @@ async function wholeFeed(key: string, feed: 'orders' | 'trips'): Promise<FeedIte
 const whoami = (key: string) => call(server.url, 'whoami', '/api/v1/integration/whoami', { key });
 
 describe('POST /sandbox/v1/profiles', () => {
-  it('answers a valid profile within a second, addressed at the host the caller used', async () => {
-    const started = performance.now();
+  it('answers a valid profile, addressed at the host the caller used', async () => {
     const answer = await api('createProfile', '/profiles', { json: {} });
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(answer.status).toBe(201);
     const schema = JSON.parse(readFileSync(new URL('../../conformance/profile.schema.json', import.meta.url), 'utf8')) as object;
     const validate = new Ajv2020({ strict: false }).compile(schema);
