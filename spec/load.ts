@@ -59,6 +59,8 @@ export interface RegisterEntry {
   testable?: false;
   reason?: string;
   because?: string;
+  /** How the suite reads a seed statement that another sentence of the seeds could seem to relax, and why. */
+  reading?: string;
 }
 
 /** A JSON value as YAML or JSON parsing yields it. */

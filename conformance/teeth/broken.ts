@@ -215,6 +215,12 @@ export const brokenVariants: Record<string, BrokenVariant> = {
     fails: ['auth.tenant.writes', 'problems.catalog', 'writes.archive.gone', 'writes.notFound'],
     proxy: () => editProblems({ type: 'orders.notFound' }, (problem) => ({ ...problem, type: 'order_not_found' })),
   },
+  // "Bodies of 401 and 403 responses: not shown" leaves their members open, not the rule that a type is a catalog code (or about:blank).
+  'a 401 whose type is an invented code': {
+    breaks: ['int.errors.catalog-type', 'cat.type-is-code'],
+    fails: ['auth.problem.unauthorized', 'problems.blank', 'problems.catalog'],
+    proxy: () => editProblems({ status: 401 }, (problem) => ({ ...problem, type: 'auth.unauthorized' })),
+  },
   'a wrong status for a catalog code': {
     breaks: ['cat.status-fixed', 'int.errors.status-by-kind', 'int.endpoints.error-bodies', 'cat.orders.not-found', 'int.payment.not-found', 'int.archive.not-found', 'int.cancel.not-found'],
     fails: ['auth.tenant.writes', 'discovery.responses.contract', 'problems.catalog', 'writes.archive.gone', 'writes.cancel.notFound', 'writes.notFound'],
