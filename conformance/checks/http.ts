@@ -2,13 +2,15 @@
  * HTTP: how the API treats the request as a message — media types, malformed, missing,
  * oversized and cut-off bodies, unknown routes and methods — and the request id every answer
  * carries. Every request here aims at an external id no order carries, so nothing changes even
- * when a target wrongly accepts one.
+ * when a target wrongly accepts one; but a missing body is sent for a live order (a body that is
+ * not there records nothing either way), so that no 404 can come first.
  */
 import { mediaTypeOf } from '../catalog-rules.ts';
 import { ExchangeError } from '../exchange.ts';
 import { describeExchange, finding, show } from '../findings.ts';
 import type { Check, CheckContext, Finding, HttpRequest, HttpResponse } from '../types.ts';
 import { absentExternalId, expectProblem, objectOf, paths, paymentBody, received } from './support/order-requests.ts';
+import { liveId } from './support/write-answers.ts';
 
 const MiB = 1024 * 1024;
 
@@ -86,16 +88,20 @@ export const malformedJson: Check = {
   },
 };
 
-/** No body where one is required: 400 api.malformed_request. */
+/**
+ * No body where one is required: 400 api.malformed_request. Sent for a live order, so that a
+ * target which looks the order up before it reads the body cannot answer 404 first.
+ */
 export const missingBody: Check = {
   id: 'http.body.missing',
   family: 'http',
-  title: 'a payment with Content-Type application/json but no body is refused 400 api.malformed_request',
+  title: 'a payment of a live order with Content-Type application/json but no body is refused 400 api.malformed_request',
   verifies: ['int.body.unreadable', 'cat.api.malformed-request'],
-  requires: [],
+  requires: ['orders:payable:1'],
   async run(ctx) {
-    const response = await ctx.http.request(rawPayment(ctx, '', 'application/json'));
-    return expectProblem(response, { status: 400, type: 'api.malformed_request' }, 'a payment with an empty body');
+    const externalId = await liveId(ctx, 'payable');
+    const response = await ctx.http.request({ method: 'POST', path: paths.payment(externalId), rawBody: '', contentType: 'application/json', verbatim: true });
+    return expectProblem(response, { status: 400, type: 'api.malformed_request' }, `a payment of the live order ${externalId} with an empty body`);
   },
 };
 

@@ -232,7 +232,10 @@ export const inFlightDecided: Check = {
   // Runs after idempotency.inflight, whose duplicates it judges.
   exclusive: true,
   async run(ctx) {
-    return (await inFlightRefusals(ctx)).flatMap((refused) => {
+    // A 429 without Retry-After breaks the seeds, which idempotency.inflight reports; there is no value to judge here.
+    const timed = (await inFlightRefusals(ctx)).filter((refused) => refused.headers['retry-after'] !== undefined);
+    if (timed.length === 0) return ctx.skip('no in-flight 429 carried Retry-After, so there is no value to judge (idempotency.inflight reports the missing header)');
+    return timed.flatMap((refused) => {
       const problem = retryAfterProblem(refused.headers['retry-after']);
       return problem === null ? [] : [finding(`the in-flight 429's Retry-After is not whole seconds of at least 1: ${describeExchange(refused.exchange)}`, 'Retry-After: whole seconds, at least 1', problem, refused.exchange)];
     });
