@@ -57,7 +57,7 @@ let report: RunReport;
 
 beforeAll(async () => {
   target = await provisionReference();
-  proxy = await startProxy(target.server.url, (answer, request, resend) => (breakage === null ? answer : breakage(answer, request, resend)));
+  proxy = await startProxy(target.server.url, (answer, request, resend, requestBody) => (breakage === null ? answer : breakage(answer, request, resend, requestBody)));
   behindProxy = { ...target.profile, target: proxy.url, sandbox: { url: `${proxy.url}/sandbox/v1`, token: target.profile.sandbox!.token } };
   ({ report } = await runChecks(sandboxChecks, target.profile));
 });
