@@ -5,6 +5,7 @@
  * when a target wrongly accepts one; but a missing body is sent for a live order (a body that is
  * not there records nothing either way), so that no 404 can come first.
  */
+import { gzipSync } from 'node:zlib';
 import { mediaTypeOf } from '../catalog-rules.ts';
 import { ExchangeError } from '../exchange.ts';
 import { describeExchange, finding, show } from '../findings.ts';
@@ -36,7 +37,7 @@ function aboutBlankFindings(response: HttpResponse, what: string): Finding[] {
 }
 
 /** A payment on an absent order with `rawBody` sent as `contentType` (null: no Content-Type). */
-function rawPayment(ctx: CheckContext, rawBody: string, contentType: string | null): HttpRequest {
+function rawPayment(ctx: CheckContext, rawBody: string | Buffer, contentType: string | null): HttpRequest {
   return { method: 'POST', path: paths.payment(absentExternalId(ctx)), rawBody, contentType, verbatim: true };
 }
 
@@ -134,6 +135,25 @@ export const bodyTooLarge: Check = {
   async run(ctx) {
     const response = await ctx.http.request(rawPayment(ctx, paddedPayment(2 * MiB), 'application/json'));
     return expectProblem(response, { status: 413, type: 'api.payload_too_large' }, `a payment body of 2 MiB (${2 * MiB} bytes)`);
+  },
+};
+
+/** A gzip-compressed body: 415 api.unsupported_media_type, with Accept-Encoding naming what is read (D47). */
+export const contentEncoding: Check = {
+  id: 'http.contentEncoding',
+  family: 'http',
+  title: 'a payment body sent with Content-Encoding: gzip is refused 415 api.unsupported_media_type, with Accept-Encoding',
+  verifies: ['D47'],
+  requires: [],
+  async run(ctx) {
+    const request = rawPayment(ctx, gzipSync(JSON.stringify(paymentBody())), 'application/json');
+    const response = await ctx.http.request({ ...request, headers: { 'Content-Encoding': 'gzip' } });
+    const findings = expectProblem(response, { status: 415, type: 'api.unsupported_media_type' }, 'a payment body compressed with gzip (Content-Encoding: gzip)');
+    // RFC 9110 §15.5.16: a 415 for a coding asks for Accept-Encoding, so the client learns what is read.
+    if (findings.length === 0 && response.headers['accept-encoding'] === undefined) {
+      findings.push(finding(`the 415 to a gzip body: ${describeExchange(response.exchange)}: no Accept-Encoding`, 'Accept-Encoding naming the codings read (identity)', 'no Accept-Encoding header', response.exchange));
+    }
+    return findings;
   },
 };
 
@@ -352,6 +372,7 @@ export const httpChecks: Check[] = [
   missingBody,
   bodyLimit,
   bodyTooLarge,
+  contentEncoding,
   bodyIncomplete,
   bodyIncompleteClose,
   unknownRoute,

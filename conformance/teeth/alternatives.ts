@@ -3,11 +3,13 @@
  * the gaps it names otherwise than spec/DECISIONS.md. Without `--strict` each passes; with it,
  * each fails exactly the DECISION checks it lists (teeth/alternatives.test.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { ORDER_JSON } from '../../server/store/feed-sql.ts';
+import type { Store } from '../../server/store/index.ts';
 import { openapi } from '../../spec/load.ts';
 import type { Profile } from '../types.ts';
 import type { AlternativeVariant } from './harness.ts';
-import { dropHeader, editJson, editOrders, editProblems, editTrips, is, overrideOrders, queryOf, restatus, resendChanged, setHeader, typeOf, withJson, withQuery } from './rewrites.ts';
+import { dropHeader, editJson, editOrders, editProblems, editTrips, is, overrideOrders, pathOf, queryOf, restatus, resendChanged, setHeader, typeOf, withJson, withQuery } from './rewrites.ts';
 import { answerJson } from '../testing/proxy.ts';
 
 type JsonObject = Record<string, unknown>;
@@ -254,6 +256,83 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
         return withJson({ ...answer, status: 400, headers: { ...answer.headers, 'content-type': 'application/problem+json' } }, { type: 'api.malformed_request', title: 'Bad Request', status: 400, detail: message, errors: [{ field: unknown, code: 'api.malformed_request', value: null, message }] });
       },
     }),
+  },
+  // A target that reads gzip bodies answers the payment inside: 404, as no order carries the id the check sends
+  // (padded with spaces to the 415's length, which the server has already declared).
+  'gzip request bodies read': {
+    decides: ['D47'],
+    failsStrict: ['http.contentEncoding'],
+    answer: (status, body, request) => {
+      if (status !== 415 || !/gzip/i.test(String(request?.headers['content-encoding'] ?? ''))) return undefined;
+      const notFound = JSON.stringify({ type: 'orders.notFound', title: 'Not Found', status: 404, detail: 'No order with that external id.', instance: null });
+      return notFound.length <= body.length ? { status: 404, body: notFound.padEnd(body.length) } : undefined;
+    },
+  },
+  'the control plane opened by an integration key sent as a Bearer token': {
+    decides: ['D30'],
+    failsStrict: ['sandbox.access'],
+    proxy: (profile) => ({ request: (request) => (is.sandbox(request) && request.headers['authorization'] === `Bearer ${profile.keys.full}` ? { ...request, headers: { ...request.headers, authorization: `Bearer ${profile.sandbox!.token}` } } : request) }),
+  },
+  'a repeated suspend refused 409': {
+    decides: ['D31'],
+    failsStrict: ['sandbox.tenants.lifecycle'],
+    proxy: () => {
+      const suspended = new Set<string>();
+      return {
+        answer: (answer, request) => {
+          const tenant = /^(\/sandbox\/v1\/tenants\/[^/]+)\/(suspend|reactivate|archive)$/.exec(pathOf(request));
+          if (tenant === null || answer.status !== 200) return answer;
+          const [, path, move] = tenant as unknown as [string, string, string];
+          const again = move === 'suspend' && suspended.has(path);
+          if (move === 'suspend') suspended.add(path);
+          else suspended.delete(path);
+          if (!again) return answer;
+          return withJson({ ...answer, status: 409, headers: { ...answer.headers, 'content-type': 'application/problem+json' } }, { type: 'tenants.tenant.suspended', title: 'Conflict', status: 409, detail: 'The tenant is already suspended.', instance: null });
+        },
+      };
+    },
+  },
+  'tag names compared with their case': {
+    decides: ['D34'],
+    failsStrict: ['sandbox.tags.decided'],
+    proxy: () => {
+      const names = new Set<string>();
+      return {
+        answer: async (answer, request, _resend, requestBody) => {
+          if (request.method !== 'POST' || !/^\/sandbox\/v1\/tenants\/[^/]+\/tags$/.test(pathOf(request))) return answer;
+          const { name, color } = JSON.parse((await requestBody()).toString('utf8')) as { name: string; color: string };
+          const key = `${pathOf(request)} ${name}`;
+          if (answer.status === 201) names.add(key);
+          // Refused only as a repeat of a name spelled the same way.
+          if (typeOf(answer) !== 'tags.duplicate' || names.has(key)) return answer;
+          names.add(key);
+          return withJson({ ...answer, status: 201, headers: { ...answer.headers, 'content-type': 'application/json' } }, { id: randomUUID(), name, color });
+        },
+      };
+    },
+  },
+  'a deactivated mini-status left out of the directory': {
+    decides: ['D35'],
+    failsStrict: ['sandbox.ministatuses.decided'],
+    proxy: () => editJson((request, answer) => answer.status === 200 && request.method === 'GET' && /\/ministatuses$/.test(pathOf(request)), (list) => ({ ...list, items: ((list['items'] as JsonObject[] | undefined) ?? []).filter((entry) => entry['active'] !== false) })),
+  },
+  'profiles with pools of 10 ids': {
+    decides: ['D39'],
+    failsStrict: ['sandbox.profiles'],
+    proxy: () => editJson((request, answer) => answer.status === 201 && pathOf(request) === '/sandbox/v1/profiles', (profile) => ({ ...profile, orders: Object.fromEntries(Object.entries(profile['orders'] as Record<string, string[]>).map(([pool, ids]) => [pool, ids.slice(0, 10)])) })),
+  },
+  'orders of a cancelled trip back to New': {
+    decides: ['D43'],
+    failsStrict: ['sandbox.trips.cancel'],
+    wrapStore: (store) => {
+      const renew = store.db.prepare("UPDATE orders SET status = 'New' WHERE status = 'InPlanning' AND id IN (SELECT order_id FROM trip_stops WHERE trip_id = ? AND status = 'Cancelled')");
+      return { ...store, tripLife: { ...store.tripLife, cancel: (tenantId: string, tripId: string, reasonCode: string) => { store.tripLife.cancel(tenantId, tripId, reasonCode); renew.run(tripId); } } as Store['tripLife'] };
+    },
+  },
+  "a revoked key's requests left out of the request log": {
+    decides: ['D48'],
+    failsStrict: ['sandbox.requests'],
+    proxy: () => editJson((request, answer) => answer.status === 200 && request.method === 'GET' && /\/requests$/.test(pathOf(request)), (page) => ({ ...page, items: ((page['items'] as JsonObject[] | undefined) ?? []).filter((entry) => entry['status'] !== 401) })),
   },
   'a 401 without WWW-Authenticate': { decides: ['D3'], failsStrict: ['auth.problem.unauthorized', 'discovery.responses.decided'], proxy: () => dropHeader('www-authenticate', (_, answer) => answer.status === 401) },
   'an unknown status filter refused with the field in detail only': {
