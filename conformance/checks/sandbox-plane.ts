@@ -7,7 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { describeExchange, finding, show } from '../findings.ts';
 import { profileProblems } from '../profile.ts';
 import type { Check, CheckContext, Finding, HttpRequest, HttpResponse, Profile } from '../types.ts';
-import { onControlPlane } from './support/control-plane.ts';
+import { fullKeyTenant, onControlPlane } from './support/control-plane.ts';
 import { objectOf, paths, paymentBody, received } from './support/order-requests.ts';
 
 /** Findings unless `response` is a 401 `about:blank` problem with a WWW-Authenticate challenge (D30, after D3). */
@@ -81,6 +81,8 @@ export const profiles: Check = {
   verifies: ['D39'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane, ctx) => {
+    // The profile's keys are told apart by the tenants whoami names; a whoami that names none is the discovery checks' finding.
+    await fullKeyTenant(ctx);
     const response = await plane.client.request({ method: 'POST', path: '/profiles' });
     const body = objectOf(response);
     // The answer holds live secrets: keep them out of the report before anything else.

@@ -334,7 +334,7 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
     failsStrict: ['sandbox.requests'],
     proxy: () => editJson((request, answer) => answer.status === 200 && request.method === 'GET' && /\/requests$/.test(pathOf(request)), (page) => ({ ...page, items: ((page['items'] as JsonObject[] | undefined) ?? []).filter((entry) => entry['status'] !== 401) })),
   },
-  'a 401 without WWW-Authenticate': { decides: ['D3'], failsStrict: ['auth.problem.unauthorized', 'discovery.responses.decided'], proxy: () => dropHeader('www-authenticate', (_, answer) => answer.status === 401) },
+  'a 401 without WWW-Authenticate': { decides: ['D3'], failsStrict: ['auth.problem.unauthorized', 'discovery.responses.decided'], proxy: () => dropHeader('www-authenticate', (request, answer) => is.integration(request) && answer.status === 401) },
   'an unknown status filter refused with the field in detail only': {
     decides: ['D9'],
     failsStrict: ['feeds.orders.status.unknown-field', 'feeds.trips.status.unknown-field'],
