@@ -222,7 +222,7 @@ export const inFlightRetryAfter: Check = {
   },
 };
 
-/** The in-flight 429's Retry-After is whole seconds, at least 1 (D13). */
+/** The in-flight 429's Retry-After is whole seconds, at least 1 (D13); without one there is nothing to judge (idempotency.inflight reports it). */
 export const inFlightDecided: Check = {
   id: 'idempotency.inflight.decided',
   family: 'idempotency',
@@ -232,7 +232,6 @@ export const inFlightDecided: Check = {
   // Runs after idempotency.inflight, whose duplicates it judges.
   exclusive: true,
   async run(ctx) {
-    // A 429 without Retry-After breaks the seeds, which idempotency.inflight reports; there is no value to judge here.
     const timed = (await inFlightRefusals(ctx)).filter((refused) => refused.headers['retry-after'] !== undefined);
     if (timed.length === 0) return ctx.skip('no in-flight 429 carried Retry-After, so there is no value to judge (idempotency.inflight reports the missing header)');
     return timed.flatMap((refused) => {

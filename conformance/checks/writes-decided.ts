@@ -3,8 +3,8 @@
  * live order (D10), a paymentId is unique per order, not per tenant (D29), and body members the
  * contract does not define are ignored while a defined one of the wrong type is refused (D19).
  * Each check writes only the pool ids the runner gave it, read from the order feed first; the
- * orders it pays or cancels are New, InPlanning or Planned ones, whose payment no reading of
- * the seeds refuses.
+ * orders they pay or cancel are New, InPlanning or Planned ones, which no reading of the seeds
+ * refuses a payment, but for the ended order D10's check pays on purpose.
  */
 import { describeExchange, finding, show } from '../findings.ts';
 import type { Check, CheckContext, Finding, HttpResponse } from '../types.ts';
