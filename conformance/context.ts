@@ -76,7 +76,7 @@ export function createCheckContext(env: RunEnvironment, checkId: string, pools: 
             baseUrl: sandbox.url.replace(/\/+$/, ''),
             channel: 'sandbox',
             auth: { header: 'Authorization', prefix: 'Bearer ' },
-            resolveKey: () => sandbox.token,
+            resolveKey: (key) => (key === null ? null : sandbox.token),
           }),
     raw: createRawSender(env.rawTarget, recorder, env.timeoutMs),
     rawSession: createRawSessionOpener(env.rawTarget, recorder, env.timeoutMs),

@@ -155,7 +155,7 @@ export interface HttpRequest {
   path: string;
   /**
    * A profile key name (`'full'`, `'ordersRead'`, …) or a raw key value; null sends no credentials.
-   * Default `'full'` on `ctx.http`; the sandbox client always sends its token.
+   * Default `'full'` on `ctx.http`; the sandbox client sends its token unless this is null.
    */
   key?: string | null;
   /** Overrides `profile.auth` for this request (`{ header: 'Authorization', prefix: 'Bearer ' }`). */

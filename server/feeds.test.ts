@@ -149,7 +149,7 @@ describe('order feed filters', () => {
     expect((await walk(ORDERS, 'orderFeed', `limit=100&since=${encodeURIComponent(offset)}`)).items).toEqual(since);
   });
 
-  it.each(['yesterday', '2026-10-01', '2026-10-01T00:00:00', '2026-13-01T00:00:00Z'])('refuses since=%j with 400, field since (D9)', async (since) => {
+  it.each(['yesterday', '2026-10-01', '2026-10-01T00:00:00', '2026-13-01T00:00:00Z', '2026-10-01 00:00:00Z'])('refuses since=%j with 400, field since (D9)', async (since) => {
     const answer = await call(server.url, 'orderFeed', `${ORDERS}?since=${encodeURIComponent(since)}`, { key: keys.full });
     expect(answer.status).toBe(400);
     expect(answer.body.errors[0].field).toBe('since');

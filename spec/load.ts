@@ -59,6 +59,8 @@ export interface RegisterEntry {
   testable?: false;
   reason?: string;
   because?: string;
+  /** How the suite reads a seed statement that another sentence of the seeds could seem to relax, and why. */
+  reading?: string;
 }
 
 /** A JSON value as YAML or JSON parsing yields it. */
@@ -245,6 +247,9 @@ function componentSchemas(document: JsonObject): JsonObject {
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
+/** The start of an RFC 3339 date-time: a full date and the `T` before the time. */
+const RFC3339_DATE_TIME_HEAD = /^\d{4}-\d{2}-\d{2}[Tt]/;
+
 /**
  * A new Ajv 2020 instance that knows every component schema of both documents.
  * `coerceTypes: 'array'` is for request parameters, which arrive as strings; responses
@@ -261,6 +266,10 @@ export function createAjv(options: { coerceTypes?: false | 'array'; verbose?: bo
     allowUnionTypes: true,
   });
   addFormats(ajv);
+  // ajv-formats also reads a space between date and time as a date-time (ajv-formats#55); RFC 3339's
+  // date-time production, which OpenAPI's `date-time` names, has `T` (either case) there (D9, D20).
+  const dateTime = ajv.formats['date-time'] as { validate: (text: string) => boolean; compare?: (a: string, b: string) => number | undefined };
+  ajv.addFormat('date-time', { type: 'string', validate: (text: string) => RFC3339_DATE_TIME_HEAD.test(text) && dateTime.validate(text), ...(dateTime.compare ? { compare: dateTime.compare } : {}) });
   // A JSON number parses to Infinity when it overflows (`1e999`); no double is infinite.
   ajv.addFormat('double', { type: 'number', validate: (n: number) => Number.isFinite(n) });
   ajv.addKeyword({

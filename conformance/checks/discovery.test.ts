@@ -78,6 +78,8 @@ describe('discovery and problems against a conforming target', () => {
       ['discovery.whoami.scopeCatalog', 'pass'],
       ['discovery.responses.contract', 'pass'],
       ['discovery.responses.decided', 'pass'],
+      // The fake target answers no order or trip: there is no timestamp to grade.
+      ['discovery.timestamps', 'skip'],
       ['problems.catalog', 'pass'],
       ['problems.blank', 'pass'],
     ]);
@@ -246,16 +248,31 @@ describe('problems against broken targets', () => {
     expect(resultOf(report, 'problems.blank').outcome).toBe('pass');
   });
 
-  it('leaves the type of 401 and 403 bodies to D3 (problems.blank), and of an unknown path to D21', async () => {
+  it('fails a 401 whose type is neither a catalog code nor about:blank at MUST (problems.catalog), D3 too', async () => {
+    const whoami: HttpRequest = { method: 'GET', path: '/api/v1/integration/whoami', key: null };
+    const handler: FakeHandler = (request, response) => (request.headers['x-api-key'] === undefined ? answer(response, 401, { type: 'auth.missing', title: 'Unauthorized', status: 401 }) : conformingHandler()(request, response));
+    const report = await runAgainst(handler, [probe([whoami])]);
+    // D3's shape of a 401 body (discovery.responses.decided) and type (problems.blank) are DECISION checks.
+    expect(failedIds(report)).toEqual(['discovery.responses.decided', 'problems.catalog', 'problems.blank']);
+    expect(report.results.filter((result) => result.outcome === 'fail' && result.level === 'MUST').map((result) => result.id)).toEqual(['problems.catalog']);
+    expect(resultOf(report, 'problems.catalog').findings.map((finding) => [finding.expected, finding.received])).toEqual([
+      ['type: a code of the error catalog, or about:blank (a 401 of whoami, whose body the seeds do not show)', 'type: auth.missing'],
+    ]);
+  });
+
+  it('accepts a catalog code on a 403 at seed level, leaving about:blank to D3, and the type of an unknown path to D21', async () => {
     const handler: FakeHandler = (request, response) => {
-      if (request.headers['x-api-key'] === undefined) return answer(response, 401, { type: 'auth.missing', title: 'No key', status: 401 });
+      if (request.headers['x-api-key'] === 'forbidden') return answer(response, 403, { type: 'drivers.notLinked', title: 'Forbidden', status: 403 });
       if (request.url.startsWith('/api/v1/integration/nope')) return answer(response, 404, { type: 'route.unknown', title: 'No route', status: 404 });
       return conformingHandler()(request, response);
     };
-    const report = await runAgainst(handler, [probe([{ ...unknownRoute, key: null }, unknownRoute])]);
-    expect(failedIds(report)).toEqual(['problems.blank', 'auth.problem.unauthorized'].filter((id) => report.results.some((result) => result.id === id)));
+    const report = await runAgainst(handler, [probe([{ method: 'GET', path: '/api/v1/integration/orders', key: 'forbidden' }, unknownRoute])]);
+    expect(failedIds(report)).toEqual(['discovery.responses.decided', 'problems.blank']);
+    expect(resultOf(report, 'discovery.responses.decided').level).toBe('DECISION');
+    expect(resultOf(report, 'problems.catalog').outcome).toBe('pass');
     expect(resultOf(report, 'problems.blank').findings.map((finding) => finding.expected)).toEqual(['type: about:blank (D3)', 'type: about:blank (D21)']);
   });
+
 });
 
 // ── Against the reference, through a proxy that rewrites one thing ──────────────────────
@@ -356,9 +373,9 @@ describe('responses against the reference', () => {
     ['no X-Request-Id header', withoutHeaders(/^x-request-id$/), undefined, 'no such header'],
     ['Retry-After as an HTTP-date', (answer) => (answer.status === 429 ? { ...answer, headers: { ...answer.headers, 'retry-after': new Date(Date.now() + 12_000).toUTCString() } } : answer), undefined, 'Retry-After: '],
     ['no RateLimit-* headers', withoutHeaders(/^ratelimit-/), undefined, 'no such header'],
-  ])('passes responses.contract and fails responses.decided alone on %s', async (_name, rewrite, choices, received) => {
+  ])('passes responses.contract and fails responses.decided alone on %s (and discovery.timestamps, for timestamps)', async (name, rewrite, choices, received) => {
     const byId = await throughProxy(rewrite, choices);
-    expect(verdicts(byId)).toEqual({ failed: ['discovery.responses.decided'], other: [] });
+    expect(verdicts(byId)).toEqual({ failed: name === 'timestamps without milliseconds' ? ['discovery.responses.decided', 'discovery.timestamps'] : ['discovery.responses.decided'], other: [] });
     expect(byId.get('discovery.responses.decided')?.findings[0]?.received).toContain(received);
   }, 30_000);
 });

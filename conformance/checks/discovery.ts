@@ -4,6 +4,7 @@
  */
 import { describeExchange, finding, show } from '../findings.ts';
 import type { Check, CheckContext, ExchangeRecord, Finding, KeyName, Profile } from '../types.ts';
+import { timestampsDecided } from './discovery-timestamps.ts';
 import { decidedResponseViolations, seedContractErrors, seedResponseViolations } from './support/response-contract.ts';
 
 const whoamiPath = '/api/v1/integration/whoami';
@@ -218,4 +219,4 @@ export const responsesDecided: Check = {
 };
 
 /** The discovery family, in the order it runs. */
-export const discoveryChecks: Check[] = [whoamiShape, whoamiScopes, whoamiScopeCatalog, responsesContract, responsesDecided];
+export const discoveryChecks: Check[] = [whoamiShape, whoamiScopes, whoamiScopeCatalog, responsesContract, responsesDecided, timestampsDecided];

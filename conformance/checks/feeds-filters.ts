@@ -227,7 +227,8 @@ const invalidSince = (feed: FeedSpec): Check => ({
   requires: [],
   run: feedRun(async (ctx) => {
     const findings: Finding[] = [];
-    for (const since of ['yesterday', '2026-13-01T00:00:00Z', '1700000000']) {
+    // A date alone and a space for `T` are the forms a lenient date parser reads anyway (D9 refuses them too).
+    for (const since of ['yesterday', '2026-13-01T00:00:00Z', '1700000000', '2026-01-01', '2026-01-01 00:00:00Z']) {
       const response = await requestFeed(ctx, feed, { since, limit: 1 });
       const problem = parameterProblem(response, 'since');
       if (problem !== null) findings.push(finding(`${feed.label}: since=${since} was not refused as malformed`, '400 api.malformed_request with errors[0].field since', problem, response.exchange));

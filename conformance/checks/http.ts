@@ -2,13 +2,16 @@
  * HTTP: how the API treats the request as a message — media types, malformed, missing,
  * oversized and cut-off bodies, unknown routes and methods — and the request id every answer
  * carries. Every request here aims at an external id no order carries, so nothing changes even
- * when a target wrongly accepts one.
+ * when a target wrongly accepts one; but a missing body is sent for a live order (a body that is
+ * not there records nothing either way), so that no 404 can come first.
  */
+import { gzipSync } from 'node:zlib';
 import { mediaTypeOf } from '../catalog-rules.ts';
 import { ExchangeError } from '../exchange.ts';
 import { describeExchange, finding, show } from '../findings.ts';
 import type { Check, CheckContext, Finding, HttpRequest, HttpResponse } from '../types.ts';
 import { absentExternalId, expectProblem, objectOf, paths, paymentBody, received } from './support/order-requests.ts';
+import { liveId } from './support/write-answers.ts';
 
 const MiB = 1024 * 1024;
 
@@ -34,7 +37,7 @@ function aboutBlankFindings(response: HttpResponse, what: string): Finding[] {
 }
 
 /** A payment on an absent order with `rawBody` sent as `contentType` (null: no Content-Type). */
-function rawPayment(ctx: CheckContext, rawBody: string, contentType: string | null): HttpRequest {
+function rawPayment(ctx: CheckContext, rawBody: string | Buffer, contentType: string | null): HttpRequest {
   return { method: 'POST', path: paths.payment(absentExternalId(ctx)), rawBody, contentType, verbatim: true };
 }
 
@@ -86,16 +89,20 @@ export const malformedJson: Check = {
   },
 };
 
-/** No body where one is required: 400 api.malformed_request. */
+/**
+ * No body where one is required: 400 api.malformed_request. Sent for a live order, so that a
+ * target which looks the order up before it reads the body cannot answer 404 first.
+ */
 export const missingBody: Check = {
   id: 'http.body.missing',
   family: 'http',
-  title: 'a payment with Content-Type application/json but no body is refused 400 api.malformed_request',
+  title: 'a payment of a live order with Content-Type application/json but no body is refused 400 api.malformed_request',
   verifies: ['int.body.unreadable', 'cat.api.malformed-request'],
-  requires: [],
+  requires: ['orders:payable:1'],
   async run(ctx) {
-    const response = await ctx.http.request(rawPayment(ctx, '', 'application/json'));
-    return expectProblem(response, { status: 400, type: 'api.malformed_request' }, 'a payment with an empty body');
+    const externalId = await liveId(ctx, 'payable');
+    const response = await ctx.http.request({ method: 'POST', path: paths.payment(externalId), rawBody: '', contentType: 'application/json', verbatim: true });
+    return expectProblem(response, { status: 400, type: 'api.malformed_request' }, `a payment of the live order ${externalId} with an empty body`);
   },
 };
 
@@ -128,6 +135,25 @@ export const bodyTooLarge: Check = {
   async run(ctx) {
     const response = await ctx.http.request(rawPayment(ctx, paddedPayment(2 * MiB), 'application/json'));
     return expectProblem(response, { status: 413, type: 'api.payload_too_large' }, `a payment body of 2 MiB (${2 * MiB} bytes)`);
+  },
+};
+
+/** A gzip-compressed body: 415 api.unsupported_media_type, with Accept-Encoding naming what is read (D47). */
+export const contentEncoding: Check = {
+  id: 'http.contentEncoding',
+  family: 'http',
+  title: 'a payment body sent with Content-Encoding: gzip is refused 415 api.unsupported_media_type, with Accept-Encoding',
+  verifies: ['D47'],
+  requires: [],
+  async run(ctx) {
+    const request = rawPayment(ctx, gzipSync(JSON.stringify(paymentBody())), 'application/json');
+    const response = await ctx.http.request({ ...request, headers: { 'Content-Encoding': 'gzip' } });
+    const findings = expectProblem(response, { status: 415, type: 'api.unsupported_media_type' }, 'a payment body compressed with gzip (Content-Encoding: gzip)');
+    // RFC 9110 §15.5.16: a 415 for a coding asks for Accept-Encoding, so the client learns what is read.
+    if (findings.length === 0 && response.headers['accept-encoding'] === undefined) {
+      findings.push(finding(`the 415 to a gzip body: ${describeExchange(response.exchange)}: no Accept-Encoding`, 'Accept-Encoding naming the codings read (identity)', 'no Accept-Encoding header', response.exchange));
+    }
+    return findings;
   },
 };
 
@@ -346,6 +372,7 @@ export const httpChecks: Check[] = [
   missingBody,
   bodyLimit,
   bodyTooLarge,
+  contentEncoding,
   bodyIncomplete,
   bodyIncompleteClose,
   unknownRoute,

@@ -57,7 +57,7 @@ describe('idempotency checks against the reference', () => {
 });
 
 describe('idempotency checks against broken targets', () => {
-  it('fail inflight and the D13 check when the in-flight 429 lacks Retry-After', async () => {
+  it('fail inflight alone when the in-flight 429 lacks Retry-After; the D13 check, with no value to judge, skips', async () => {
     const { byId } = await run({
       rewrite: (answer) => {
         if (!isInFlight(answer)) return answer;
@@ -65,11 +65,12 @@ describe('idempotency checks against broken targets', () => {
         return { ...answer, headers };
       },
     });
-    expect(withOutcome(byId, 'fail')).toEqual(['idempotency.inflight', 'idempotency.inflight.decided']);
+    expect(withOutcome(byId, 'fail')).toEqual(['idempotency.inflight']);
     expect(byId.get('idempotency.inflight')?.findings.map((f) => [f.expected, f.received])).toEqual([
       ['Retry-After: delay-seconds or an HTTP-date', 'no Retry-After header'],
       ['Retry-After: delay-seconds or an HTTP-date', 'no Retry-After header'],
     ]);
+    expect(byId.get('idempotency.inflight.decided')).toMatchObject({ outcome: 'skip', reason: expect.stringContaining('no in-flight 429 carried Retry-After') });
   });
 
   it('fail inflight (the type) and the D13 check (Retry-After: 0) when the in-flight 429 says Retry-After: 0 and another type', async () => {

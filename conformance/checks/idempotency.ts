@@ -162,7 +162,7 @@ export const inFlightRetryAfter: Check = {
   },
 };
 
-/** The in-flight 429's Retry-After is whole seconds, at least 1 (D13). */
+/** The in-flight 429's Retry-After is whole seconds, at least 1 (D13); without one there is nothing to judge (idempotency.inflight reports it). */
 export const inFlightDecided: Check = {
   id: 'idempotency.inflight.decided',
   family: 'idempotency',
@@ -172,7 +172,9 @@ export const inFlightDecided: Check = {
   // Runs after idempotency.inflight, whose duplicates it judges.
   exclusive: true,
   async run(ctx) {
-    return (await inFlightRefusals(ctx)).flatMap((refused) => {
+    const timed = (await inFlightRefusals(ctx)).filter((refused) => refused.headers['retry-after'] !== undefined);
+    if (timed.length === 0) return ctx.skip('no in-flight 429 carried Retry-After, so there is no value to judge (idempotency.inflight reports the missing header)');
+    return timed.flatMap((refused) => {
       const problem = retryAfterProblem(refused.headers['retry-after']);
       return problem === null ? [] : [finding(`the in-flight 429's Retry-After is not whole seconds of at least 1: ${describeExchange(refused.exchange)}`, 'Retry-After: whole seconds, at least 1', problem, refused.exchange)];
     });

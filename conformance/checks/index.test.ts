@@ -33,7 +33,7 @@ describe('the check registry', () => {
   });
 
   it('runs the run-level checks after all others', () => {
-    expect(checks.filter((check) => check.after === 'all').map((check) => check.id)).toEqual(['discovery.responses.contract', 'discovery.responses.decided', 'problems.catalog', 'problems.blank', 'feeds.orders.walks.tenant', 'feeds.orders.walks.archived', 'feeds.trips.walks.tenant']);
+    expect(checks.filter((check) => check.after === 'all').map((check) => check.id)).toEqual(['discovery.responses.contract', 'discovery.responses.decided', 'discovery.timestamps', 'problems.catalog', 'problems.blank', 'feeds.orders.walks.tenant', 'feeds.orders.walks.archived', 'feeds.trips.walks.tenant']);
   });
 });
 

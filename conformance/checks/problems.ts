@@ -1,9 +1,11 @@
 /**
- * Problems: every failed answer of the run is an RFC 9457 problem; where the seeds tie its
- * `type` to the catalog, a catalog code answered with that code's status (MUST). Where they
- * leave the type open (401 and 403 bodies are "not shown"; a 500 of the integration endpoints
- * has no catalog code that reaches them, D24; paths and methods outside the contract are not
- * shown), D3 and D21 decide `about:blank` (DECISION). The members and types of problem
+ * Problems: every failed answer of the run is an RFC 9457 problem whose `type` is a catalog
+ * code answered with that code's status (MUST). A 401, 403 or 500 of the integration
+ * endpoints may carry `about:blank` instead: their bodies are "not shown", the catalog has no
+ * code that reaches them (D24), and `about:blank` is RFC 9457's type that adds nothing to the
+ * status. Any other type there is still invented, which the seeds' Errors rule forbids (MUST).
+ * That it is `about:blank` rather than a catalog code is D3's (DECISION), as is D21's
+ * `about:blank` for paths and methods outside the contract. The members and types of problem
  * bodies are discovery.responses.contract's rule.
  */
 import { operations } from '../../spec/load.ts';
@@ -11,8 +13,11 @@ import { catalogEntryOf, mediaTypeOf, statusesOf } from '../catalog-rules.ts';
 import { describeExchange, finding, show } from '../findings.ts';
 import type { Check, CheckContext, ExchangeRecord, Finding } from '../types.ts';
 
-/** Statuses whose problem `type` the seeds leave open on the integration endpoints. */
+/** Statuses whose problem `type` may be `about:blank` on the integration endpoints (their bodies are not shown, no catalog code reaches them). */
 const openTypeStatuses = [401, 403, 500];
+
+/** RFC 9457 §4.2.1: the type of a problem with no meaning beyond its HTTP status. */
+const ABOUT_BLANK = 'about:blank';
 
 /** Each contract operation's method and a pattern matching the end of its paths. */
 const contractRoutes = [...operations.values()].map((operation) => ({
@@ -43,9 +48,13 @@ function problemOf(exchange: ExchangeRecord): Record<string, unknown> | undefine
   }
 }
 
-/** True when the seeds tie this failure's `type` to a catalog code: a contract operation, a status other than 401, 403, 500. */
-function catalogTypeRequired(exchange: ExchangeRecord): boolean {
-  return operationOf(exchange) !== null && !openTypeStatuses.includes(exchange.response!.status);
+/**
+ * What the seeds allow as this failure's `type`: on a contract operation a catalog code, or for
+ * a 401, 403 or 500 also `about:blank`; off the contract's operations, null (D21 decides those).
+ */
+function typeRuleOf(exchange: ExchangeRecord): 'catalog' | 'catalog-or-blank' | null {
+  if (operationOf(exchange) === null) return null;
+  return openTypeStatuses.includes(exchange.response!.status) ? 'catalog-or-blank' : 'catalog';
 }
 
 /** Every way one failed answer breaks the seeds' problem rules. */
@@ -66,8 +75,12 @@ function problemViolations(exchange: ExchangeRecord): Finding[] {
   const entry = catalogEntryOf(type);
   if (entry !== undefined && !statusesOf(entry).includes(response.status)) {
     findings.push(finding(`${where}: ${entry.code} answered with the wrong HTTP status`, `HTTP ${statusesOf(entry).join(' or ')} (the catalog's status for ${entry.code})`, `HTTP ${response.status}`, exchange));
-  } else if (entry === undefined && catalogTypeRequired(exchange)) {
-    findings.push(finding(`${where}: type is not a catalog code`, `type: a code of the error catalog (a ${response.status} of ${operationOf(exchange)})`, `type: ${show(type)}`, exchange));
+  } else if (entry === undefined) {
+    const rule = typeRuleOf(exchange);
+    if (rule === 'catalog') findings.push(finding(`${where}: type is not a catalog code`, `type: a code of the error catalog (a ${response.status} of ${operationOf(exchange)})`, `type: ${show(type)}`, exchange));
+    if (rule === 'catalog-or-blank' && type !== ABOUT_BLANK) {
+      findings.push(finding(`${where}: type is neither a catalog code nor about:blank`, `type: a code of the error catalog, or about:blank (a ${response.status} of ${operationOf(exchange)}, whose body the seeds do not show)`, `type: ${show(type)}`, exchange));
+    }
   }
   const status = problem['status'];
   // RFC 9457 §3.1.2: the status member, when there is one, is the HTTP status (the seeds let it be null).
@@ -88,7 +101,7 @@ function failures(ctx: CheckContext): ExchangeRecord[] {
 export const problemsCatalog: Check = {
   id: 'problems.catalog',
   family: 'problems',
-  title: "every failure is application/problem+json; its type is a catalog code answered with the code's status wherever the seeds require one",
+  title: "every failure is application/problem+json; its type is a catalog code answered with the code's status (a 401, 403 or 500 may say about:blank)",
   // It also holds the body's `status` member to the answer's status: the rows of the 400 body and of the others.
   verifies: ['int.errors.problem-json', 'int.errors.catalog-type', 'cat.type-is-code', 'cat.status-fixed', 'int.errors.status-by-kind', 'int.endpoints.error-bodies', 'int.errors.validation-status', 'int.errors.other-bodies'],
   requires: [],
@@ -118,7 +131,7 @@ export const problemsBlank: Check = {
     return failures(ctx).flatMap((exchange) => {
       const decision = blankBy(exchange);
       const type = problemOf(exchange)?.['type'];
-      if (decision === null || type === 'about:blank') return [];
+      if (decision === null || type === ABOUT_BLANK) return [];
       return [finding(`${describeExchange(exchange)}: not an about:blank problem`, `type: about:blank (${decision})`, `type: ${show(type)}`, exchange)];
     });
   },

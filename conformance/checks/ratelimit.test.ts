@@ -4,6 +4,8 @@ import { answerJson, type AnswerRewrite } from '../testing/proxy.ts';
 import { type ReferenceTarget, runAgainstBroken, runChecks, startReference } from '../testing/reference.ts';
 import type { Check, CheckResult } from '../types.ts';
 import { ratelimitChecks } from './ratelimit.ts';
+import { spendQuota, WHOLE_QUOTA_MS } from './support/quota-burst.ts';
+import { startProxy } from '../testing/proxy.ts';
 
 let reference: ReferenceTarget | undefined;
 afterEach(async () => {
@@ -74,6 +76,64 @@ describe('ratelimit checks against the reference', () => {
     expect(byId.get('ratelimit.exceeded')).toMatchObject({ outcome: 'pass', exchangeCount: 1 + 4 + 1 });
   });
 
+  /**
+   * The reference whose rateLimited key an earlier run used `used` times just now (outside the
+   * suite), and a check that spends the quota first with a `sleep` that moves the tenant's clock
+   * (D52: the key's bucket refills by it) instead of waiting, recording each wait.
+   */
+  async function spentEarlier(used: number, { rewrite, wrapStore }: { rewrite?: AnswerRewrite; wrapStore?: (store: Store) => Store } = {}) {
+    reference = await startReference(wrapStore === undefined ? {} : { wrapStore });
+    const { profile, store, server } = reference;
+    const whoami = (key: string) => fetch(`${server.url}/api/v1/integration/whoami`, { headers: { 'x-api-key': key } });
+    const { tenantId } = (await (await whoami(profile.keys.full)).json()) as { tenantId: string };
+    for (let i = 0; i < used; i += 1) await whoami(profile.keys.rateLimited!.key);
+    const waits: number[] = [];
+    const waiter: Check = {
+      id: 'probe.waiter',
+      family: 'probe',
+      title: "spends the rateLimited key's quota, waiting on the tenant's clock",
+      verifies: ['int.service.json'],
+      requires: ['key:rateLimited', 'key:full'],
+      exclusive: true,
+      async run(ctx) {
+        await spendQuota(ctx, async (ms) => {
+          waits.push(ms);
+          await store.clocks.advance(tenantId, ms);
+        });
+      },
+    };
+    const proxy = rewrite === undefined ? undefined : await startProxy(server.url, rewrite);
+    try {
+      const { byId } = await runChecks([waiter, ...ratelimitChecks], proxy === undefined ? profile : { ...profile, target: proxy.url });
+      return { byId, waits };
+    } finally {
+      await proxy?.close();
+    }
+  }
+
+  it('pass exceeded when an earlier run spent part of the quota just before: it waits for the whole quota RateLimit-Reset names', async () => {
+    const { byId, waits } = await spentEarlier(2);
+    // 5 a minute, 2 spent earlier and 1 by its own first request: 3 tokens, 12 s each, until the bucket is whole.
+    expect(waits).toEqual([36_500]);
+    expect(byId.get('ratelimit.exceeded')).toMatchObject({ outcome: 'pass', findings: [] });
+    expect(byId.get('ratelimit.exceeded.decided')?.outcome).toBe('pass');
+  });
+
+  it('pass exceeded when an earlier run spent the whole quota and no RateLimit-* header tells: the early 429 is retried after a minute', async () => {
+    const withoutHeaders: AnswerRewrite = (answer) => ({ ...answer, headers: Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !name.startsWith('ratelimit-'))) });
+    const { byId, waits } = await spentEarlier(5, { rewrite: withoutHeaders });
+    expect(waits).toEqual([WHOLE_QUOTA_MS]);
+    expect(byId.get('ratelimit.exceeded')).toMatchObject({ outcome: 'pass', findings: [] });
+  });
+
+  it('still fail exceeded when, after the wait, the key is refused before the quota the profile states', async () => {
+    // The key takes 2 a minute, not the profile's 5: the wait for a whole quota does not excuse it.
+    const { byId, waits } = await spentEarlier(1, { wrapStore: wrapAuthenticate((principal) => (principal.rateLimit === 5 ? { ...principal, rateLimit: 2 } : principal)) });
+    expect(waits).toHaveLength(1);
+    expect(byId.get('ratelimit.exceeded')?.outcome).toBe('fail');
+    expect(byId.get('ratelimit.exceeded')?.findings.map((f) => f.expected)).toEqual([expect.stringMatching(/^4 requests pass before the first 429 \(5 a minute, 1 already made by this run; after waiting for a whole quota: RateLimit-Remaining: 0 of 2 /)]);
+  });
+
   it('skip exceeded without a rateLimited key, rather than pass', async () => {
     reference = await startReference();
     const { rateLimited: _dropped, ...keys } = reference.profile.keys;
@@ -94,7 +154,7 @@ describe('ratelimit checks against broken targets', () => {
     expect(findings[0]?.message).toMatch(/^the rateLimited key was never refused: 7 requests passed/);
   });
 
-  it('fail exceeded and the D14 check when the rate-limit 429 lacks Retry-After', async () => {
+  it('fail exceeded alone when the rate-limit 429 lacks Retry-After; the D14 check, with no value to judge, skips', async () => {
     const { byId } = await run({
       rewrite: (answer) => {
         if (!isRateLimited(answer)) return answer;
@@ -102,8 +162,9 @@ describe('ratelimit checks against broken targets', () => {
         return { ...answer, headers };
       },
     });
-    expect(withOutcome(byId, 'fail')).toEqual(['ratelimit.exceeded', 'ratelimit.exceeded.decided']);
+    expect(withOutcome(byId, 'fail')).toEqual(['ratelimit.exceeded']);
     expect(byId.get('ratelimit.exceeded')?.findings.map((f) => f.received)).toEqual(['no Retry-After header']);
+    expect(byId.get('ratelimit.exceeded.decided')).toMatchObject({ outcome: 'skip', reason: expect.stringContaining('carried no Retry-After') });
   });
 
   it('fail exceeded alone when the rate-limit 429 carries a code outside the catalog and a Retry-After no client can read', async () => {

@@ -1,77 +1,21 @@
 /**
  * Rate limit: the profile's `rateLimited` key is refused 429 with Retry-After once its quota is
  * spent, while other keys go on; every answer states the quota in `RateLimit-*` headers. The
- * quota is spent once per run (`ctx.shared`), by whichever refusal check runs first, and the
- * 429 is judged three times: readable (MUST), a delay a client can honour (SHOULD), and
- * waybill's code and whole seconds (D14, D25). None waits for a refill: a token refilled
- * during the burst is counted, not held against the target.
+ * quota is spent once per run (`ctx.shared`), by whichever refusal check runs first, from a
+ * whole quota (`support/quota-burst.ts`: a profile's key an earlier run spent is waited out,
+ * never held against the target), and the 429 is judged three times: readable (MUST), a delay a
+ * client can honour (SHOULD), and waybill's code and whole seconds (D14, D25). A token
+ * refilled during the burst is counted, not held against the target.
  */
 import { performance } from 'node:perf_hooks';
 import { describeExchange, finding, show } from '../findings.ts';
 import type { Check, CheckContext, Finding, HttpResponse } from '../types.ts';
+import { otherUses, refillIn, spendQuota, whoami } from './support/quota-burst.ts';
 import { answerClock, HONOURABLE_SECONDS, retryAfterDishonourable, retryAfterProblem, retryAfterUnreadable } from './support/retry-after.ts';
-
-const whoamiPath = '/api/v1/integration/whoami';
-
-/** whoami with `key`. */
-function whoami(ctx: CheckContext, key: string): Promise<HttpResponse> {
-  return ctx.http.request({ method: 'GET', path: whoamiPath, key });
-}
 
 /** `status body` of an answer, for `received`. */
 function answerText(response: HttpResponse): string {
   return `${response.status} ${show(response.json ?? response.text, 300)}`;
-}
-
-/** Tokens a bucket of `perMinute` can regain in `ms` milliseconds, rounded up. */
-function refillIn(ms: number, perMinute: number): number {
-  return Math.ceil((ms / 60_000) * perMinute);
-}
-
-/** Requests made with the `rateLimited` key in the last minute outside the burst (they spent part of its quota). */
-function otherUses(ctx: CheckContext, burst: ReadonlySet<number>): number {
-  const since = Date.now() - 60_000;
-  return ctx.exchanges().filter(
-    (exchange) => !burst.has(exchange.id) && Date.parse(exchange.startedAt) >= since && Object.values(exchange.request.headers).some((value) => value.includes('<redacted:rateLimited>')),
-  ).length;
-}
-
-/** What spending the `rateLimited` key's quota gave: the first 429, or the last answer when none came. */
-interface Burst {
-  /** The full key's whoami before the burst; a 429 there means the run itself spent the full key. */
-  baseline: HttpResponse;
-  passed: number;
-  refused?: HttpResponse;
-  last?: HttpResponse;
-  elapsedMs: number;
-  /** The exchanges of the burst, so that they are not counted as other checks' uses of the key. */
-  exchangeIds: ReadonlySet<number>;
-}
-
-/**
- * Spends the `rateLimited` key's quota once per run, for every check that judges the refusal.
- * A bucket that refills continuously may grant a token more for each 60/perMinute s of the burst.
- */
-function spendQuota(ctx: CheckContext): Promise<Burst> {
-  return ctx.shared('ratelimit:burst', async () => {
-    const perMinute = ctx.profile.keys.rateLimited?.perMinute ?? 0;
-    const exchangeIds = new Set<number>();
-    const baseline = await whoami(ctx, 'full');
-    const start = performance.now();
-    let passed = 0;
-    let refused: HttpResponse | undefined;
-    let last: HttpResponse | undefined;
-    while (passed <= perMinute + refillIn(performance.now() - start, perMinute)) {
-      last = await whoami(ctx, 'rateLimited');
-      exchangeIds.add(last.exchange.id);
-      if (last.status === 429) {
-        refused = last;
-        break;
-      }
-      passed += 1;
-    }
-    return { baseline, passed, refused, last, elapsedMs: Math.round(performance.now() - start), exchangeIds };
-  });
 }
 
 /** The burst's 429; the check ends as `skip` when the burst could not show one (ratelimit.exceeded reports why). */
@@ -95,7 +39,7 @@ export const exceeded: Check = {
   exclusive: true,
   async run(ctx) {
     const perMinute = ctx.profile.keys.rateLimited?.perMinute ?? 0;
-    const { baseline, passed, refused, last, elapsedMs, exchangeIds } = await spendQuota(ctx);
+    const { baseline, passed, refused, last, elapsedMs, exchangeIds, waited } = await spendQuota(ctx);
     // A full key already limited by the rest of the run would look like a limit shared across keys.
     if (baseline.status === 429) ctx.skip(`the full key is itself rate limited (exchange #${baseline.exchange.id}), so it cannot show that other keys are unaffected`);
     if (refused === undefined) {
@@ -114,7 +58,7 @@ export const exceeded: Check = {
       findings.push(
         finding(
           `the rateLimited key was refused after ${passed} of its ${perMinute} requests per minute: ${describeExchange(refused.exchange)}`,
-          `${perMinute - spent} requests pass before the first 429 (${perMinute} a minute${spent > 0 ? `, ${spent} already made by other checks` : ''}; the key must be unused in the minute before the run)`,
+          `${perMinute - spent} requests pass before the first 429 (${perMinute} a minute${spent > 0 ? `, ${spent} already made by this run` : ''}${waited.length > 0 ? `; after waiting for a whole quota: ${waited.map((wait) => wait.why).join('; ')}` : '; its RateLimit-* headers said its quota was whole when the check began'})`,
           `429 after ${passed} passed`,
           refused.exchange,
         ),
@@ -163,6 +107,11 @@ export const exceededDecided: Check = {
     const findings: Finding[] = [];
     const type = (refused.json as { type?: unknown } | undefined)?.type;
     if (type !== 'api.rate_limited') findings.push(finding(`the rate-limit 429 carries another type: ${describeExchange(refused.exchange)}`, 'type: api.rate_limited', `type: ${show(type)}`, refused.exchange));
+    // A 429 without Retry-After breaks the seeds, which ratelimit.exceeded reports; there is no value to judge here.
+    if (refused.headers['retry-after'] === undefined) {
+      if (findings.length === 0) return ctx.skip('the rate-limit 429 carried no Retry-After, so there is no value to judge (ratelimit.exceeded reports the missing header)');
+      return findings;
+    }
     const retryAfter = retryAfterProblem(refused.headers['retry-after']);
     if (retryAfter !== null) findings.push(finding(`the rate-limit 429's Retry-After is not whole seconds of at least 1: ${describeExchange(refused.exchange)}`, 'Retry-After: whole seconds, at least 1', retryAfter, refused.exchange));
     return findings;

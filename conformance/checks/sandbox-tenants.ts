@@ -1,11 +1,12 @@
 /**
  * Sandbox, tenants and keys: the control plane's tenant rules (country, state filter, skills),
- * its API-key rules, and an archived tenant's integration writes (refused, a catalog rule) and
- * reads (kept, D22). Each check builds its own tenant through the control plane.
+ * a tenant's moves and what a locked tenant refuses (D31), its API-key rules, and an archived
+ * tenant's integration writes (refused, a catalog rule) and reads (kept, D22). Each check
+ * builds its own tenant through the control plane.
  */
 import { describeExchange, finding } from '../findings.ts';
 import type { Check, CheckContext } from '../types.ts';
-import { type ControlPlane, onControlPlane } from './support/control-plane.ts';
+import { type ControlPlane, intake, onControlPlane } from './support/control-plane.ts';
 import { paths, paymentBody, received } from './support/order-requests.ts';
 
 /** Country required and ISO 3166-1 alpha-2; the lifecycle state filter. */
@@ -80,6 +81,41 @@ export const apiKeyMaximum: Check = {
   }),
 };
 
+/**
+ * A tenant's moves (D31): created Active; suspend, reactivate and archive, a repeated move
+ * answered 200 and changing nothing; a Suspended or Archived tenant's control-plane writes
+ * refused with its state's code while revoking a key stays open; an Archived tenant cannot move.
+ */
+export const tenantLifecycle: Check = {
+  id: 'sandbox.tenants.lifecycle',
+  family: 'sandbox',
+  title: "a tenant is created Active; suspend, reactivate and archive move it, a repeated move answers 200; a locked tenant's writes are refused but a key can be revoked; an archived tenant cannot move",
+  verifies: ['D31'],
+  requires: ['sandbox'],
+  run: onControlPlane(async (plane) => {
+    const created = await plane.need('creating a tenant', { method: 'POST', path: '/tenants', body: { name: 'waybill lifecycle', country: 'NL' } });
+    const tenant = `/tenants/${encodeURIComponent(String(created['id']))}`;
+    const inState = async (what: string, request: { method: string; path: string; body?: unknown }, state: string, body?: Record<string, unknown>) => {
+      const answer = body ?? (await plane.need(what, request));
+      if (answer['state'] !== state) plane.findings.push(finding(`${what}: the tenant is not ${state}`, `state ${state}`, `state ${JSON.stringify(answer['state'] ?? null)}`));
+    };
+    await inState('creating a tenant', { method: 'POST', path: '/tenants' }, 'Active', created);
+    const move = (to: string) => ({ method: 'POST', path: `${tenant}/${to}` });
+    const key = (await plane.needId('creating a key', { method: 'POST', path: `${tenant}/keys`, body: { name: 'waybill lifecycle', scopes: [] } })) as string;
+    const tag = (name: string) => ({ method: 'POST', path: `${tenant}/tags`, body: { name, color: '#41EEBA' } });
+    await inState('suspending the tenant', move('suspend'), 'Suspended');
+    await inState('suspending the suspended tenant again', move('suspend'), 'Suspended');
+    await plane.expect({ what: "a tag of the suspended tenant", code: 'tenants.tenant.suspended', request: tag('Fragile') });
+    await plane.expect({ what: 'an order of the suspended tenant', code: 'tenants.tenant.suspended', request: { method: 'POST', path: `${tenant}/orders`, body: intake('WAYBILL-LOCKED-1') } });
+    await plane.need("revoking a key of the suspended tenant (revoking stays open)", { method: 'POST', path: `${tenant}/keys/${encodeURIComponent(key)}/revoke` });
+    await inState('reactivating the tenant', move('reactivate'), 'Active');
+    await inState('reactivating the active tenant again', move('reactivate'), 'Active');
+    await inState('archiving the tenant', move('archive'), 'Archived');
+    for (const to of ['reactivate', 'suspend', 'archive']) await plane.expect({ what: `the move ${to} of the archived tenant`, code: 'tenants.tenant.archived', request: move(to) });
+    await plane.expect({ what: 'a tag of the archived tenant', code: 'tenants.tenant.archived', request: tag('Fragile') });
+  }),
+};
+
 /** A fresh tenant with an order and a key, then archived: the key's secret, id and the order's external id. */
 async function archivedTenant(plane: ControlPlane, scopes: string[]): Promise<{ tenant: string; keyId: string; secret: string; externalId: string }> {
   const tenant = await plane.tenant();
@@ -137,4 +173,4 @@ function writeScopeOf(ctx: CheckContext): string {
 }
 
 /** The tenants and keys checks. */
-export const sandboxTenantChecks: Check[] = [tenantRules, tenantSkills, apiKeyRules, apiKeyMaximum, archivedTenantWrites, archivedTenantReads];
+export const sandboxTenantChecks: Check[] = [tenantRules, tenantSkills, tenantLifecycle, apiKeyRules, apiKeyMaximum, archivedTenantWrites, archivedTenantReads];

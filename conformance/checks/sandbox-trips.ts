@@ -1,10 +1,13 @@
 /**
- * Sandbox, trips: building a trip from orders, the trip's moves (start, complete, cancel) and
- * the rules of a stop's outcome, each produced on trips of a tenant the check builds.
+ * Sandbox, trips: building a trip from orders, the trip's moves (start, complete, cancel), what
+ * cancelling a trip does to its stops and orders, and the rules of a stop's outcome, each
+ * produced on trips of a tenant the check builds.
  */
 import { randomUUID } from 'node:crypto';
+import { describeExchange, finding, show } from '../findings.ts';
 import type { Check } from '../types.ts';
 import { onControlPlane } from './support/control-plane.ts';
+import { paths, received } from './support/order-requests.ts';
 
 /** Empty, unplannable and already planned orders; an unknown trip. */
 export const tripBuild: Check = {
@@ -45,6 +48,52 @@ export const tripLifecycle: Check = {
   }),
 };
 
+/** The statuses of a trip answer's stops, in stop order. */
+function stopStatuses(trip: Record<string, unknown>): unknown[] {
+  const stops = trip['stops'];
+  return Array.isArray(stops) ? stops.map((stop: unknown) => (stop !== null && typeof stop === 'object' ? (stop as Record<string, unknown>)['status'] : undefined)) : [];
+}
+
+/**
+ * Cancelling a trip (D43): its open stops are Cancelled and their orders go back to InPlanning,
+ * plannable again, while a finished stop and its order's end status stay; a stop whose order
+ * was cancelled through the integration API shows Removed and does not block completion.
+ */
+export const tripCancelDecided: Check = {
+  id: 'sandbox.trips.cancel',
+  family: 'sandbox',
+  title: "a cancelled trip's open stops are Cancelled and their orders InPlanning and plannable again, a finished stop keeps its outcome; a stop whose order was cancelled shows Removed and does not block completion",
+  verifies: ['D43'],
+  requires: ['sandbox'],
+  run: onControlPlane(async (plane, ctx) => {
+    const tenant = await plane.tenant();
+    const order = (externalId: string) => plane.order(tenant, externalId);
+    const statusOf = async (orderId: string) => (await plane.need(`reading order ${orderId}`, { method: 'GET', path: `${tenant}/orders/${encodeURIComponent(orderId)}` }))['status'];
+    const outcome = (trip: string, stop: number) => ({ method: 'POST', path: `${trip}/stops/${stop}/outcome`, body: { lines: [{ line: 0, delivered: 2 }] } });
+    const [delivered, open] = [await order('WAYBILL-TRIPCANCEL-1'), await order('WAYBILL-TRIPCANCEL-2')];
+    const trip = await plane.trip(tenant, [delivered, open], { start: true });
+    await plane.need('delivering stop 0', outcome(trip, 0));
+    const cancelled = await plane.need('cancelling the trip', { method: 'POST', path: `${trip}/cancel`, body: { reasonCode: 'VehicleBreakdown' } });
+    const expected = { status: 'Cancelled', stops: ['Completed', 'Cancelled'], orders: ['FullyDelivered', 'InPlanning'] };
+    const actual = { status: cancelled['status'], stops: stopStatuses(cancelled), orders: [await statusOf(delivered), await statusOf(open)] };
+    if (JSON.stringify(actual) !== JSON.stringify(expected)) plane.findings.push(finding('cancelling a started trip after its first stop was delivered', show(expected), show(actual)));
+    await plane.trip(tenant, [open]);
+
+    // An order the integration API cancels leaves its trip (D11): its stop shows Removed.
+    const created = await plane.need('creating a key that may cancel', { method: 'POST', path: `${tenant}/keys`, body: { name: 'waybill trip cancel', scopes: [ctx.profile.choices?.writeScope ?? 'orders:write'] } });
+    const [gone, kept] = [await order('WAYBILL-TRIPCANCEL-3'), await order('WAYBILL-TRIPCANCEL-4')];
+    const second = await plane.trip(tenant, [gone, kept]);
+    const cancel = await ctx.http.request({ method: 'POST', path: paths.cancel('WAYBILL-TRIPCANCEL-3'), key: String(created['secret']), body: { reason: 'waybill conformance' } });
+    if (cancel.status !== 200) return plane.stop(finding(`cancelling the Planned order WAYBILL-TRIPCANCEL-3 through the integration API (needed by this check): ${describeExchange(cancel.exchange)}`, '200', received(cancel), cancel.exchange));
+    const removed = stopStatuses(await plane.need('reading the second trip', { method: 'GET', path: second }));
+    if (removed[0] !== 'Removed') plane.findings.push(finding("the trip after its first stop's order was cancelled: the stop shows Removed", 'stop 0 Removed', `stop 0 ${show(removed[0])}`));
+    await plane.need('starting the second trip', { method: 'POST', path: `${second}/start` });
+    await plane.need('delivering stop 1', outcome(second, 1));
+    await plane.need('completing the trip, its removed stop not open', { method: 'POST', path: `${second}/complete` });
+    await plane.need('revoking the key this check made', { method: 'POST', path: `${tenant}/keys/${encodeURIComponent(String(created['id']))}/revoke` });
+  }),
+};
+
 /** Stop outcomes: lines, quantities, vocabulary and reasons; no stop, an inactive trip, a finished stop. */
 export const stopOutcomes: Check = {
   id: 'sandbox.outcomes',
@@ -74,4 +123,4 @@ export const stopOutcomes: Check = {
 };
 
 /** The trips checks. */
-export const sandboxTripChecks: Check[] = [tripBuild, tripLifecycle, stopOutcomes];
+export const sandboxTripChecks: Check[] = [tripBuild, tripLifecycle, tripCancelDecided, stopOutcomes];

@@ -6,8 +6,19 @@ import { provisionReference, type ReferenceTarget, runChecks, startReference } f
 import type { Profile, RunReport } from '../types.ts';
 import { sandboxChecks } from './sandbox.ts';
 
-/** The codes each check produces: every `reach: sandbox` code once, and tenants.tenant.archived. */
+/**
+ * The codes each check produces: every `reach: sandbox` code once, and tenants.tenant.archived.
+ * The checks of decisions on the plane (D30, D31, D34, D35, D39, D43, D48) own none: the codes
+ * they meet are owned by the checks of the rules that name them.
+ */
 const owners: Record<string, string[]> = {
+  'sandbox.access': [],
+  'sandbox.profiles': [],
+  'sandbox.requests': [],
+  'sandbox.tenants.lifecycle': [],
+  'sandbox.tags.decided': [],
+  'sandbox.ministatuses.decided': [],
+  'sandbox.trips.cancel': [],
   'sandbox.tenants': ['tenants.country.required', 'tenants.country.invalid', 'tenants.lifecycle.state.invalid'],
   'sandbox.tenants.skills': ['tenants.skills.value.invalid', 'tenants.skills.duplicate', 'tenants.skills.too_many'],
   'sandbox.apikeys': ['apikeys.name_required', 'apikeys.invalid_scope', 'apikeys.invalid_rate_limit', 'apikeys.not_found', 'apikeys.already_revoked'],
@@ -46,6 +57,10 @@ const owners: Record<string, string[]> = {
   ],
 };
 const ownedCodes = Object.entries(owners).flatMap(([id, codes]) => codes.map((code) => [code, id] as const));
+/** Decision checks that meet an owned code too, and so fail with its owner when it is answered wrongly. */
+const alsoMeeting: Record<string, string[]> = { 'tenants.tenant.archived': ['sandbox.tenants.lifecycle'] };
+/** The checks that expect no field in any 400 they meet. */
+const withoutFieldRules = ['sandbox.access', 'sandbox.profiles', 'sandbox.requests', 'sandbox.tenants.lifecycle', 'sandbox.tags.decided', 'sandbox.trips.cancel', 'sandbox.tenant.archived', 'sandbox.tenant.archived.reads'];
 const checkById = new Map(sandboxChecks.map((check) => [check.id, check]));
 
 let target: ReferenceTarget;
@@ -57,7 +72,7 @@ let report: RunReport;
 
 beforeAll(async () => {
   target = await provisionReference();
-  proxy = await startProxy(target.server.url, (answer, request, resend) => (breakage === null ? answer : breakage(answer, request, resend)));
+  proxy = await startProxy(target.server.url, (answer, request, resend, requestBody) => (breakage === null ? answer : breakage(answer, request, resend, requestBody)));
   behindProxy = { ...target.profile, target: proxy.url, sandbox: { url: `${proxy.url}/sandbox/v1`, token: target.profile.sandbox!.token } };
   ({ report } = await runChecks(sandboxChecks, target.profile));
 });
@@ -156,7 +171,8 @@ describe('sandbox checks against the provisioned reference', () => {
 
 describe('sandbox checks against broken targets', () => {
   it.each(Object.entries(owners).filter(([, codes]) => codes.length > 0).map(([id, codes]) => [id, codes[0]!] as const))('fail %s alone when %s is answered wrongly', async (id, code) => {
-    expect(failedIn(await runBroken(broken(code)))).toEqual([id]);
+    const expected = [id, ...(alsoMeeting[code] ?? [])];
+    expect(failedIn(await runBroken(broken(code)))).toEqual(sandboxChecks.map((check) => check.id).filter((candidate) => expected.includes(candidate)));
   });
 
   it.each(ownedCodes)('notice %s (in %s) answered wrongly', async (code, id) => {
@@ -172,7 +188,7 @@ describe('sandbox checks against broken targets', () => {
   });
 
   it('fail every check with a field rule when the control plane drops errors from its 400s', async () => {
-    expect(failedIn(await runBroken(withoutErrors(null)))).toEqual(sandboxChecks.map((check) => check.id).filter((id) => !id.startsWith('sandbox.tenant.archived')));
+    expect(failedIn(await runBroken(withoutErrors(null)))).toEqual(sandboxChecks.map((check) => check.id).filter((id) => !withoutFieldRules.includes(id)));
   });
 
   it('fail sandbox.tenant.archived.reads alone when an archived tenant\'s key no longer reads', async () => {
@@ -186,7 +202,7 @@ describe('sandbox checks against broken targets', () => {
     expect(run.results.find((result) => result.id === 'sandbox.tenant.archived.reads')!.findings.map((found) => [found.expected, found.received.slice(0, 3)])).toEqual([['200 (reads keep working)', '409']]);
   });
 
-  it('fail sandbox.tenant.archived alone when an archived tenant writes as a suspended one', async () => {
+  it('fail sandbox.tenant.archived (and D31\'s lifecycle check) when an archived tenant writes as a suspended one', async () => {
     const suspendedOnly = (store: Store): Store => ({
       ...store,
       tenants: { ...store.tenants, setState: (id, state) => store.tenants.setState(id, state === 'Archived' ? 'Suspended' : state) },
@@ -194,7 +210,9 @@ describe('sandbox checks against broken targets', () => {
     const wrong = await provisionReference({ wrapStore: suspendedOnly });
     try {
       const { report: run } = await runChecks(sandboxChecks, wrong.profile);
-      expect(failedIn(run)).toEqual(['sandbox.tenant.archived']);
+      // D31's lifecycle check sees the archive leave the tenant Suspended, at DECISION level.
+      expect(failedIn(run)).toEqual(['sandbox.tenants.lifecycle', 'sandbox.tenant.archived']);
+      expect(run.results.find((result) => result.id === 'sandbox.tenants.lifecycle')!.level).toBe('DECISION');
       expect(run.results.find((result) => result.id === 'sandbox.tenant.archived')!.findings.map((found) => [found.expected, found.received])).toContainEqual(['type tenants.tenant.archived', 'type tenants.tenant.suspended']);
     } finally {
       await wrong.close();

@@ -1,13 +1,15 @@
 /**
  * Sandbox: every catalog code the control plane answers (`reach: sandbox` in spec/errors.yaml,
- * spec/sandbox.yaml, decisions D30–D44), produced in tenants each check builds for itself, and
- * an archived tenant's integration writes (D22). Skipped when the profile has no sandbox.
+ * spec/sandbox.yaml, decisions D30–D44), produced in tenants each check builds for itself, the
+ * decisions on the plane itself (its access, profiles and request log: D30, D39, D48), and an
+ * archived tenant's integration writes (D22). Skipped when the profile has no sandbox.
  */
 import type { Check } from '../types.ts';
 import { sandboxDirectoryChecks } from './sandbox-directory.ts';
 import { sandboxOrderChecks } from './sandbox-orders.ts';
+import { sandboxPlaneChecks } from './sandbox-plane.ts';
 import { sandboxTenantChecks } from './sandbox-tenants.ts';
 import { sandboxTripChecks } from './sandbox-trips.ts';
 
 /** The sandbox family, in the order it runs. */
-export const sandboxChecks: Check[] = [...sandboxTenantChecks, ...sandboxDirectoryChecks, ...sandboxOrderChecks, ...sandboxTripChecks];
+export const sandboxChecks: Check[] = [...sandboxPlaneChecks, ...sandboxTenantChecks, ...sandboxDirectoryChecks, ...sandboxOrderChecks, ...sandboxTripChecks];

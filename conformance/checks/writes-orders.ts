@@ -164,6 +164,22 @@ export const cancelIllegalDecided: Check = {
   },
 };
 
+/**
+ * Cancel of an InProgress order (on a trip that has started): 409 orders.status.illegal (D11).
+ * The notCancellable pool need not hold one, so the check takes its orders from the onTrip pool.
+ */
+export const cancelInProgress: Check = {
+  id: 'writes.cancel.inProgress',
+  family: 'writes',
+  title: 'cancelling an InProgress order (on a started trip) is 409 orders.status.illegal',
+  verifies: ['D11'],
+  requires: ['orders:onTrip:3'],
+  async run(ctx) {
+    const [order] = await qualifyingOrders(ctx, 'onTrip', { describe: 'an InProgress order', qualifies: (state) => state.status === 'InProgress' });
+    return expectIllegalCancels(ctx, [order!]);
+  },
+};
+
 /** Archiving an order on a trip (Planned or InProgress): 409 orders.status.illegal (D12). */
 export const archiveOnTrip: Check = {
   id: 'writes.archive.onTrip',
@@ -283,4 +299,4 @@ export const archiveFeed: Check = {
 };
 
 /** The cancel and archive checks, in the order they run. */
-export const orderWriteChecks: Check[] = [unknownOrder, cancelUnknownOrder, cancelLegal, cancelHistory, cancelStatus, cancelNoBody, cancelIllegal, cancelIllegalDecided, stateRefusal, archiveOnTrip, archiveNoContent, archiveGone, archiveFeed];
+export const orderWriteChecks: Check[] = [unknownOrder, cancelUnknownOrder, cancelLegal, cancelHistory, cancelStatus, cancelNoBody, cancelIllegal, cancelIllegalDecided, cancelInProgress, stateRefusal, archiveOnTrip, archiveNoContent, archiveGone, archiveFeed];

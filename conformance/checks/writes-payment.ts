@@ -195,14 +195,14 @@ export const paymentRepeat: Check = {
 };
 
 /**
- * A repeated paymentId with another amount leaves one payment entry in the order's history,
- * with the first amount (D10); the history is read through the control plane, of the tenant
- * whoami names.
+ * A repeated paymentId with another amount records nothing new (D10): the order's history is the
+ * same after the repeat as before it, with one payment entry for the paymentId, of the first
+ * amount. The history is read through the control plane, of the tenant whoami names.
  */
 export const paymentRecordedOnce: Check = {
   id: 'writes.payment.recordedOnce',
   family: 'writes',
-  title: "a repeated paymentId with another amount is recorded once in the order's history, with the first amount",
+  title: "a repeated paymentId with another amount records nothing new in the order's history: one payment entry, the first amount",
   verifies: ['D10'],
   requires: ['sandbox', 'orders:payable:1'],
   run: onControlPlane(async (plane, ctx) => {
@@ -214,16 +214,23 @@ export const paymentRecordedOnce: Check = {
     if (first.status !== 200 || typeof orderId !== 'string' || orderId === '') {
       return plane.stop(finding(`the first payment on ${externalId} (needed by this check): ${describeExchange(first.exchange)}`, '200 with the order (and its id)', received(first), first.exchange));
     }
+    const what = `${externalId} (order ${orderId})`;
+    const before = await orderHistory(plane, tenant, orderId, what);
     const repeat = await ctx.http.request({ method: 'POST', path: paths.payment(externalId), body: { ...body, amount: 99.99 } });
     // Whether a repeat answers 200 is writes.payment.repeat's rule; a refused repeat records nothing to count.
     if (repeat.status < 200 || repeat.status > 299) return ctx.skip(`the repeated payment on ${externalId} was refused: ${received(repeat)} (see writes.payment.repeat)`);
 
-    const { entries, last } = await orderHistory(plane, tenant, orderId, `${externalId} (order ${orderId})`);
+    const { entries, last } = await orderHistory(plane, tenant, orderId, what);
+    const where = `the history of ${externalId} after paying ${show(body['amount'])} and then ${show(99.99)} with the paymentId ${String(body['paymentId'])}`;
+    const known = new Set(before.entries.map((entry) => JSON.stringify(entry)));
+    const added = entries.filter((entry) => !known.has(JSON.stringify(entry)));
+    if (added.length > 0 || entries.length !== before.entries.length) {
+      plane.findings.push(finding(`${where}: the repeat changed the history (a repeat records nothing new)`, `the ${before.entries.length} entries it held before the repeat, unchanged`, `${entries.length} entries, new or changed: ${show(added, 400)}`, last));
+    }
     const payments = entries.filter((entry) => {
       const data = entry['data'];
       return entry['kind'] === 'payment' && data !== null && typeof data === 'object' && (data as Record<string, unknown>)['paymentId'] === body['paymentId'];
     });
-    const where = `the history of ${externalId} after paying ${show(body['amount'])} and then ${show(99.99)} with the paymentId ${String(body['paymentId'])}`;
     if (payments.length !== 1) {
       plane.findings.push(finding(`${where}: ${payments.length === 0 ? 'no payment entry' : `${payments.length} payment entries`}`, `exactly one payment entry with paymentId ${String(body['paymentId'])}`, payments.length === 0 ? `none among ${entries.length} entries` : show(payments), last));
       return;

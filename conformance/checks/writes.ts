@@ -7,8 +7,9 @@
  * checks never rest on a decision: where a decision picks the state or the code, a separate
  * DECISION check holds the target to it.
  */import type { Check } from '../types.ts';
+import { decidedWriteChecks } from './writes-decided.ts';
 import { orderWriteChecks } from './writes-orders.ts';
 import { paymentChecks } from './writes-payment.ts';
 
 /** The writes family, in the order it runs. */
-export const writesChecks: Check[] = [...paymentChecks, ...orderWriteChecks];
+export const writesChecks: Check[] = [...paymentChecks, ...orderWriteChecks, ...decidedWriteChecks];

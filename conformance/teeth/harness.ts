@@ -52,6 +52,11 @@ export interface BrokenVariant extends Breakage {
    * with that reason. Kept explicit so that every such case is seen and argued.
    */
   alsoFails?: Record<string, string>;
+  /**
+   * Checks that fail or pass by the timing of the run (whether another check's write lands in
+   * the window they read), each with the reason; like `alsoFails`, argued one by one.
+   */
+  mayFail?: Record<string, string>;
 }
 
 /**

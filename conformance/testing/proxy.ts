@@ -24,9 +24,15 @@ export interface ProxiedAnswer {
 
 /**
  * Rewrites one upstream answer. `resend` forwards the same request again (with `changes` to its
- * method, url or headers, and the same body once it has fully arrived) and returns that answer.
+ * method, url or headers, and the same body once it has fully arrived) and returns that answer;
+ * `requestBody` gives that body.
  */
-export type AnswerRewrite = (answer: ProxiedAnswer, request: ProxiedRequest, resend: (changes?: Partial<ProxiedRequest>) => Promise<ProxiedAnswer>) => ProxiedAnswer | Promise<ProxiedAnswer>;
+export type AnswerRewrite = (
+  answer: ProxiedAnswer,
+  request: ProxiedRequest,
+  resend: (changes?: Partial<ProxiedRequest>) => Promise<ProxiedAnswer>,
+  requestBody: () => Promise<Buffer>,
+) => ProxiedAnswer | Promise<ProxiedAnswer>;
 
 /** What a proxy changes: requests before they are forwarded, answers before they go back. */
 export interface ProxyRewrite {
@@ -94,7 +100,7 @@ export async function startProxy(targetUrl: string, rewrite: AnswerRewrite | Pro
     void (async () => {
       try {
         const upstream = await forward(request, incoming);
-        const answer = hooks.answer ? await hooks.answer(upstream, request, resend) : upstream;
+        const answer = hooks.answer ? await hooks.answer(upstream, request, resend, () => complete) : upstream;
         const headers = { ...answer.headers };
         delete headers['content-length'];
         const bodiless = answer.status === 204 || answer.status === 304;

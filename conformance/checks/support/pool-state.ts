@@ -12,6 +12,8 @@ export interface OrderState {
   externalId: string;
   status: string;
   type: string;
+  /** When the order last changed, as the feed said (a string, whatever its form). */
+  updatedAtUtc: string;
 }
 
 const ORDER_FEED = '/api/v1/integration/orders';
@@ -36,7 +38,7 @@ export function orderStates(ctx: CheckContext, key: KeyName = 'full'): Promise<R
       for (const raw of body.items) {
         const item = raw as Partial<Record<keyof OrderState, unknown>>;
         if (typeof item.externalId === 'string' && typeof item.id === 'string') {
-          states.set(item.externalId, { id: item.id, externalId: item.externalId, status: String(item.status), type: String(item.type) });
+          states.set(item.externalId, { id: item.id, externalId: item.externalId, status: String(item.status), type: String(item.type), updatedAtUtc: String(item.updatedAtUtc) });
         }
       }
       cursor = typeof body.nextCursor === 'string' && body.items.length > 0 ? body.nextCursor : null;
