@@ -41,7 +41,7 @@ export async function readOrderStates(target: string, profile: Profile, key: Key
     if (answer.status !== 200 || !Array.isArray(body?.['items'])) return null;
     for (const item of body['items'] as Record<string, unknown>[]) {
       if (typeof item?.['externalId'] === 'string' && typeof item['id'] === 'string') {
-        states.set(item['externalId'], { id: item['id'], externalId: item['externalId'], status: String(item['status']), type: String(item['type']) });
+        states.set(item['externalId'], { id: item['id'], externalId: item['externalId'], status: String(item['status']), type: String(item['type']), updatedAtUtc: String(item['updatedAtUtc']) });
       }
     }
     const next = body['nextCursor'];
