@@ -83,7 +83,7 @@ export const profiles: Check = {
   run: onControlPlane(async (plane, ctx) => {
     // The profile's keys are told apart by the tenants whoami names; a whoami that names none is the discovery checks' finding.
     await fullKeyTenant(ctx);
-    const response = await plane.client.request({ method: 'POST', path: '/profiles' });
+    const response = await plane.client.request({ method: 'POST', path: '/profiles', body: { name: plane.tenantName } });
     const body = objectOf(response);
     // The answer holds live secrets: keep them out of the report before anything else.
     const keys = body?.['keys'];
@@ -125,6 +125,8 @@ export const profiles: Check = {
       const revoked = await ctx.http.request({ method: 'GET', path: paths.whoami, key: profile.keys.revoked });
       if (revoked.status !== 401) plane.findings.push(finding(`whoami with the new profile's revoked key: ${describeExchange(revoked.exchange)}`, '401', received(revoked), revoked.exchange));
     }
+    // The run archives only the tenants its POST /tenants made (D68); this profile's three are this check's to archive.
+    for (const tenant of new Set(tenants.values())) await plane.client.request({ method: 'POST', path: `/tenants/${encodeURIComponent(tenant)}/archive` });
   }),
 };
 

@@ -93,7 +93,7 @@ export const tenantLifecycle: Check = {
   verifies: ['D31'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
-    const created = await plane.need('creating a tenant', { method: 'POST', path: '/tenants', body: { name: 'waybill lifecycle', country: 'NL' } });
+    const created = await plane.need('creating a tenant', { method: 'POST', path: '/tenants', body: { name: plane.tenantName, country: 'NL' } });
     const tenant = `/tenants/${encodeURIComponent(String(created['id']))}`;
     const inState = async (what: string, request: { method: string; path: string; body?: unknown }, state: string, body?: Record<string, unknown>) => {
       const answer = body ?? (await plane.need(what, request));

@@ -29,6 +29,8 @@ export interface Expectation {
 export interface ControlPlane {
   client: HttpClient;
   findings: Finding[];
+  /** The name the run gives every tenant it creates (D68), for a check that creates one by hand. */
+  tenantName: string;
   /** Sends a request the check depends on; anything but 2xx ends the check with a finding. Returns the body. */
   need(what: string, request: HttpRequest): Promise<Record<string, unknown>>;
   /** Like `need`, and returns the body's `id`. */
@@ -103,6 +105,7 @@ function controlPlane(client: HttpClient, addSecret: (value: string, name: strin
   const plane: ControlPlane = {
     client,
     findings,
+    tenantName,
     async need(what, request) {
       const response = await client.request(request);
       if (response.status < 200 || response.status > 299) {
