@@ -27,7 +27,7 @@ function clientErrorAnswer(code: string | undefined, path: string): string {
   switch (code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
     case 'HPE_INVALID_EOF_STATE':
-      return rawProblem(408, 'Request Timeout', 'api.request_body_incomplete', 'The request ended before its declared length; send again.', path);
+      return rawProblem(408, 'Request Timeout', 'api.request_body_incomplete', 'The request ended, or stopped arriving, before it was complete; send again.', path);
     default:
       return rawProblem(400, 'Bad Request', 'api.malformed_request', 'The request is not valid HTTP/1.1.', path);
   }
@@ -47,14 +47,11 @@ interface ConnectionState {
    * about that body (bad chunked framing), not about a request behind it, and names its path (D23).
    */
   latest: IncomingMessage | null;
-  /** The problem for a request that could not be parsed behind answers in progress, written once they are out. */
+  /** The problem for a request that could not be parsed behind answers in progress, written once they are out ('' closes without one). */
   waiting: string | null;
   /** The connection's last answer is written: it only waits for the client to close. */
   closing: boolean;
 }
-
-/** Client errors about the request being read (its body cut short or stalled), not a new one behind it. */
-const CURRENT_REQUEST_ERRORS = new Set(['ERR_HTTP_REQUEST_TIMEOUT', 'HPE_INVALID_EOF_STATE']);
 
 /** A problem answer written through Node's response object (for requests Node parsed but would answer itself). */
 function writeProblem(response: ServerResponse, status: number, reason: string, type: string, detail: string, path: string, headers: Record<string, string> = {}): void {
@@ -149,15 +146,22 @@ export function createHttpServer(app: Express): Server {
     // The last answer is out or on its way: what the client still sends is read and dropped.
     if (state.closing) return;
     if (!socket.writable) return void socket.destroy();
-    // A body cut short, too slow or badly framed is the request being answered: answer it now,
-    // unless part of an answer is already out. Any other error is a new request behind the ones
-    // in progress, whose path is unknown (D23), answered once they are out.
-    const current = CURRENT_REQUEST_ERRORS.has(error.code ?? '') || state.latest?.complete === false;
-    const answer = clientErrorAnswer(error.code, current ? (state.latest?.url ?? '').split('?')[0]! : '');
-    if (current || state.unfinished === 0) {
-      if (socket.bytesWritten === state.answeredBytes) endWith(socket, state, answer);
+    const latest = state.latest;
+    const inBody = latest !== null && !latest.complete;
+    if (inBody && latest.listenerCount('data') > 0) {
+      // A body cut short, too slow or badly framed, being read for the request being answered:
+      // its problem is that request's answer, unless part of an answer is already out.
+      if (socket.bytesWritten === state.answeredBytes) endWith(socket, state, clientErrorAnswer(error.code, (latest.url ?? '').split('?')[0]!));
       else socket.destroy();
-    } else state.waiting = answer;
+      return;
+    }
+    // A body nobody reads (its operation takes none, or its answer is out) gets no answer of
+    // its own: the connection closes after the answers in progress. Anything else is a new
+    // request behind them, whose path is unknown (D23), answered once they are out.
+    const answer = inBody ? '' : clientErrorAnswer(error.code, '');
+    if (state.unfinished > 0) state.waiting = answer;
+    else if (socket.bytesWritten === state.answeredBytes) endWith(socket, state, answer);
+    else socket.destroy();
   });
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     writeProblem(response, 417, 'Expectation Failed', 'about:blank', `Expect: ${String(request.headers.expect).slice(0, 100)} cannot be met; only 100-continue is understood.`, (request.url ?? '').split('?')[0]!);
