@@ -38,8 +38,8 @@ const LINGER_MS = 5000;
 
 /** What the server keeps of one connection: its answers in progress, and an answer that waits behind them. */
 interface ConnectionState {
-  /** Answers on the connection not yet fully written. */
-  unfinished: number;
+  /** Answers on the connection not yet fully written, in the order of their requests. */
+  answers: ServerResponse[];
   /** Bytes written when the last answer was complete: more means one is partly out. */
   answeredBytes: number;
   /**
@@ -105,10 +105,16 @@ export function createHttpServer(app: Express): Server {
   // being made; a FIN only says the client sends nothing more. The switch is Node's own
   // (`_http_server.js`), undocumented; connections.test.ts fails if it stops working.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  // A client that closes its side in the middle of an answer (a stalled one it timed out on)
+  // has gone, not half-closed: it waits for answers to begin, not for the rest of one.
+  server.on('connection', (socket: Socket) => socket.on('end', clientEnded));
+  function clientEnded(this: Socket): void {
+    if (connections.get(this)?.answers.some((answer) => answer.headersSent && !answer.writableEnded)) this.destroy();
+  }
   const connections = new WeakMap<Socket, ConnectionState>();
   const stateOf = (socket: Socket): ConnectionState => {
     let state = connections.get(socket);
-    if (state === undefined) connections.set(socket, (state = { unfinished: 0, answeredBytes: 0, latest: null, waiting: null, closing: false }));
+    if (state === undefined) connections.set(socket, (state = { answers: [], answeredBytes: 0, latest: null, waiting: null, closing: false }));
     return state;
   };
   /** Writes the connection's last answer and half-closes it; the client's FIN, or LINGER_MS, closes it for good. */
@@ -124,18 +130,24 @@ export function createHttpServer(app: Express): Server {
   function answerFinished(this: ServerResponse): void {
     const socket = this.req.socket;
     const state = stateOf(socket);
-    state.unfinished -= 1;
+    forget(state, this);
     state.answeredBytes = socket.bytesWritten;
-    if (state.unfinished === 0 && state.waiting !== null && socket.writable) endWith(socket, state, state.waiting);
+    if (state.answers.length === 0 && state.waiting !== null && socket.writable) endWith(socket, state, state.waiting);
   }
   function answerClosed(this: ServerResponse): void {
-    const socket = this.req.socket;
-    if (!this.writableFinished && connections.get(socket)?.waiting != null) socket.destroy();
+    const state = connections.get(this.req.socket);
+    if (state === undefined || this.writableFinished) return;
+    forget(state, this);
+    if (state.waiting !== null) this.req.socket.destroy();
   }
+  const forget = (state: ConnectionState, answer: ServerResponse): void => {
+    const at = state.answers.indexOf(answer);
+    if (at !== -1) state.answers.splice(at, 1);
+  };
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const state = stateOf(request.socket);
     state.latest = request;
-    state.unfinished += 1;
+    state.answers.push(response);
     // Ahead of Node's own listener, which closes the socket after this answer when the client
     // half-closed it: the answer waiting behind this one must be written first.
     response.prependListener('finish', answerFinished);
@@ -159,7 +171,7 @@ export function createHttpServer(app: Express): Server {
     // its own: the connection closes after the answers in progress. Anything else is a new
     // request behind them, whose path is unknown (D23), answered once they are out.
     const answer = inBody ? '' : clientErrorAnswer(error.code, '');
-    if (state.unfinished > 0) state.waiting = answer;
+    if (state.answers.length > 0) state.waiting = answer;
     else if (socket.bytesWritten === state.answeredBytes) endWith(socket, state, answer);
     else socket.destroy();
   });
