@@ -1,6 +1,7 @@
 /**
  * The HTTP server around the app. Node answers requests it cannot parse before Express
- * sees them; `clientError` makes those answers problem+json too (D17, D18).
+ * sees them; `clientError` makes those answers problem+json too (D17, D18), in the order of
+ * the requests on a kept-alive connection, and a client's half-close ends nothing (D60).
  */
 import { createServer, IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -84,8 +85,9 @@ function appClasses(app: Express): { IncomingMessage: typeof IncomingMessage; Se
  * An HTTP server for `app` whose every answer is problem+json with a request id, those Node
  * would give on its own included: a request it cannot parse (also on a connection that already
  * carried answers, once they are out), one without Host (RFC 9112 §3.2), one whose target is no
- * URL, an Expect it cannot meet, and CONNECT. A connection is closed only after an answer, or
- * when a partly written answer leaves no room for one.
+ * URL, an Expect it cannot meet, and CONNECT. A connection is closed only after its answers
+ * (a client's half-close included), when a partly written answer leaves no room for one, or
+ * when the client closes its side in the middle of an answer (D60).
  */
 export function createHttpServer(app: Express): Server {
   // Host is checked below, so that its absence is answered as a problem too.
