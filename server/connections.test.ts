@@ -1,7 +1,7 @@
 /**
  * Answers Node would give on its own — to a request it cannot parse on a reused connection, one
  * without Host, an unknown Expect, CONNECT, OPTIONS — are problem+json with a request id like
- * every other answer (D21, D23); a connection is closed only after an answer.
+ * every other answer (D21, D23); a connection is closed only after an answer, every time.
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,4 +114,60 @@ describe('a malformed chunked body', () => {
     });
     expectProblem(answers(text)[0], 400, 'api.malformed_request');
   });
+});
+
+describe('a request that cannot be parsed behind a good one on a kept-alive connection', () => {
+  /** The ways the pair reaches the server: together, with the client's side then closed, the bad head in two parts, behind a slow answer. */
+  const shapes = ['together', 'half-closed', 'head in two parts', 'slow answer, half-closed'] as const;
+
+  /** Sends a whoami and, pipelined behind it, a request whose 17,000-character query Node cannot parse; resolves to everything that came back. */
+  function pipelined(key: string, shape: (typeof shapes)[number]): Promise<string> {
+    const { hostname, port } = new URL(server.url);
+    const prefer = shape === 'slow answer, half-closed' ? 'Prefer: latency=20\r\n' : '';
+    const first = `GET /api/v1/integration/whoami HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key}\r\n${prefer}\r\n`;
+    const second = `GET /api/v1/integration/orders?x=${'a'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key}\r\n\r\n`;
+    return new Promise((resolve) => {
+      let received = '';
+      const socket = connect({ host: hostname, port: Number(port) }, () => {
+        if (shape === 'head in two parts') {
+          socket.write(`${first}${second.slice(0, 16_500)}`);
+          setImmediate(() => socket.write(second.slice(16_500)));
+        } else socket.write(`${first}${second}`);
+        if (shape.endsWith('half-closed')) socket.end();
+      });
+      // A lost answer leaves the client waiting: give up after 5 s and report what came.
+      const timer = setTimeout(() => socket.destroy(), 5000);
+      socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve(received);
+      });
+    });
+  }
+
+  it('gets its 400 after the 200 before it, in 1,000 of 1,000 runs under concurrent load', async () => {
+    const { keys } = seedTenant(server.store, undefined, { rateLimit: 6000 });
+    const load = seedTenant(server.store, undefined, { rateLimit: 6000 }).keys.full;
+    let loading = true;
+    // Other clients keep the server busy meanwhile.
+    const background = Array.from({ length: 4 }, async () => {
+      while (loading) await (await fetch(`${server.url}/api/v1/integration/orders?limit=5`, { headers: { 'X-Api-Key': load } })).arrayBuffer();
+    });
+    const lost: string[] = [];
+    let next = 0;
+    const runner = async () => {
+      for (let run = next++; run < 1000; run = next++) {
+        const shape = shapes[run % shapes.length]!;
+        const got = answers(await pipelined(keys.full, shape));
+        const statuses = got.map((answer) => answer.status).join(',');
+        const problem = got[1]?.headers['content-type']?.startsWith('application/problem+json') && got[1].headers['x-request-id'];
+        if (statuses !== '200,400' || !problem) lost.push(`run ${run} (${shape}): answers ${statuses || 'none'}`);
+      }
+    };
+    await Promise.all(Array.from({ length: 25 }, runner));
+    loading = false;
+    await Promise.all(background);
+    expect(lost).toEqual([]);
+  }, 120_000);
 });

@@ -551,6 +551,34 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /**
+         * @description The request could not be read as HTTP/1.1: a head too large or badly formed, no
+         *     `Host`, a target that is no URL. The server answers before any operation runs, so
+         *     even an operation that takes no input can answer it (D60).
+         */
+        MalformedRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["ValidationProblem"];
+            };
+        };
+        /**
+         * @description The request's `Expect` asks for something other than `100-continue`, which the server
+         *     cannot meet (RFC 9110 §10.1.1); it is refused before the request is read. The catalog
+         *     has no code for it, so the `type` is `about:blank` (D60).
+         */
+        ExpectationFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Unexpected failure; the request id identifies it in the server's log. */
         InternalError: {
             headers: {
@@ -720,6 +748,7 @@ export interface operations {
             400: components["responses"]["FeedBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -779,6 +808,7 @@ export interface operations {
             400: components["responses"]["FeedBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -827,6 +857,7 @@ export interface operations {
             409: components["responses"]["TenantConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["WriteTooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -875,6 +906,7 @@ export interface operations {
             409: components["responses"]["OrderConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["WriteTooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -927,6 +959,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["OrderNotFound"];
             409: components["responses"]["OrderConflict"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["WriteTooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -960,7 +993,9 @@ export interface operations {
                     "application/json": components["schemas"]["KeyIdentity"];
                 };
             };
+            400: components["responses"]["MalformedRequest"];
             401: components["responses"]["Unauthorized"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -118,7 +118,7 @@ describe('spec/openapi.yaml', () => {
       const body = example.value as JsonObject;
       expect(body['status'], example.where).toBe(Number(example.status));
       if (body['type'] === 'about:blank') {
-        expect(['401', '403', '500', '503'], example.where).toContain(example.status);
+        expect(['401', '403', '417', '500', '503'], example.where).toContain(example.status);
         continue;
       }
       const entry = catalog.get(body['type'] as never);
@@ -144,7 +144,7 @@ describe('spec/openapi.yaml', () => {
     }
   });
 
-  it('marks only real decisions: every x-waybill-decision names one of D1..D27, or D51 (the 503 of a fault)', () => {
+  it('marks only real decisions: every x-waybill-decision names one of D1..D27, D51 (the 503 of a fault) or D60 (the answers of the HTTP layer)', () => {
     const seen = new Set<string>();
     const walk = (node: Json): void => {
       if (Array.isArray(node)) node.forEach(walk);
@@ -156,7 +156,7 @@ describe('spec/openapi.yaml', () => {
       }
     };
     walk(openapi);
-    for (const d of seen) expect(d).toMatch(/^D([1-9]|1\d|2[0-7]|51)$/);
+    for (const d of seen) expect(d).toMatch(/^D([1-9]|1\d|2[0-7]|51|60)$/);
     for (const d of ['D1', 'D2', 'D3', 'D4', 'D5', 'D6', 'D8', 'D9', 'D10', 'D11', 'D12', 'D13', 'D14', 'D15', 'D16', 'D17', 'D18', 'D19', 'D20', 'D22', 'D23']) {
       expect(seen, d).toContain(d);
     }

@@ -48,12 +48,12 @@ describe('spec/sandbox.yaml', () => {
     }
   });
 
-  it('gives every problem example a catalog type of the response status, or about:blank for 401, 404, 409 and 500', () => {
+  it('gives every problem example a catalog type of the response status, or about:blank for 401, 404, 409, 417 and 500', () => {
     for (const example of examples()) {
       if (example.status === null || !/^[45]/.test(example.status)) continue;
       const body = example.value as JsonObject;
       expect(body['status'], example.where).toBe(Number(example.status));
-      if (body['type'] === 'about:blank') expect(['401', '404', '409', '500'], example.where).toContain(example.status);
+      if (body['type'] === 'about:blank') expect(['401', '404', '409', '417', '500'], example.where).toContain(example.status);
       else expect(catalog.get(body['type'] as never)?.status, example.where).toBe(Number(example.status));
     }
   });

@@ -52,6 +52,34 @@ describe('the fuzz family', () => {
     }
   }, 60_000);
 
+  it('fails against a target whose walk of a body breaks on deep nesting, each finding showing the deep body it sent', async () => {
+    const conforming = conformingHandler();
+    /** How deep a parsed JSON value nests, walked the way a naive server walks it. */
+    const depthOf = (value: unknown): number => (value !== null && typeof value === 'object' ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0);
+    const target = await startFakeTarget((request, response) => {
+      let deep = false;
+      try {
+        deep = depthOf(JSON.parse(request.body)) > 64;
+      } catch (error) {
+        // A stack overflow is the failure this target stands for; text that is no JSON is not.
+        deep = error instanceof RangeError;
+      }
+      if (!deep) return conforming(request, response);
+      response.writeHead(500, { 'content-type': 'text/plain', 'x-request-id': 'req_deep' });
+      response.end('Internal Server Error');
+    });
+    try {
+      const { byId } = await runChecks([fuzzCheck(300)], { ...testProfile(), target: target.url }, { seed: 1 });
+      const result = byId.get('fuzz.requests')!;
+      expect(result.outcome).toBe('fail');
+      const serverErrors = result.findings.filter((found) => found.received.includes('a 500 answer'));
+      expect(serverErrors.length).toBeGreaterThan(0);
+      for (const found of serverErrors) expect(found.exchange?.request.body ?? '').toMatch(/\[{65}|(\{"a":){65}/);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+
   it('generates the same cases from the same seed', async () => {
     const target = await startFakeTarget(conformingHandler());
     try {

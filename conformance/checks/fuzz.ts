@@ -1,8 +1,9 @@
 /**
  * Fuzz: generated requests to every operation of the integration API (and of the control
  * plane when the profile has it), with malformed query parameters, headers, bodies and path
- * parameters over fetch and malformed bytes over raw sockets (conformance/fuzz), seeded by the
- * run's seed. No answer may be a 5xx (malformed input is a validation error, never an
+ * parameters over fetch (bodies nested up to 100,000 levels deep or widened to 200,000 items
+ * among them, within 1 MiB) and malformed bytes over raw sockets (conformance/fuzz), seeded by
+ * the run's seed. No answer may be a 5xx (malformed input is a validation error, never an
  * unexpected failure), and every error is a problem body with a catalog type of its status
  * (or about:blank). Off by default: `waybill conformance --fuzz N` adds it, after every other
  * check, since its writes with the full key could disturb them.

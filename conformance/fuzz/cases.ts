@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { type Json, listOperations, openapi, type OperationSpec, resolveRef, sandboxOpenapi } from '../../spec/load.ts';
-import { type RawCase, rawCase } from './raw-cases.ts';
+import { type RawCase, rawCase, type RequestTarget } from './raw-cases.ts';
+import { stressedBody } from './stressed-bodies.ts';
 
 type JsonObject = { [key: string]: Json };
 
@@ -93,16 +94,27 @@ function propertyNames(schema: Json | undefined, document: JsonObject, depth = 0
 /** A JSON value of any shape, or one the schema would nearly take. */
 const jsonValue = fc.oneof(fc.jsonValue({ maxDepth: 2 }), text, fc.double(), fc.integer(), fc.constantFrom(0, -1, 1e308, 12.5, 'EUR', 'eur', 'XXX'), fc.uuid());
 
-/** A body for `operation`: none, text, any JSON, or an object with the schema's member names and wrong-ish values. */
+/** Every member name of every request body of both documents: what an item of a body's array may be given. */
+const allBodyMembers = [
+  ...new Set(
+    Object.values(documents).flatMap((document) => listOperations(document).flatMap((operation) => propertyNames(Object.values(operation.requestBody?.content ?? {})[0], document))),
+  ),
+];
+
+/**
+ * A body for `operation`: none, text, any JSON, an object with the schema's member names and
+ * wrong-ish values, or (one in 36) a body nested or widened to the edge of 1 MiB.
+ */
 function bodyOf(operation: OperationSpec, document: JsonObject): fc.Arbitrary<string | undefined> {
   const names = propertyNames(Object.values(operation.requestBody?.content ?? {})[0], document);
   const object = names.length === 0 ? fc.dictionary(fc.string({ maxLength: 10 }), jsonValue, { maxKeys: 4 }) : fc.dictionary(fc.constantFrom(...names), jsonValue, { maxKeys: names.length });
   return fc.oneof(
-    { weight: 1, arbitrary: fc.constant(undefined) },
-    { weight: 1, arbitrary: text },
-    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)) },
-    { weight: 3, arbitrary: object.map((value) => JSON.stringify(value)) },
-    { weight: 1, arbitrary: object.map((value) => JSON.stringify(value).slice(0, -1)) },
+    { weight: 5, arbitrary: fc.constant(undefined) },
+    { weight: 5, arbitrary: text },
+    { weight: 5, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)) },
+    { weight: 15, arbitrary: object.map((value) => JSON.stringify(value)) },
+    { weight: 5, arbitrary: object.map((value) => JSON.stringify(value).slice(0, -1)) },
+    { weight: 1, arbitrary: stressedBody(names, allBodyMembers) },
   );
 }
 
@@ -132,6 +144,22 @@ export interface CaseOptions {
   sandbox?: boolean;
   /** Include byte-level requests on raw sockets. */
   raw?: boolean;
+  /**
+   * Aim byte-level requests at the control plane's operations too, under the target's
+   * `/sandbox/v1` (the reference's layout; a vendor's control plane may live elsewhere).
+   */
+  rawSandbox?: boolean;
+}
+
+/** A made-up id for a path parameter of a byte-level case: such a request reaches its operation and changes nothing. */
+const ABSENT_ID = '00000000-0000-4000-8000-00000000f022';
+
+/** The operations byte-level cases may aim at, every path parameter a made-up id but the tenant's. */
+function rawTargets(options: CaseOptions): RequestTarget[] {
+  const fill = (path: string) => path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(name === 'tenantId' ? (options.pathValues?.['tenantId']?.[0] ?? ABSENT_ID) : name === 'externalId' ? 'fuzz-absent-1' : ABSENT_ID));
+  const integration = listOperations(openapi).map((operation) => ({ method: operation.method, path: fill(operation.path) }));
+  const sandbox = options.rawSandbox ? listOperations(sandboxOpenapi).map((operation) => ({ method: operation.method, path: `/sandbox/v1${fill(operation.path)}` })) : [];
+  return [...integration, ...sandbox];
 }
 
 /** The fetch cases of one operation of `document`. */
@@ -164,7 +192,7 @@ export function fuzzCase(options: CaseOptions = {}): fc.Arbitrary<FuzzCase> {
   // The six operations of the integration API get as many cases as the thirty of the control plane.
   const http = options.sandbox ? fc.oneof(each('integration'), each('sandbox')) : each('integration');
   if (!options.raw) return http;
-  return fc.oneof({ weight: 2, arbitrary: http }, { weight: 1, arbitrary: rawCase(options.pathValues?.['externalId'] ?? []) });
+  return fc.oneof({ weight: 2, arbitrary: http }, { weight: 1, arbitrary: rawCase(options.pathValues?.['externalId'] ?? [], rawTargets(options)) });
 }
 
 /** A short name of what a case aims at, for the campaign's counts: `fetch orderFeed`, `raw bad-chunked`. */

@@ -38,6 +38,11 @@ function problemOf(text: string): Record<string, unknown> | string {
   }
 }
 
+/** True when an answer is a problem: `application/problem+json` whose body is a JSON object. */
+export function isProblemAnswer(answer: FuzzAnswer): boolean {
+  return mediaTypeOf(answer.headers['content-type']) === 'application/problem+json' && typeof problemOf(answer.text) !== 'string';
+}
+
 /** Every way one answer breaks the oracle, as short sentences; empty when it holds. */
 export function answerViolations(answer: FuzzAnswer, options: OracleOptions): string[] {
   const violations: string[] = [];

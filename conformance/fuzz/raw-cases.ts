@@ -1,6 +1,7 @@
 /**
  * Byte-level fuzz cases, written on a raw socket: bad request lines, bad and duplicate headers,
- * bad chunked framing, oversized heads, bodies and heads cut short, garbage on a keep-alive
+ * bad chunked framing, oversized heads and unmet expectations (to any operation given), bodies
+ * and heads cut short, garbage on a keep-alive
  * connection after a good request, pipelined requests and random bytes. The text holds
  * placeholders the transport fills in: `{{base}}` (the target's base path), `{{host}}` and
  * `{{auth}}` (the full key's header line), so that a case prints without a secret.
@@ -119,18 +120,36 @@ function badChunked(externalIds: readonly string[]) {
   }));
 }
 
-/** A head over any sensible size: one long header, many headers, or a long target. */
-const oversized = fc
-  .tuple(fc.constantFrom('one-header', 'many-headers', 'long-target'), fc.integer({ min: 8_000, max: 80_000 }))
-  .map(([shape, size]) => {
+/** A request to any of `targets` (a method and a path under `{{base}}`), as a good request would send it. */
+function anyTarget(targets: readonly RequestTarget[]): fc.Arbitrary<RequestTarget> {
+  return fc.constantFrom(...targets);
+}
+
+/** A head over any sensible size: one long header, many headers, or a long target, to any operation. */
+function oversized(targets: readonly RequestTarget[]) {
+  return fc.tuple(anyTarget(targets), fc.constantFrom('one-header', 'many-headers', 'long-target'), fc.integer({ min: 8_000, max: 80_000 })).map(([{ method, path }, shape, size]) => {
+    const target = `${placeholders.base}${path}`;
     const bytes =
       shape === 'one-header'
-        ? request('GET', `${placeholders.base}/api/v1/integration/whoami`, [placeholders.auth, `X-Big: ${'a'.repeat(size)}`, 'Connection: close'])
+        ? request(method, target, [placeholders.auth, `X-Big: ${'a'.repeat(size)}`, 'Connection: close'])
         : shape === 'many-headers'
-          ? request('GET', `${placeholders.base}/api/v1/integration/whoami`, [placeholders.auth, ...Array.from({ length: Math.floor(size / 12) }, (_, i) => `X-H${i}: v`), 'Connection: close'])
-          : request('GET', `${placeholders.base}/api/v1/integration/orders?limit=1&x=${'a'.repeat(size)}`, [placeholders.auth, 'Connection: close']);
+          ? request(method, target, [placeholders.auth, ...Array.from({ length: Math.floor(size / 12) }, (_, i) => `X-H${i}: v`), 'Connection: close'])
+          : request(method, `${target}?x=${'a'.repeat(size)}`, [placeholders.auth, 'Connection: close']);
     return { transport: 'raw' as const, kind: 'oversized-head', bytes, halfClose: true, unanswerable: false };
   });
+}
+
+/** A request to any operation with an `Expect` the server may not meet (RFC 9110 §10.1.1), with a small body or none. */
+function expectation(targets: readonly RequestTarget[]) {
+  const expect = fc.constantFrom('foo', 'nothing', '100-continue', '100-Continue', '200-ok', '', 'foo, 100-continue');
+  return fc.tuple(anyTarget(targets), expect, fc.boolean()).map(([{ method, path }, value, withBody]) => ({
+    transport: 'raw' as const,
+    kind: 'expectation',
+    bytes: request(method, `${placeholders.base}${path}`, [placeholders.auth, `Expect: ${value}`, ...(withBody ? ['Content-Type: application/json', 'Content-Length: 2'] : []), 'Connection: close'], withBody ? '{}' : ''),
+    halfClose: true,
+    unanswerable: false,
+  }));
+}
 
 /** A request cut short, in its head or its body, after which the client closes its side. */
 function truncated(externalIds: readonly string[]) {
@@ -159,7 +178,19 @@ const noise = fc.oneof(
   fc.constantFrom('', '\r\n', '\r\n\r\n').map((text) => ({ transport: 'raw' as const, kind: 'empty', bytes: text, halfClose: true, unanswerable: true })),
 );
 
-/** Any byte-level case; `externalIds` are ids that the good requests in them may name. */
-export function rawCase(externalIds: readonly string[] = []): fc.Arbitrary<RawCase> {
-  return fc.oneof(badRequestLine, badHeader(externalIds), duplicateHeader(externalIds), badChunked(externalIds), oversized, truncated(externalIds), afterGood(externalIds), noise);
+/** A method and a path (under `{{base}}`, with its parameters filled) of an operation. */
+export interface RequestTarget {
+  method: string;
+  path: string;
 }
+
+/**
+ * Any byte-level case; `externalIds` are ids that the good requests in them may name, and
+ * `targets` the operations that the cases about heads and expectations may be sent to.
+ */
+export function rawCase(externalIds: readonly string[] = [], targets: readonly RequestTarget[] = DEFAULT_TARGETS): fc.Arbitrary<RawCase> {
+  return fc.oneof(badRequestLine, badHeader(externalIds), duplicateHeader(externalIds), badChunked(externalIds), oversized(targets), expectation(targets), truncated(externalIds), afterGood(externalIds), noise);
+}
+
+/** The reads of the integration API, when no targets are given. */
+const DEFAULT_TARGETS: readonly RequestTarget[] = ['/api/v1/integration/whoami', '/api/v1/integration/orders?limit=1'].map((path) => ({ method: 'GET', path }));

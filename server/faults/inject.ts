@@ -159,7 +159,7 @@ export function makeFaultInjection(options: { faults: Faults; operationId: strin
       return parsePrefer(header, write);
     } catch (error) {
       if (!(error instanceof PreferError)) throw error;
-      // whoami's contract has no 400: there a Prefer it cannot honour is ignored (D51).
+      // whoami reads no input, so none of its own codes is a 400: there a Prefer it cannot honour is ignored (D51).
       if (!options.refusesPrefer) return null;
       throw problem('api.malformed_request', error.message, [fieldError('Prefer', 'api.malformed_request', error.message, header)]);
     }

@@ -1,30 +1,62 @@
 /**
  * The fuzz campaign against the reference sandbox: a sandbox in-process on 127.0.0.1, seeded
  * tenants and keys, `cases` generated requests (conformance/fuzz) sent over fetch and raw
- * sockets under fast-check, each judged by the oracle, while a probe asks `whoami` with a
- * valid key every few milliseconds and records how much longer than usual it waited.
+ * sockets, each judged (run-case.ts), while a probe asks `whoami` with a valid key every few
+ * milliseconds and records how much longer than usual it waited. One case at a time under
+ * fast-check, which shrinks a failing case to the smallest; or `concurrency` at a time over
+ * the same seeded cases, for a quick run that counts every failure.
  */
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { caseLabel, type FuzzCase, fuzzCase } from '../../conformance/fuzz/cases.ts';
-import { answerViolations, type OracleOptions, rawViolations } from '../../conformance/fuzz/oracle.ts';
 import { memoryStore, seedTenant, startServer, tinyDataset } from '../testing.ts';
-import { type FuzzTarget, sendHttp, sendRaw } from './transport.ts';
+import { type CaseOutcome, runCase } from './run-case.ts';
+import type { FuzzTarget } from './transport.ts';
 
 /** How a campaign runs. */
 export interface CampaignOptions {
   cases: number;
   seed: number;
+  /** Cases in flight at once (default 1: one at a time, a failure shrunk by fast-check). */
+  concurrency?: number;
   /** fast-check's replay path of a counterexample (`--path`): runs that case alone. */
   path?: string;
   /** Called now and then with the number of cases run so far. */
   onProgress?(done: number): void;
 }
 
+/** What the campaign counted: the figures a run prints and fails on. */
+export interface Figures {
+  /** Cases sent (fetch cases fetch refused to send are not). */
+  requests: number;
+  answers: number;
+  /** Answers of 500 or more. */
+  serverErrors: number;
+  /** Error answers that are not problem+json. */
+  nonProblems: number;
+  /** Answers whose status the contract does not declare for the request. */
+  undeclared: number;
+  /** Connections that ended without the answer asked for, or in the middle of one. */
+  drops: number;
+  /** Cases that broke any rule. */
+  failing: number;
+  /** The case that took longest, from its first byte to its last answer. */
+  slowest: { label: string; ms: number };
+}
+
+/** A failing case of a concurrent run: its position among the seeded cases, itself, and what broke. */
+export interface FailingCase {
+  index: number;
+  item: FuzzCase;
+  error: string;
+}
+
 /** What a campaign found. */
 export interface CampaignResult {
   passed: boolean;
   seed: number;
+  concurrency: number;
+  figures: Figures;
   /** Cases run, shrinking included, by transport and by `caseLabel`. */
   byTransport: Record<string, number>;
   byLabel: Record<string, number>;
@@ -35,16 +67,19 @@ export interface CampaignResult {
   durationMs: number;
   /** Probes that overlapped a case, the probe's usual time, its worst delay beyond it, and the case in flight then. */
   probe: { count: number; baselineMs: number; maxDelayMs: number; worstDuring: string; failures: string[] };
-  /** On failure: the smallest failing case, why it failed, and fast-check's replay path. */
+  /** One case at a time: the smallest failing case, why it failed, and fast-check's replay path. */
   failure?: { counterexample: FuzzCase; error: string; path: string };
+  /** Concurrent: the first failing cases. */
+  failures: FailingCase[];
   /** Server log lines of errors it did not expect. */
   serverErrors: string[];
 }
 
 const ADMIN_TOKEN = 'wba_fuzz-admin-token';
-const ORACLE: OracleOptions = { requestId: true };
 /** How often the probe asks while the campaign runs. */
 const PROBE_INTERVAL_MS = 20;
+/** Failing cases of a concurrent run kept in full. */
+const KEPT_FAILURES = 10;
 
 /** The median of `values`. */
 function median(values: number[]): number {
@@ -68,6 +103,7 @@ function prober(url: string, key: string) {
 
 /** Runs one campaign (see the module comment) and resolves to what it found; throws only when the harness itself breaks. */
 export async function runCampaign(options: CampaignOptions): Promise<CampaignResult> {
+  const concurrency = options.concurrency ?? 1;
   const store = memoryStore();
   const dataset = tinyDataset({ orders: 60, trips: 10 });
   const { keys } = seedTenant(store, dataset, { rateLimit: 6000 });
@@ -75,28 +111,33 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   const playground = seedTenant(store, tinyDataset({ orders: 5, externalIdPrefix: 'PLAY', idSpace: 2 })).tenantId;
   const server = await startServer(store, { adminToken: ADMIN_TOKEN, bodyIdleTimeoutMs: 1000 });
   const target: FuzzTarget = { url: server.url, keys: { full: keys.full, ordersRead: keys.ordersRead, noScopes: keys.noScopes }, adminToken: ADMIN_TOKEN, timeoutMs: 5000 };
-  const arbitrary = fuzzCase({ sandbox: true, raw: true, pathValues: { externalId: dataset.orders.flatMap((order) => (order.externalId === null ? [] : [order.externalId])), tenantId: [playground] } });
+  const arbitrary = fuzzCase({ sandbox: true, raw: true, rawSandbox: true, pathValues: { externalId: dataset.orders.flatMap((order) => (order.externalId === null ? [] : [order.externalId])), tenantId: [playground] } });
 
   const byTransport: Record<string, number> = {};
   const byLabel: Record<string, number> = {};
   const byStatus: Record<string, number> = {};
+  const figures: Figures = { requests: 0, answers: 0, serverErrors: 0, nonProblems: 0, undeclared: 0, drops: 0, failing: 0, slowest: { label: '', ms: 0 } };
   let unsendable = 0;
   let done = 0;
   const count = (record: Record<string, number>, key: string) => (record[key] = (record[key] ?? 0) + 1);
 
+  // The same cases, in the same order, as fast-check would run one at a time with this seed;
+  // made before the probe starts, since making the large bodies holds the process.
+  const items = concurrency === 1 ? [] : fc.sample(arbitrary, { seed: options.seed, numRuns: options.cases });
   const probe = prober(server.url, probeKey);
   const baseline: number[] = [];
   for (let i = 0; i < 30; i += 1) baseline.push((await probe()).ms);
   const baselineMs = median(baseline.slice(5));
   const probes = { count: 0, maxDelayMs: 0, worstDuring: '', failures: [] as string[] };
-  let inFlight = '';
+  // The cases in flight, by label: a probe that overlapped one measures what a bad request costs a good one.
+  const inFlight = new Map<string, number>();
+  const busy = () => [...inFlight.keys()].join(' + ');
   let probing = true;
   const probeLoop = (async () => {
     while (probing) {
-      const before = inFlight;
+      const before = busy();
       const { ms, failure } = await probe();
-      // Only a probe that overlapped a case measures what a bad request costs a good one.
-      const during = before || inFlight;
+      const during = before || busy();
       if (during !== '') {
         probes.count += 1;
         if (ms - baselineMs > probes.maxDelayMs) [probes.maxDelayMs, probes.worstDuring] = [ms - baselineMs, during];
@@ -106,63 +147,83 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     }
   })();
 
-  const check = async (item: FuzzCase): Promise<void> => {
+  /** Runs one case, counts what it came to, and returns its violations. */
+  const check = async (item: FuzzCase): Promise<string[]> => {
     done += 1;
-    count(byTransport, item.transport);
-    inFlight = caseLabel(item);
-    count(byLabel, inFlight);
     if (done % 250 === 0) options.onProgress?.(done);
-    let violations: string[];
-    if (item.transport === 'raw') {
-      const outcome = await sendRaw(item, target);
-      for (const answer of outcome.answers) count(byStatus, String(answer.status));
-      if (outcome.answers.length === 0) count(byStatus, outcome.end === 'timeout' ? 'stalled' : 'closed unanswered');
-      violations = rawViolations(item, outcome, ORACLE);
-    } else {
-      const answer = await sendHttp(item, target);
-      if ('unsendable' in answer) {
-        inFlight = '';
-        unsendable += 1;
-        return;
-      }
-      if ('dropped' in answer) {
-        count(byStatus, 'dropped');
-        violations = [`the connection dropped without an answer (${answer.dropped})`];
-      } else {
-        count(byStatus, String(answer.status));
-        violations = answerViolations(answer, ORACLE);
-      }
+    const label = caseLabel(item);
+    inFlight.set(label, (inFlight.get(label) ?? 0) + 1);
+    let outcome: CaseOutcome;
+    try {
+      outcome = await runCase(item, target);
+    } finally {
+      const left = inFlight.get(label)! - 1;
+      if (left === 0) inFlight.delete(label);
+      else inFlight.set(label, left);
     }
-    inFlight = '';
-    if (violations.length > 0) throw new Error(violations.join('; '));
+    count(byTransport, item.transport);
+    count(byLabel, outcome.label);
+    if (outcome.unsendable) {
+      unsendable += 1;
+      return [];
+    }
+    for (const status of outcome.statuses) count(byStatus, status);
+    figures.requests += 1;
+    figures.answers += outcome.statuses.filter((status) => /^\d+$/.test(status)).length;
+    figures.serverErrors += outcome.serverErrors;
+    figures.nonProblems += outcome.nonProblems;
+    figures.undeclared += outcome.undeclared.length;
+    figures.drops += outcome.drops;
+    if (outcome.violations.length > 0) figures.failing += 1;
+    if (outcome.ms > figures.slowest.ms) figures.slowest = { label: outcome.label, ms: outcome.ms };
+    return outcome.violations;
   };
 
   const start = performance.now();
+  const failures: FailingCase[] = [];
+  let failure: CampaignResult['failure'];
   try {
-    const details = await fc.check(fc.asyncProperty(arbitrary, check), {
-      numRuns: options.cases,
-      seed: options.seed,
-      ...(options.path === undefined ? {} : { path: options.path }),
-    });
+    if (concurrency === 1) {
+      const details = await fc.check(
+        fc.asyncProperty(arbitrary, async (item) => {
+          const violations = await check(item);
+          if (violations.length > 0) throw new Error(violations.join('; '));
+        }),
+        { numRuns: options.cases, seed: options.seed, ...(options.path === undefined ? {} : { path: options.path }) },
+      );
+      if (details.failed && details.counterexample !== null) {
+        failure = { counterexample: details.counterexample[0], error: details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance), path: details.counterexamplePath ?? '' };
+      }
+    } else {
+      let next = 0;
+      const worker = async () => {
+        for (let index = next++; index < items.length; index = next++) {
+          const violations = await check(items[index]!);
+          if (violations.length > 0 && failures.length < KEPT_FAILURES) failures.push({ index, item: items[index]!, error: violations.join('; ') });
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, worker));
+      failures.sort((a, b) => a.index - b.index);
+    }
     const durationMs = performance.now() - start;
     probing = false;
     await probeLoop;
     const serverErrors = server.log.lines.filter((line) => / failed:/.test(line)).slice(0, 20);
-    const result: CampaignResult = {
-      passed: !details.failed && serverErrors.length === 0 && probes.failures.length === 0,
+    return {
+      passed: figures.failing === 0 && failure === undefined && serverErrors.length === 0 && probes.failures.length === 0,
       seed: options.seed,
+      concurrency,
+      figures,
       byTransport,
       byLabel,
       byStatus,
       unsendable,
       durationMs,
       probe: { count: probes.count, baselineMs, maxDelayMs: probes.maxDelayMs, worstDuring: probes.worstDuring, failures: probes.failures },
+      ...(failure === undefined ? {} : { failure }),
+      failures,
       serverErrors,
     };
-    if (details.failed && details.counterexample !== null) {
-      result.failure = { counterexample: details.counterexample[0], error: details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance), path: details.counterexamplePath ?? '' };
-    }
-    return result;
   } finally {
     probing = false;
     await probeLoop;

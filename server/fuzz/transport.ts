@@ -44,6 +44,11 @@ export async function sendHttp(item: HttpCase, target: FuzzTarget): Promise<Fuzz
     if (message === 'fetch failed' || (error as Error).name === 'TimeoutError') return { dropped: `${message}${cause ? `: ${cause.message}` : ''}` };
     return { unsendable: message };
   }
+  // A stream of events (the request log's) never ends by itself: its head is the answer.
+  if (response.status === 200 && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    await response.body?.cancel();
+    return { status: response.status, headers: Object.fromEntries(response.headers), text: '' };
+  }
   const text = await response.text().catch((error: Error) => `\u0000body cut off: ${error.message}`);
   return { status: response.status, headers: Object.fromEntries(response.headers), text };
 }

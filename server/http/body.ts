@@ -1,12 +1,14 @@
 /**
  * The JSON request body (D17, D18, D19): media type first, then size, then parsing by
  * Express's own body parser, whose failures the error handler maps to catalog codes.
- * A body that stops arriving before its declared length is answered 408.
+ * A body that stops arriving before its declared length is answered 408, and one nested
+ * deeper than 64 levels 400 before it is parsed (D58).
  */
 import { parse as parseContentType } from 'content-type';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { contextOf } from './context.ts';
-import { problem } from './problem.ts';
+import { MAX_JSON_DEPTH, tooDeep } from './json-depth.ts';
+import { bounded, fieldError, problem } from './problem.ts';
 
 /** The body size limit (D18): 1 MiB. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -14,6 +16,16 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** True when the request carries a body: chunked, or a Content-Length above zero. */
 function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+/** The problem of a body nested deeper than D58 allows, or null when it is not. */
+function depthProblem(bytes: Buffer) {
+  const found = tooDeep(bytes);
+  if (found === null) return null;
+  const what = `nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`;
+  if (found.member === null) return problem('api.malformed_request', `The body ${what}.`);
+  const field = bounded(found.member);
+  return problem('api.malformed_request', `${field} ${what}.`, [fieldError(field, 'api.malformed_request', `${field} ${what}`, null)]);
 }
 
 /** The problem for an unacceptable Content-Type, or null when it is JSON in UTF-8. */
@@ -38,6 +50,10 @@ export function makeJsonBody(options: { required: boolean; idleTimeoutMs: number
     type: () => true,
     verify: (_req, res, buffer) => {
       contextOf(res as Response).rawBody = buffer;
+      // Thrown before the parser runs, so a deep body is never parsed; body-parser passes the
+      // error on with its own status (400) and the error handler answers the problem (D58).
+      const tooDeepProblem = depthProblem(buffer);
+      if (tooDeepProblem !== null) throw tooDeepProblem;
     },
   });
 

@@ -9,7 +9,7 @@ export interface RouteShape {
 }
 
 /** A matcher for an OpenAPI path template: `{name}` is one non-empty segment. */
-function templatePattern(path: string): RegExp {
+export function templatePattern(path: string): RegExp {
   const escaped = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
   return new RegExp(`^${escaped}/?$`);
 }

@@ -117,13 +117,22 @@ describe('makeSchemaCheck', () => {
   it('answers the field errors of a value, field names relative to it', () => {
     const check = makeSchemaCheck({ $ref: '#/components/schemas/OrderIntake' }, 'sandbox');
     const line = { warehouseId: '5c8e7d6f-1a2b-4c3d-9e8f-7a6b5c4d3e2f', productId: '0d6b9a3e-2c4f-4e1a-8b7d-9f0e1c2a3b4d', quantity: 1 };
-    expect(check({ externalId: 'A', type: 'Delivery', lines: [line] })).toEqual([]);
-    expect(check({ externalId: 'A', type: 'Delivery', lines: [{ ...line, quantity: 0 }] }).map((e) => [e.field, e.code])).toEqual([['lines[0].quantity', 'orders.line.requestedQty.invalid']]);
-    expect(check({ externalId: 'A', type: 'Delivery', lines: [{ ...line, quantity: 1_000_001 }] })[0]?.code).toBe('api.malformed_request');
+    expect(check({ externalId: 'A', type: 'Delivery', lines: [line] })).toEqual({ errors: [], total: 0 });
+    expect(check({ externalId: 'A', type: 'Delivery', lines: [{ ...line, quantity: 0 }] }).errors.map((e) => [e.field, e.code])).toEqual([['lines[0].quantity', 'orders.line.requestedQty.invalid']]);
+    expect(check({ externalId: 'A', type: 'Delivery', lines: [{ ...line, quantity: 1_000_001 }] }).errors[0]?.code).toBe('api.malformed_request');
   });
 
   it('keeps the integration document the default', () => {
     const check = makeSchemaCheck({ $ref: '#/components/schemas/PaymentRequest' });
-    expect(check({ paymentId: '4c1a7e93-2b5d-4f08-9e6c-3a8d1b7f5e20', amount: 0, currency: 'EUR' })[0]?.code).toBe('payments.amount.invalid');
+    expect(check({ paymentId: '4c1a7e93-2b5d-4f08-9e6c-3a8d1b7f5e20', amount: 0, currency: 'EUR' }).errors[0]?.code).toBe('payments.amount.invalid');
+  });
+
+  it('counts the errors of a value whose arrays are short, and lists those of a long one without counting them all', () => {
+    const check = makeSchemaCheck({ $ref: '#/components/schemas/OrderIntake' }, 'sandbox');
+    expect(check({ externalId: 'A', type: 'Delivery', lines: Array.from({ length: 40 }, () => 1) })).toMatchObject({ total: 40 });
+    const wide = check({ externalId: 'A', type: 'Delivery', lines: Array.from({ length: 40_000 }, () => 1) });
+    expect(wide.total).toBeNull();
+    expect(wide.errors.length).toBeGreaterThan(0);
+    expect(wide.errors.length).toBeLessThanOrEqual(51);
   });
 });

@@ -96,6 +96,40 @@ describe('JSON import (D37)', () => {
     const notArray = await api('importOrders', `${base}/order-imports`, { json: { rows: { externalId: 'x' } } });
     expect(notArray.body.errors[0]).toMatchObject({ field: 'rows', code: 'import.file.invalid' });
   });
+
+  it('lists at most 50 errors of a row of 40,000 invalid lines, and says there are more (D59)', async () => {
+    const { base } = await tenant();
+    const rows = [orderIntake('WIDE-1', { lines: Array.from({ length: 40_000 }, () => 1) }), orderIntake('WIDE-2')];
+    const response = await fetch(`${server.url}/sandbox/v1${base}/order-imports`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ rows }),
+    });
+    const text = await response.text();
+    // Before D59 the answer listed every line: 4.3 MB.
+    expect(text.length).toBeLessThan(20_000);
+    const answer = JSON.parse(text) as { created: number; failed: number; rows: { type: string | null; detail: string | null; errors: { field: string }[] }[] };
+    expect(response.status).toBe(200);
+    expect(answer).toMatchObject({ created: 1, failed: 1 });
+    expect(answer.rows[0]!.type).toBe('import.row.invalid');
+    expect(answer.rows[0]!.errors.length).toBe(50);
+    expect(answer.rows[0]!.errors[0]!.field).toBe('lines');
+    expect(answer.rows[0]!.detail).toMatch(/…and more field errors that were not counted/);
+  });
+
+  it('lists at most 1,000 field errors in one answer, the first error of every refused row among them (D59)', async () => {
+    const { base } = await tenant();
+    const badLines = Array.from({ length: 30 }, () => ({}));
+    const rows = Array.from({ length: 400 }, (_, i) => orderIntake(`MANY-${i}`, { lines: badLines }));
+    const answer = await api('importOrders', `${base}/order-imports`, { json: { rows } });
+    const listed = answer.body.rows.map((row: { errors: unknown[] }) => row.errors.length) as number[];
+    expect(listed.every((count) => count >= 1 && count <= 50)).toBe(true);
+    expect(listed.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1000);
+    // The first rows list what the budget allows; each says how many fields failed in all.
+    expect(listed[0]).toBe(50);
+    expect(answer.body.rows[0].detail).toBe('90 fields are invalid: the first 50 are listed, …and 40 more field errors.');
+    expect(answer.body.rows[399].detail).toMatch(/^Each line requires/);
+  });
 });
 
 describe('restore and history (D36, D40)', () => {
