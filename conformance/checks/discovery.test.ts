@@ -175,7 +175,7 @@ describe('discovery against broken targets', () => {
     // whoami is asked 9 times: once by whoami.shape, once per key by whoami.scopes and whoami.scopeCatalog.
     expect(lines('discovery.responses.contract')).toEqual([
       ...Array.from({ length: 9 }, () => 'GET /api/v1/integration/whoami → 200: wrong Content-Type | application/json | text/plain'),
-      'POST /api/v1/integration/orders/externalid/missing-1/payment → 418: a status the seeds do not list for attachPayment | one of 200, 400, 401, 403, 404, 408, 409, 413, 415, 429, 500, 503 | 418',
+      'POST /api/v1/integration/orders/externalid/missing-1/payment → 418: a status the seeds do not list for attachPayment | one of 200, 400, 401, 403, 404, 408, 409, 413, 415, 429, 500, 503, 417 | 418',
     ]);
     expect(lines('discovery.responses.decided')).toEqual(Array.from({ length: 9 }, () => 'GET /api/v1/integration/whoami → 200: required header X-Request-Id missing | a X-Request-Id header | no such header'));
   });
