@@ -50,10 +50,16 @@ Examples:
   # against a running sandbox (npm start): its admin token comes from ${ADMIN_TOKEN_FILE}
   $ waybill client-check --target http://127.0.0.1:4000 -- python3 client.py
 
-Exit codes:
-  0  every scenario passed
-  1  a scenario failed: the client broke a rule (the findings show its requests)
-  2  usage or tool error, or a scenario ended in error (the sandbox could not stage it)
+A sync is graded at any page size from 1 to 100: the request log keeps each page's nextCursor
+and items whatever the page's size. client.sync.rate-limit gives each run at least 120 s, so a
+client that waits RateLimit-Reset seconds whenever RateLimit-Remaining is 0 (or a whole minute)
+has the time it needs.
+
+Exit codes (the verdict, D55):
+  0  PASS: every scenario passed
+  1  FAIL: a scenario failed: the client broke a rule (the findings show its requests)
+  2  INCOMPLETE: a scenario was skipped or ended in error (the sandbox could not stage what it
+     claims); the verdict names each one. Also a usage or tool error
 `;
 
 /** `reports/client-check/2026-11-24T09-00-00Z`: the default output directory of a run started now. */
