@@ -8,17 +8,18 @@ import { runClientCheck } from './run.ts';
 export const EXAMPLE_CLIENT = 'conformance/client-check/example/client.mjs';
 export const NAIVE_CLIENT = 'conformance/client-check/example/naive.mjs';
 
-/** Runs `node args…` through the scenarios (all, or `only`) in a fresh sandbox. */
-export async function checkClient(args: readonly string[], options: { only?: string[]; timeoutMs?: number } = {}): Promise<{ report: RunReport; byId: Map<string, CheckResult> }> {
+/** Runs `node args…` (or `options.command args…`) through the scenarios (all, or `only`) in a fresh sandbox. */
+export async function checkClient(args: readonly string[], options: { only?: string[]; timeoutMs?: number; command?: string; concurrency?: number } = {}): Promise<{ report: RunReport; byId: Map<string, CheckResult> }> {
   const sandbox = await startOwnSandbox();
   try {
     const report = await runClientCheck({
       target: sandbox.url,
       adminToken: sandbox.adminToken,
-      command: process.execPath,
+      command: options.command ?? process.execPath,
       args,
       timeoutMs: options.timeoutMs ?? 20_000,
       ...(options.only ? { only: options.only } : {}),
+      ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     });
     return { report, byId: new Map(report.results.map((result) => [result.id, result])) };
   } finally {
