@@ -95,8 +95,8 @@ export interface ControlPlane {
   keys(tenantId: string): Promise<{ id: string; scopes: string[]; revoked: boolean }[]>;
   /** Whether the tenant's simulation is running. */
   simulationRunning(tenantId: string): Promise<boolean>;
-  /** Cancels the trip (its open stops' orders go back to InPlanning, D43); resolves to it as it is now, or null when the sandbox refuses (409: no longer live). */
-  cancelTrip(tenantId: string, tripId: string, reasonCode: string): Promise<{ id: string; updatedAtUtc: string } | null>;
+  /** Builds a trip from the orders (D41); resolves to the new trip's id and updatedAtUtc. */
+  buildTrip(tenantId: string, orderIds: readonly string[]): Promise<{ id: string; updatedAtUtc: string }>;
   /** Deletes every fault rule of the tenant. */
   deleteFaults(tenantId: string): Promise<void>;
 }
@@ -171,12 +171,7 @@ export function controlPlane(sandbox: HttpClient): ControlPlane {
     faults: async (tenantId) => (await json<{ items: FaultRuleState[] }>('GET', `${tenant(tenantId)}/faults`)).items,
     keys: async (tenantId) => (await json<{ items: { id: string; scopes: string[]; revokedAtUtc: string | null }[] }>('GET', `${tenant(tenantId)}/keys`)).items.map(({ id, scopes, revokedAtUtc }) => ({ id, scopes, revoked: revokedAtUtc !== null })),
     simulationRunning: async (tenantId) => (await json<{ running: boolean }>('GET', `${tenant(tenantId)}/simulation`)).running,
-    cancelTrip: async (tenantId, tripId, reasonCode) => {
-      const answer = await sandbox.request({ method: 'POST', path: `${tenant(tenantId)}/trips/${encodeURIComponent(tripId)}/cancel`, body: { reasonCode } });
-      if (answer.status === 409) return null;
-      if (answer.status !== 200) throw new Error(`the sandbox refused POST …/trips/${tripId}/cancel: ${answer.status}`);
-      return answer.json as { id: string; updatedAtUtc: string };
-    },
+    buildTrip: (tenantId, orderIds) => json<{ id: string; updatedAtUtc: string }>('POST', `${tenant(tenantId)}/trips`, { orderIds }),
     deleteFaults: async (tenantId) => void (await call('DELETE', `${tenant(tenantId)}/faults`)),
   };
 }

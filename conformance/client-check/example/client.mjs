@@ -55,6 +55,9 @@ export const defaultPolicy = {
     return Math.max(retryAfterMs(answer.headers?.get('retry-after')), backoff);
   },
 
+  /** A body goes as JSON and says so: the API reads no other media type (415, D17). */
+  contentType: 'application/json',
+
   /** A write keeps one Idempotency-Key over all its attempts: a retry after a lost answer is replayed, not done twice. */
   idempotencyKeyFor: (key, attempt) => key,
 
@@ -86,7 +89,7 @@ let nextRequestAt = 0;
 async function attempt(env, method, path, { body, idempotencyKey }, policy) {
   if (nextRequestAt > Date.now()) await sleep(nextRequestAt - Date.now());
   const headers = { 'X-Api-Key': env.WAYBILL_API_KEY, Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (body !== undefined) headers['Content-Type'] = policy.contentType;
   if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
   try {
     const response = await fetch(new URL(path, env.WAYBILL_BASE_URL), {

@@ -21,6 +21,8 @@ const variants = {
   'retry-client-errors': { ...defaultPolicy, isRetryable: (answer) => answer.error !== undefined || answer.status >= 400 },
   // Takes a 429 (rate limit, or a request with the same key in flight) as final.
   'give-up-on-429': { ...defaultPolicy, isRetryable: (answer) => answer.error !== undefined || answer.status >= 500 },
+  // Sends its JSON bodies as text/plain: every write is refused 415.
+  'text-plain-body': { ...defaultPolicy, contentType: 'text/plain' },
   // Reads as fast as it can until refused 429.
   'ignore-rate-limit': { ...defaultPolicy, paceBy: () => 0 },
 };
