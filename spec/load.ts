@@ -135,6 +135,8 @@ function enumOf(name: string): string[] {
 export const orderStatuses: readonly OrderStatusName[] = enumOf('OrderStatusName') as OrderStatusName[];
 /** The trip statuses the contract lists (`TripStatus`, D16), in its order. */
 export const tripStatuses: readonly TripStatus[] = enumOf('TripStatus') as TripStatus[];
+/** The order types the contract lists (`OrderType`), in its order. */
+export const orderTypes: readonly OrderType[] = enumOf('OrderType') as OrderType[];
 
 const errorsDocument = loadYaml('errors.yaml').value as unknown as { codes: CatalogEntry[] };
 
