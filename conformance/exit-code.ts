@@ -7,10 +7,10 @@ import type { Level, Outcome } from './types.ts';
 /** The rule as `waybill conformance --help` prints it. */
 export const exitCodeHelp = [
   'Exit codes (the verdict, D55):',
-  '  0  PASS: no failure that counts: no MUST or SHOULD check failed (and, with --strict, no DECISION check);',
-  '     PARTIAL when every check of some family was skipped (the profile lacks what they need): the verdict',
-  '     line names those families instead of saying PASS',
-  '  1  FAIL: at least one MUST or SHOULD check failed (or a DECISION check, with --strict);',
+  '  0  no failure that counts: no MUST or SHOULD check failed (and, with --strict, no DECISION check);',
+  '     the verdict says PASS, or PARTIAL when every check of some family was skipped (the profile lacks',
+  '     what they need) and names those families',
+  '  1  at least one MUST or SHOULD check failed (or a DECISION check, with --strict): FAIL;',
   '     use --level must to gate on MUST rules alone; DECISION failures are warnings without --strict',
   '  2  INCOMPLETE: a check ended in error (the suite broke) while none failed, or no check was graded;',
   '     also a usage or tool error',
