@@ -41,8 +41,9 @@ Scenarios:
 ${scenarios.map((scenario) => `  ${scenario.id.padEnd(Math.max(...scenarios.map(({ id }) => id.length)))}  ${scenario.title}`).join('\n')}
 
 Examples:
-  # the example client, every scenario, in a sandbox of its own
+  # the example client, every scenario, in a sandbox of its own (and the same client in Python)
   $ waybill client-check -- node conformance/client-check/example/client.mjs
+  $ waybill client-check -- python3 conformance/client-check/example/client.py
 
   # your client, the payment scenarios only, reports in reports/my-client
   $ waybill client-check --scenario client.pay --out reports/my-client -- ./bin/my-client --verbose
