@@ -66,7 +66,8 @@ export const naiveClients: Record<string, MatrixClient> = {
     fails: SYNC.filter((id) => id !== 'client.sync.rate-limit'),
     // Its orders share one stamp, so since-paging reads the same page for ever: a run of 120 s.
     leftOut: { ids: ['client.sync.rate-limit'], why: 'it never ends, and would run out the scenario’s 120 s' },
-    timeoutMs: 5_000,
+    // Long enough for the payment scenarios (a stalled answer is given up after 5 s), short for its endless syncs.
+    timeoutMs: 10_000,
     finding: /not read from the previous page's nextCursor|stopped before the feed was caught up/,
   },
 };
