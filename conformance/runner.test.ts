@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../bin/errors.ts';
-import { exitCodeOf, failsRun } from './exit-code.ts';
+import { failsRun } from './exit-code.ts';
+import { runVerdict } from './verdict.ts';
 import { type RunOptions, runSuite } from './runner.ts';
 import { closedTargetUrl, type FakeTarget, startFakeTarget, testProfile } from './testing/fake-target.ts';
 import type { Check, Contract, Level, RequirementInfo } from './types.ts';
@@ -260,8 +261,11 @@ describe('exit code', () => {
     expect((await run([broken, failing('MUST')])).exitCode).toBe(1);
   });
 
-  it('skips alone do not fail a run', () => {
-    expect(exitCodeOf([{ outcome: 'skip', failsRun: false }])).toBe(0);
+  it('a skip beside graded checks leaves a conformance run at 0; a run that graded nothing is INCOMPLETE (D55)', () => {
+    const skip = { id: 'a.skipped', family: 'a', outcome: 'skip' as const, failsRun: false, reason: 'no sandbox' };
+    const pass = { id: 'a.passed', family: 'a', outcome: 'pass' as const, failsRun: false };
+    expect(runVerdict('waybill-conformance', [skip, pass])).toEqual({ verdict: 'PASS', reasons: [], exitCode: 0 });
+    expect(runVerdict('waybill-conformance', [skip])).toEqual({ verdict: 'INCOMPLETE', reasons: ['a.skipped was skipped: no sandbox'], exitCode: 2 });
     expect(failsRun('SHOULD', 'fail', false)).toBe(true);
     expect(failsRun('DECISION', 'fail', false)).toBe(false);
     expect(failsRun('MUST', 'error', true)).toBe(false);

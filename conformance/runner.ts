@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { PACKAGE_VERSION } from '../spec/package-files.ts';
 import { createCheckContext, type RunEnvironment, SkipSignal } from './context.ts';
 import { createExchangeLog, ExchangeError } from './exchange.ts';
-import { exitCodeOf, failsRun } from './exit-code.ts';
+import { failsRun } from './exit-code.ts';
 import { createPoolAllocator } from './pools.ts';
 import { profileSummary } from './profile.ts';
 import { createRedactor, profileSecrets, type Redactor, type Secret } from './redaction.ts';
@@ -17,6 +17,7 @@ import { planPreconditions } from './preconditions.ts';
 import { createRouteMatcher } from './routes.ts';
 import { selectChecks } from './select.ts';
 import type { Check, CheckResult, Contract, CoverageState, ExchangeRecord, Finding, Level, LevelFilter, Outcome, OutcomeCounts, PoolName, Profile, ResolvedCheck, RunReport, RunStart, SuiteName, Waiver } from './types.ts';
+import { runVerdict } from './verdict.ts';
 import { requirementResults, resolveChecks } from './verifies.ts';
 
 /** The suite's version: the package's. */
@@ -217,6 +218,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   options.onExchanges?.(log.all());
   const codes = options.contract.coverage(log.all(), options.profile);
   const coverageCounts: Record<CoverageState, number> = { exercised: 0, 'expected-not-seen': 0, 'not-reachable': 0 };
+  const { exitCode, ...verdict } = runVerdict(options.suite ?? 'waybill-conformance', ordered);
   for (const entry of codes) coverageCounts[entry.state] += 1;
   return {
     reportVersion: 1,
@@ -236,7 +238,8 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
       failing: ordered.filter((result) => result.failsRun).length,
       warnings: ordered.filter((result) => result.outcome === 'fail' && !result.failsRun).length,
     },
-    exitCode: exitCodeOf(ordered),
+    exitCode,
+    verdict,
     results: ordered,
     coverage: { codes, counts: coverageCounts },
     requirements: requirementResults(options.contract.requirements, ordered),

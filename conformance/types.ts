@@ -425,6 +425,9 @@ export interface RunStart {
   startedAt: string;
 }
 
+/** What a run's verdict says (D55; `conformance/verdict.ts`). */
+export type VerdictWord = 'PASS' | 'FAIL' | 'INCOMPLETE' | 'PARTIAL';
+
 /** The whole run, as every reporter sees it. Contains no secret. */
 export interface RunReport {
   reportVersion: 1;
@@ -464,6 +467,8 @@ export interface RunReport {
     warnings: number;
   };
   exitCode: 0 | 1 | 2;
+  /** The verdict the exit code follows, and what it did not grade (each skipped or broken check, by id and reason). */
+  verdict: { verdict: VerdictWord; reasons: string[] };
   results: CheckResult[];
   coverage: {
     codes: CoverageEntry[];

@@ -135,6 +135,38 @@ describe('what an entry records', () => {
     expect(JSON.stringify(page.body).startsWith(pageEntry.response.body)).toBe(true);
   });
 
+  it("keeps a feed page's nextCursor and each item's id, updatedAtUtc and status, whatever the body's size (D48)", async () => {
+    const keysOf = (items: { id: string; updatedAtUtc: string; status: string }[]) => items.map(({ id, updatedAtUtc, status }) => ({ id, updatedAtUtc, status }));
+    const first = await call(server.url, 'orderFeed', `${ORDERS}?limit=40`, { key: a.keys.full });
+    const whole = await call(server.url, 'orderFeed', `${ORDERS}?limit=100`, { key: a.keys.full });
+    const next = await call(server.url, 'orderFeed', `${ORDERS}?limit=40&cursor=${encodeURIComponent(first.body.nextCursor)}`, { key: a.keys.full });
+    const trips = await call(server.url, 'tripFeed', '/api/v1/integration/trips?limit=100', { key: a.keys.full });
+    const firstEntry = await entryOf(a.tenantId, requestIdOf(first));
+    expect(firstEntry.page).toEqual({ nextCursor: first.body.nextCursor, items: keysOf(first.body.items) });
+    expect(first.body.nextCursor).not.toBeNull();
+    const wholeEntry = await entryOf(a.tenantId, requestIdOf(whole));
+    // The tenant's live orders (90 less those archived above): more than the 16 KiB the body keeps, every one in the page.
+    expect(wholeEntry.response.truncated).toBe(true);
+    expect(wholeEntry.page).toEqual({ nextCursor: null, items: keysOf(whole.body.items) });
+    expect(wholeEntry.page.items.length).toBeGreaterThan(80);
+    expect((await entryOf(a.tenantId, requestIdOf(next))).page).toEqual({ nextCursor: next.body.nextCursor, items: keysOf(next.body.items) });
+    expect((await entryOf(a.tenantId, requestIdOf(trips))).page).toEqual({ nextCursor: trips.body.nextCursor, items: keysOf(trips.body.items) });
+  });
+
+  it('keeps no page for an answer that is no feed page, or one the client did not get whole', async () => {
+    const who = await call(server.url, 'whoami', '/api/v1/integration/whoami', { key: a.keys.full });
+    const refused = await call(server.url, 'orderFeed', `${ORDERS}?limit=0`, { key: a.keys.full });
+    const cut = await fetch(`${server.url}${ORDERS}?limit=5`, { headers: { 'X-Api-Key': a.keys.full, Prefer: 'fault=malformed' } });
+    await cut.arrayBuffer();
+    const slow = await call(server.url, 'orderFeed', `${ORDERS}?limit=5`, { key: a.keys.full, headers: { Prefer: 'latency=5' } });
+    expect((await entryOf(a.tenantId, requestIdOf(who))).page).toBeNull();
+    expect((await entryOf(a.tenantId, requestIdOf(refused))).page).toBeNull();
+    const cutEntry = await entryOf(a.tenantId, cut.headers.get('x-request-id')!);
+    expect(cutEntry).toMatchObject({ status: 200, fault: { fault: 'malformed' }, page: null });
+    // A wait does not change the page the client got.
+    expect((await entryOf(a.tenantId, requestIdOf(slow))).page).toMatchObject({ items: slow.body.items.map(({ id }: { id: string }) => ({ id })) });
+  });
+
   it('logs a revoked key of a tenant under that tenant, with its 401 and the key id (D48)', async () => {
     const revoked = server.store.keys.create({ tenantId: a.tenantId, name: 'revoked', scopes: ['orders:read'] });
     expect(server.store.keys.revoke(a.tenantId, revoked.id)).toBe(true);
@@ -346,6 +378,11 @@ describe('retention', () => {
       if (small !== null) {
         await small.settle();
         expect(small.table.count(x.tenantId)).toBe(1000);
+        // The page of a feed answer reaches the table on either thread (D48): 50 items and a cursor.
+        // (Most of the burst is refused 429 by the key's rate limit: the newest page served is taken.)
+        const [newest] = small.table.page(x.tenantId, { operation: 'orderFeed', statusFrom: 200 }, Number.MAX_SAFE_INTEGER, 1);
+        const [nextCursor, items] = JSON.parse(small.table.get(x.tenantId, newest!.id)!.feed_page!) as [string | null, unknown[]];
+        expect([typeof nextCursor, items.length]).toEqual(['string', 50]);
       }
     } finally {
       await local.close();

@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import type { Dataset, FixtureOrder, FixtureTrip } from '../fixtures/dataset.ts';
 import { type ErrorObject } from 'ajv';
-import { catalog, operations, sharedAjv, standaloneSchema, statusesOf, validateSchema } from '../spec/load.ts';
+import { catalog, operations, type OrderStatusName, sharedAjv, standaloneSchema, statusesOf, tripStatuses, validateSchema } from '../spec/load.ts';
 import { type AppOptions, createApp } from './app.ts';
 import type { Clock } from './domain/time.ts';
 import { createHttpServer, listen } from './http-server.ts';
@@ -18,8 +18,8 @@ import { openDatabase } from './store/db.ts';
 import { SCOPES } from './store/keys.ts';
 import { sandboxOperations } from './sandbox/routes.ts';
 
-const STATUSES = ['New', 'InPlanning', 'Planned', 'InProgress', 'FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed'] as const;
-const TRIP_STATUSES = ['Confirmed', 'InProgress', 'Completed', 'Cancelled'] as const;
+/** The order statuses tinyDataset cycles through (`EXT-i` has the `i % 9`-th), a subset of the contract's that tests rely on; its trips take every trip status. */
+export const TINY_DATASET_STATUSES = ['New', 'InPlanning', 'Planned', 'InProgress', 'FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed'] as const satisfies readonly OrderStatusName[];
 
 const idOf = (prefix: number, n: number) => `${prefix.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
@@ -40,7 +40,7 @@ export function tinyDataset(options: { orders: number; trips?: number; start?: n
     externalId: `${options.externalIdPrefix ?? 'EXT'}-${i}`,
     shortId: `ORD-${i}`,
     type: 'Delivery',
-    status: STATUSES[i % STATUSES.length]!,
+    status: TINY_DATASET_STATUSES[i % TINY_DATASET_STATUSES.length]!,
     miniStatus: null,
     customId: null,
     relatedToOrderId: null,
@@ -55,7 +55,7 @@ export function tinyDataset(options: { orders: number; trips?: number; start?: n
   const trips: FixtureTrip[] = Array.from({ length: options.trips ?? 0 }, (_, i) => ({
     id: uuid(5, 1_000_000 - i),
     shortId: `TRP-${i}`,
-    status: TRIP_STATUSES[i % TRIP_STATUSES.length]!,
+    status: tripStatuses[i % tripStatuses.length]!,
     warehouseId: uuid(3, 0),
     driverId: null,
     vehicleId: null,

@@ -125,6 +125,21 @@ export const sandboxOpenapi = loadYaml('sandbox.yaml').value as JsonObject;
 /** SHA-256 of `openapi.yaml` as shipped, recorded in conformance reports. */
 export const specHash = openapiDocument.sha256;
 
+/** The `enum` of the integration document's component schema `name`. */
+function enumOf(name: string): string[] {
+  const schemas = (openapi['components'] as JsonObject)['schemas'] as JsonObject;
+  const values = (schemas[name] as JsonObject | undefined)?.['enum'];
+  if (!Array.isArray(values)) throw new Error(`spec/openapi.yaml: components.schemas.${name} has no enum`);
+  return values as string[];
+}
+
+/** The order statuses the contract lists (`OrderStatusName`, the seeds' "Allowed values of `status`"), in its order. */
+export const orderStatuses: readonly OrderStatusName[] = enumOf('OrderStatusName') as OrderStatusName[];
+/** The trip statuses the contract lists (`TripStatus`, D16), in its order. */
+export const tripStatuses: readonly TripStatus[] = enumOf('TripStatus') as TripStatus[];
+/** The order types the contract lists (`OrderType`), in its order. */
+export const orderTypes: readonly OrderType[] = enumOf('OrderType') as OrderType[];
+
 const errorsDocument = loadYaml('errors.yaml').value as unknown as { codes: CatalogEntry[] };
 
 /**

@@ -673,7 +673,7 @@ export interface components {
          */
         "RateLimit-Remaining": number;
         /**
-         * @description Seconds until the key's quota is whole again (D14).
+         * @description Seconds until the key can make one more request than `RateLimit-Remaining` says (D14); on a 429 the same instant as `Retry-After`. With `RateLimit-Remaining` 0, wait this long before the next request.
          * @example 1
          */
         "RateLimit-Reset": number;

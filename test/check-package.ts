@@ -119,12 +119,15 @@ async function main(): Promise<void> {
     return report.counts;
   });
   process.stdout.write(`    ${counts.checks} checks: ${JSON.stringify(counts.byOutcome)}\n`);
-  await step('waybill client-check passes the installed example client', async () => {
-    const example = join(folder, 'node_modules', 'waybill', 'conformance', 'client-check', 'example', 'client.mjs');
-    await waybill(['client-check', '--scenario', 'client.pay.answer-lost', '--scenario', 'client.sync.resumes', '--out', 'client-check', '--', 'node', example], { timeout: 120_000 });
-    const report = JSON.parse(readFileSync(join(folder, 'client-check', 'report.json'), 'utf8')) as { exitCode: number; counts: { checks: number; byOutcome: Record<string, number> } };
-    if (report.exitCode !== 0 || report.counts.checks !== 2 || report.counts.byOutcome['pass'] !== 2) throw new Error(`client-check: exit code ${report.exitCode}, ${JSON.stringify(report.counts)}`);
-  });
+  for (const [file, command] of [['client.mjs', 'node'], ['client.py', 'python3']] as const) {
+    await step(`waybill client-check passes the installed example client ${file}`, async () => {
+      const example = join(folder, 'node_modules', 'waybill', 'conformance', 'client-check', 'example', file);
+      const out = `client-check-${file}`;
+      await waybill(['client-check', '--scenario', 'client.pay.answer-lost', '--scenario', 'client.sync.resumes', '--out', out, '--', command, example], { timeout: 120_000 });
+      const report = JSON.parse(readFileSync(join(folder, out, 'report.json'), 'utf8')) as { exitCode: number; counts: { checks: number; byOutcome: Record<string, number> } };
+      if (report.exitCode !== 0 || report.counts.checks !== 2 || report.counts.byOutcome['pass'] !== 2) throw new Error(`client-check ${file}: exit code ${report.exitCode}, ${JSON.stringify(report.counts)}`);
+    });
+  }
   await step('waybill mock answers an example', async () => {
     const port = await freePort();
     await start(['mock', '--port', String(port)], /listening on (http:\/\/\S+)/);

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { describeExchange, finding, show } from '../findings.ts';
 import type { Check, CheckContext, Finding, HttpResponse, PoolName } from '../types.ts';
-import { type OrderState, qualifyingOrders } from './support/pool-state.ts';
+import { CANCELLABLE_STATUSES, type OrderState, qualifyingOrders } from './support/pool-state.ts';
 import {
   continueWalk,
   feedRun,
@@ -41,7 +41,7 @@ async function wholeFeed(ctx: CheckContext, since?: string): Promise<Walk> {
 /** What an order must be to be archived (D12: any status but Planned and InProgress). */
 const ARCHIVABLE = { describe: 'an archivable order (any status but Planned or InProgress, D12)', qualifies: (state: OrderState) => state.status !== 'Planned' && state.status !== 'InProgress' };
 /** What an order must be to be cancelled (D11: New, InPlanning or Planned). */
-const CANCELLABLE = { describe: 'cancellable orders (New, InPlanning or Planned, D11)', qualifies: (state: OrderState) => ['New', 'InPlanning', 'Planned'].includes(state.status) };
+const CANCELLABLE = { describe: 'cancellable orders (New, InPlanning or Planned, D11)', qualifies: (state: OrderState) => CANCELLABLE_STATUSES.includes(state.status) };
 /** What an order must be to take a payment: live, i.e. in the feed. */
 const PAYABLE = { describe: 'live orders (in the order feed)', qualifies: () => true };
 

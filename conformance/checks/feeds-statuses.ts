@@ -3,14 +3,15 @@
  * carries an end status of another kind of order (a Delivery or Rebox never ends as a pickup
  * does, a Pickup or Return never as a delivery does), as far as the order feed shows them.
  */
+import type { OrderStatusName } from '../../spec/load.ts';
 import { finding, show } from '../findings.ts';
 import type { Check, Finding } from '../types.ts';
 import { capFindings, feedRun, type FeedItem, ORDER_STATUSES, orderFeed, requestFeed, walkFeed } from './feeds-walk.ts';
 
 /** The end statuses of a delivery (01-integration-api.md › Order statuses, rule 1; a Rebox uses them, rule 3). */
-const DELIVERY_ENDS = ['FullyDelivered', 'PartiallyDelivered', 'Returned'];
+const DELIVERY_ENDS: string[] = ['FullyDelivered', 'PartiallyDelivered', 'Returned'] satisfies OrderStatusName[];
 /** The end statuses of a pickup or return (rule 2). */
-const PICKUP_ENDS = ['Collected', 'PartiallyCollected', 'NotCollected'];
+const PICKUP_ENDS: string[] = ['Collected', 'PartiallyCollected', 'NotCollected'] satisfies OrderStatusName[];
 
 /** The end statuses an order of `type` never takes: the other kind's; undefined for a type the seeds do not list. */
 function foreignEnds(type: unknown): string[] | undefined {

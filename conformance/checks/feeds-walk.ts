@@ -5,6 +5,7 @@
  * (its id and updatedAtUtc) that one read sees before and another read sees after a walk
  * existed the whole time in between, so the walk must have returned it.
  */
+import { orderStatuses, tripStatuses } from '../../spec/load.ts';
 import { describeExchange, finding, show } from '../findings.ts';
 import type { Check, CheckContext, ExchangeRecord, Finding, HttpResponse } from '../types.ts';
 
@@ -211,11 +212,11 @@ export function describeQuery(query: FeedQuery): string {
   return parts.join('&');
 }
 
-/** The order statuses the seeds list (01-integration-api.md › Order statuses). */
-export const ORDER_STATUSES = ['New', 'InPlanning', 'Planned', 'InProgress', 'FullyDelivered', 'PartiallyDelivered', 'Returned', 'Collected', 'PartiallyCollected', 'NotCollected', 'Refused', 'Cancelled', 'Closed'] as const;
+/** The order statuses the seeds list (01-integration-api.md › Order statuses), read from the contract (`OrderStatusName`). */
+export const ORDER_STATUSES: readonly string[] = orderStatuses;
 
-/** The trip statuses the seeds list (01-integration-api.md › Trip statuses). */
-export const TRIP_STATUSES = ['Confirmed', 'InProgress', 'Completed', 'Cancelled'] as const;
+/** The trip statuses the seeds list (01-integration-api.md › Trip statuses), read from the contract (`TripStatus`, D16). */
+export const TRIP_STATUSES: readonly string[] = tripStatuses;
 
 /** The statuses the seeds list for `feed`'s items. */
 export function statusesOf(feed: FeedSpec): readonly string[] {

@@ -90,15 +90,15 @@ function writeWithoutBump(name: 'cancel' | 'attachPayment') {
 
 /** The order feed over every tenant's live orders (no tenant filter). */
 const everyTenantsOrders = (store: Store) =>
-  makeFeedPage(store.db, { select: `SELECT o.updated_at, o.id, ${ORDER_JSON} FROM orders o WHERE ? IS NOT NULL AND o.archived_at IS NULL AND (o.updated_at, o.id) > (?, ?)`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' });
+  makeFeedPage(store.db, { select: `SELECT o.updated_at, o.id, o.status, ${ORDER_JSON} FROM orders o WHERE ? IS NOT NULL AND o.archived_at IS NULL AND (o.updated_at, o.id) > (?, ?)`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' });
 
 /** The trip feed over every tenant's trips. */
 const everyTenantsTrips = (store: Store) =>
-  makeFeedPage(store.db, { select: `SELECT t.updated_at, t.id, ${TRIP_JSON} FROM trips t WHERE ? IS NOT NULL AND (t.updated_at, t.id) > (?, ?)`, orderBy: 't.updated_at, t.id', statusColumn: 't.status' });
+  makeFeedPage(store.db, { select: `SELECT t.updated_at, t.id, t.status, ${TRIP_JSON} FROM trips t WHERE ? IS NOT NULL AND (t.updated_at, t.id) > (?, ?)`, orderBy: 't.updated_at, t.id', statusColumn: 't.status' });
 
 /** The order feed with archived orders left in. */
 const withArchivedOrders = (store: Store) =>
-  makeFeedPage(store.db, { select: `SELECT o.updated_at, o.id, ${ORDER_JSON} FROM orders o WHERE o.tenant_id = ? AND (o.updated_at, o.id) > (?, ?)`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' });
+  makeFeedPage(store.db, { select: `SELECT o.updated_at, o.id, o.status, ${ORDER_JSON} FROM orders o WHERE o.tenant_id = ? AND (o.updated_at, o.id) > (?, ?)`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' });
 
 /** Both feeds served by `leaky` (given the store) for the queries `when` picks, else as they are. */
 function leakingWhen(when: (query: FeedQuery) => boolean) {
@@ -193,8 +193,8 @@ describe('feeds checks against broken stores', () => {
       'feeds that skip the ties of the last item after a cursor',
       wrapFeeds({
         orders: (_original, store) =>
-          makeFeedPage(store.db, { select: `SELECT o.updated_at, o.id, ${ORDER_JSON} FROM orders o WHERE o.tenant_id = ? AND o.archived_at IS NULL ${tiesSkipped('o')}`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' }),
-        trips: (_original, store) => makeFeedPage(store.db, { select: `SELECT t.updated_at, t.id, ${TRIP_JSON} FROM trips t WHERE t.tenant_id = ? ${tiesSkipped('t')}`, orderBy: 't.updated_at, t.id', statusColumn: 't.status' }),
+          makeFeedPage(store.db, { select: `SELECT o.updated_at, o.id, o.status, ${ORDER_JSON} FROM orders o WHERE o.tenant_id = ? AND o.archived_at IS NULL ${tiesSkipped('o')}`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' }),
+        trips: (_original, store) => makeFeedPage(store.db, { select: `SELECT t.updated_at, t.id, t.status, ${TRIP_JSON} FROM trips t WHERE t.tenant_id = ? ${tiesSkipped('t')}`, orderBy: 't.updated_at, t.id', statusColumn: 't.status' }),
       }),
       // The trip feed's tail shares a stamp too, so the page after a cursor there misses the last item and ends.
       // follow.payment (D10) passes: the paid orders still come back; the skipped items are follow.changes' (SHOULD) to report.

@@ -78,7 +78,7 @@ export const cancelHistory: Check = {
   verifies: ['int.cancel.history'],
   requires: ['sandbox', 'orders:cancellable:1'],
   run: onControlPlane(async (plane, ctx) => {
-    const [order] = preferring(await qualifyingOrders(ctx, 'cancellable', poolStates.cancellable), ['New', 'InPlanning', 'Planned']) as [OrderState];
+    const [order] = preferring(await qualifyingOrders(ctx, 'cancellable', poolStates.cancellable), CANCELLABLE_STATUSES) as [OrderState];
     const tenant = await fullKeyTenant(ctx);
     const reason = uniqueReason(ctx);
     const cancelled = await ctx.http.request({ method: 'POST', path: paths.cancel(order.externalId), body: { reason } });

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../server/store/index.ts';
+import { TINY_DATASET_STATUSES } from '../../server/testing.ts';
 import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxiedRequest, startProxy } from '../testing/proxy.ts';
 import { runChecks, startReference, type ReferenceTarget } from '../testing/reference.ts';
 import type { Profile } from '../types.ts';
@@ -27,7 +28,7 @@ async function behindProxy(target: ReferenceTarget, rewrite: AnswerRewrite): Pro
 }
 
 /** tinyDataset cycles statuses by index (EXT-i has STATUS_AT[i % 9]), as conformance/testing/reference.ts builds it. */
-const STATUS_AT = ['New', 'InPlanning', 'Planned', 'InProgress', 'FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed'];
+const STATUS_AT: readonly string[] = TINY_DATASET_STATUSES;
 
 /** The status the reference's dataset gave the order `EXT-i`, or undefined for other ids. */
 function statusOf(externalId: string | undefined): string | undefined {

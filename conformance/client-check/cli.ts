@@ -42,8 +42,9 @@ Scenarios:
 ${scenarios.map((scenario) => `  ${scenario.id.padEnd(Math.max(...scenarios.map(({ id }) => id.length)))}  ${scenario.title}`).join('\n')}
 
 Examples:
-  # the example client, every scenario, in a sandbox of its own
+  # the example client, every scenario, in a sandbox of its own (and the same client in Python)
   $ waybill client-check -- node conformance/client-check/example/client.mjs
+  $ waybill client-check -- python3 conformance/client-check/example/client.py
 
   # your client, the payment scenarios only, reports in reports/my-client
   $ waybill client-check --scenario client.pay --out reports/my-client -- ./bin/my-client --verbose
@@ -51,10 +52,16 @@ Examples:
   # against a running sandbox (npm start): its admin token comes from ${ADMIN_TOKEN_FILE}
   $ waybill client-check --target http://127.0.0.1:4000 -- python3 client.py
 
-Exit codes:
-  0  every scenario passed
-  1  a scenario failed: the client broke a rule (the findings show its requests)
-  2  usage or tool error, or a scenario ended in error (the sandbox could not stage it)
+A sync is graded at any page size from 1 to 100: the request log keeps each page's nextCursor
+and items whatever the page's size. client.sync.rate-limit gives each run at least 120 s, so a
+client that waits RateLimit-Reset seconds whenever RateLimit-Remaining is 0 (or a whole minute)
+has the time it needs.
+
+Exit codes (the verdict, D55):
+  0  PASS: every scenario passed
+  1  FAIL: a scenario failed: the client broke a rule (the findings show its requests)
+  2  INCOMPLETE: a scenario was skipped or ended in error (the sandbox could not stage what it
+     claims); the verdict names each one. Also a usage or tool error
 `;
 
 /** `reports/client-check/2026-11-24T09-00-00Z`: the default output directory of a run started now. */

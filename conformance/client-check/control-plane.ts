@@ -31,10 +31,31 @@ export interface LogBody {
   truncated: boolean;
 }
 
-/** One entry with its bodies (RequestLogEntry). */
+/** An item of a feed page, as far as the log keeps it (RequestLogFeedPage). */
+export interface PageItem {
+  id: string;
+  updatedAtUtc: string;
+  status: string;
+}
+
+/** One entry with its bodies and, for a feed answer the client got whole, its page (RequestLogEntry). */
 export interface LogEntry extends LogSummary {
   request: LogBody;
   response: LogBody;
+  page: { nextCursor: string | null; items: PageItem[] } | null;
+}
+
+/** A fault rule as the sandbox lists it (FaultRule), as far as staging proofs read it. */
+export interface FaultRuleState {
+  id: string;
+  operation: string;
+  keyId: string | null;
+  fault: string;
+  status: number | null;
+  when: string | null;
+  remaining: number | null;
+  matched: number;
+  fired: number;
 }
 
 /** A key as created: its id and the secret shown once. */
@@ -66,6 +87,18 @@ export interface ControlPlane {
   entry(tenantId: string, entryId: number): Promise<LogEntry>;
   /** The kinds of the order's history entries, oldest first (`payment`, `cancel`, …). */
   historyKinds(tenantId: string, orderId: string): Promise<string[]>;
+  /** The order's status (its id in the sandbox). */
+  orderStatus(tenantId: string, orderId: string): Promise<string>;
+  /** The tenant's fault rules, oldest first. */
+  faults(tenantId: string): Promise<FaultRuleState[]>;
+  /** The tenant's keys: id, scopes, revoked or not. */
+  keys(tenantId: string): Promise<{ id: string; scopes: string[]; revoked: boolean }[]>;
+  /** Whether the tenant's simulation is running. */
+  simulationRunning(tenantId: string): Promise<boolean>;
+  /** Builds a trip from the orders (D41); resolves to the new trip's id and updatedAtUtc. */
+  buildTrip(tenantId: string, orderIds: readonly string[]): Promise<{ id: string; updatedAtUtc: string }>;
+  /** Deletes every fault rule of the tenant. */
+  deleteFaults(tenantId: string): Promise<void>;
 }
 
 const WAREHOUSE = '5c8e7d6f-1a2b-4c3d-9e8f-7a6b5c4d3e2f';
@@ -134,5 +167,11 @@ export function controlPlane(sandbox: HttpClient): ControlPlane {
       } while (after !== null);
       return kinds;
     },
+    orderStatus: async (tenantId, orderId) => (await json<{ status: string }>('GET', `${tenant(tenantId)}/orders/${encodeURIComponent(orderId)}`)).status,
+    faults: async (tenantId) => (await json<{ items: FaultRuleState[] }>('GET', `${tenant(tenantId)}/faults`)).items,
+    keys: async (tenantId) => (await json<{ items: { id: string; scopes: string[]; revokedAtUtc: string | null }[] }>('GET', `${tenant(tenantId)}/keys`)).items.map(({ id, scopes, revokedAtUtc }) => ({ id, scopes, revoked: revokedAtUtc !== null })),
+    simulationRunning: async (tenantId) => (await json<{ running: boolean }>('GET', `${tenant(tenantId)}/simulation`)).running,
+    buildTrip: (tenantId, orderIds) => json<{ id: string; updatedAtUtc: string }>('POST', `${tenant(tenantId)}/trips`, { orderIds }),
+    deleteFaults: async (tenantId) => void (await call('DELETE', `${tenant(tenantId)}/faults`)),
   };
 }

@@ -6,10 +6,12 @@ import { Writable } from 'node:stream';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
+import { verdictLine } from '../reporters/console.ts';
 import { loggedRequestLine } from '../reporters/logged-request.ts';
 import { reporters } from '../reporters/index.ts';
 import { sampleReport } from '../testing/sample-report.ts';
 import type { LoggedRequest, RunReport } from '../types.ts';
+import { runVerdict } from '../verdict.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const lost: LoggedRequest = { entryId: 7, requestId: 'req_a', atUtc: '2026-11-24T09:00:00.000Z', operation: 'attachPayment', method: 'POST', path: '/api/v1/integration/orders/externalid/SO-1/payment', status: 0, problemType: null, idempotencyKey: 'pay-1', replayed: false, fault: 'reset after (rule)' };
@@ -49,6 +51,30 @@ describe('reporters on a client-check report', () => {
     expect(html).not.toContain('Catalog coverage');
     const json = JSON.parse(readFileSync((await reporters.json({ outDir: folder }).onEnd(report)) as string, 'utf8')) as RunReport;
     expect(json.results.flatMap((result) => result.findings.flatMap((finding) => finding.requests ?? []))).toEqual([lost, retried]);
+  });
+
+  it('say INCOMPLETE (exit 2) in every format, naming each scenario not graded and why, never PASS (D55)', async () => {
+    const base = sampleReport();
+    const passed = base.results.find((result) => result.outcome === 'pass')!;
+    const results = [
+      { ...passed, id: 'client.pay.answer-lost', family: 'client.pay' },
+      { ...passed, id: 'client.sync.unknown-status', family: 'client.sync', outcome: 'error' as const, error: { message: 'not staged: no order of the feed is in a status the contract does not list' } },
+    ];
+    const { exitCode, ...verdict } = runVerdict('waybill-client-check', results);
+    const report: RunReport = { ...base, suite: { ...base.suite, name: 'waybill-client-check' }, results, exitCode, verdict, counts: { ...base.counts, byOutcome: { pass: 1, fail: 0, skip: 0, error: 1 }, failing: 0, warnings: 0 } };
+    const reason = 'client.sync.unknown-status ended in error: not staged: no order of the feed is in a status the contract does not list';
+    expect(exitCode).toBe(2);
+    expect(verdictLine(report, false)).toBe(`INCOMPLETE — 1 scenario(s) not graded: ${reason} (exit 2, ${report.durationMs} ms, ${report.exchangeCount} exchanges)`);
+    const junit = readFileSync((await reporters.junit({ outDir: folder }).onEnd(report)) as string, 'utf8');
+    expect(junit).toContain('<property name="verdict" value="INCOMPLETE">');
+    expect(junit).toContain(`<property name="notGraded" value="${reason}">`);
+    expect(junit).toContain('<property name="exitCode" value="2">');
+    const html = readFileSync((await reporters.html({ outDir: folder }).onEnd(report)) as string, 'utf8');
+    expect(html).toContain(`<p class="verdict exit-2">INCOMPLETE — 1 scenario(s) not graded: ${reason} (exit 2)</p>`);
+    expect(html).toContain(`<li>${reason}</li>`);
+    const json = JSON.parse(readFileSync((await reporters.json({ outDir: folder }).onEnd(report)) as string, 'utf8')) as RunReport;
+    expect(json).toMatchObject({ exitCode: 2, verdict: { verdict: 'INCOMPLETE', reasons: [reason] } });
+    for (const text of [verdictLine(report, false), html.slice(html.indexOf('<header>'), html.indexOf('</header>'))]) expect(text).not.toContain('PASS');
   });
 
   it('writes a report.json valid against spec/report.schema.json, as a conformance run does', async () => {

@@ -33,16 +33,31 @@ export interface ScenarioSession {
   tenantId: string;
   /** The client's key: its requests are the ones graded. */
   clientKeyId: string;
+  /** Its secret, for the grader's own requests with it (their request ids start with `GRADER_REQUEST_ID`). */
+  clientKey: string;
   control: ControlPlane;
   /** What the setup leaves for the grade (the id of the order it made, say), by name. */
   notes: Map<string, string>;
   /** Requests to the integration API with a key of the grader's own (created on first use; its requests are never graded). */
   integration(): Promise<{ http: HttpClient; key: string }>;
-  /** A log entry with its bodies. */
+  /** A log entry with its bodies and, for a feed answer, its page. */
   entry(summary: LogSummary): ReturnType<ControlPlane['entry']>;
-  /** Ends the scenario as skipped: the client's requests cannot show the rule (a page too big for the log, say). */
-  skip(reason: string): never;
 }
+
+/**
+ * The sandbox did not stage what a scenario claims (no unknown status in the feed, a fault that
+ * never fired): the client cannot be graded on it. The scenario ends in error, so the run is
+ * INCOMPLETE (exit 2) with this message, never a pass or a fail.
+ */
+export class StagingError extends Error {
+  constructor(what: string) {
+    super(`not staged: ${what}`);
+    this.name = 'StagingError';
+  }
+}
+
+/** Request ids of the grader's own requests made with the client's key (the marker, a drain): never graded. */
+export const GRADER_REQUEST_ID = 'client-check-';
 
 /** A scenario: one known way clients break, staged and graded. */
 export interface ClientScenario {
@@ -54,11 +69,17 @@ export interface ClientScenario {
   task: ClientTask;
   /** The client's key, when not one with every scope and the default rate limit. */
   key?: { scopes?: readonly string[]; rateLimitPerMinute?: number };
+  /** The least time one run of the client is given, when the scenario needs more than `--timeout-ms` (a paced sync). */
+  timeBudgetMs?: number;
   /** Prepares the tenant (data, faults, clock, simulation) and gives the task's inputs. */
   setup(session: ScenarioSession): Promise<TaskInputs>;
+  /** Proves, before the client runs, that the tenant holds what the scenario claims; throws a `StagingError` when it does not. */
+  staged(session: ScenarioSession): Promise<void>;
+  /** When present, runs beside the client's first run until `exited` settles (a clock to start at its first request). */
+  during?(session: ScenarioSession, exited: Promise<unknown>): Promise<void>;
   /** When present, the client runs a second time after this (changes made between two syncs). */
   between?(session: ScenarioSession): Promise<void>;
-  /** The findings, from the runs' requests and the sandbox's state; none = pass. */
+  /** The findings, from the runs' requests and the sandbox's state; none = pass. Throws a `StagingError` when the run shows the staging failed. */
   grade(session: ScenarioSession, runs: readonly ClientRun[]): Promise<Finding[]>;
 }
 
@@ -100,12 +121,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * request the client finished is logged before it. Resolves to the requests and the marker's id.
  */
 async function settledRequests(session: ScenarioSession, http: HttpClient, key: string, afterId: number): Promise<{ requests: LogSummary[]; markerId: number }> {
-  const marker = `client-check-marker-${randomUUID()}`;
+  const marker = `${GRADER_REQUEST_ID}marker-${randomUUID()}`;
   await http.request({ method: 'GET', path: '/api/v1/integration/whoami', key, headers: { 'x-request-id': marker } });
   for (let round = 0; round < 200; round += 1) {
     const entries = await session.control.requests(session.tenantId, session.clientKeyId, afterId);
     const logged = entries.find((entry) => entry.requestId === marker);
-    if (logged !== undefined) return { requests: entries.filter((entry) => entry.id < logged.id), markerId: logged.id };
+    if (logged !== undefined) return { requests: entries.filter((entry) => entry.id < logged.id && !entry.requestId.startsWith(GRADER_REQUEST_ID)), markerId: logged.id };
     await sleep(25);
   }
   throw new Error('the request log did not record the marker request within 5 s');
@@ -128,6 +149,9 @@ function taskVariables(target: string, key: CreatedKey, task: ClientTask, inputs
   };
 }
 
+/** The time limit of one run of the client in `scenario`: `--timeout-ms`, or the scenario's budget when larger. */
+const runTimeoutMs = (client: ClientCommand, scenario: ClientScenario) => Math.max(client.timeoutMs, scenario.timeBudgetMs ?? 0);
+
 /** A finding for a run that did not end by itself in time. */
 function timeoutFinding(run: ClientRun, timeoutMs: number): Finding {
   return {
@@ -148,6 +172,7 @@ async function openSession(ctx: CheckContext, scenario: ClientScenario): Promise
   const session: ScenarioSession = {
     tenantId,
     clientKeyId: key.id,
+    clientKey: key.secret,
     control,
     notes: new Map(),
     integration: () =>
@@ -156,7 +181,6 @@ async function openSession(ctx: CheckContext, scenario: ClientScenario): Promise
         return { http: ctx.http, key: created.secret };
       })),
     entry: (summary) => control.entry(tenantId, summary.id),
-    skip: (reason) => ctx.skip(reason),
   };
   return { session, key };
 }
@@ -168,13 +192,18 @@ async function runTask(ctx: CheckContext, scenario: ClientScenario, client: Clie
     const env = clientEnvironment(taskVariables(ctx.target, key, scenario.task, inputs, join(folder, 'state.json')));
     const runs: ClientRun[] = [];
     let afterId = 0;
-    const runOnce = async () => {
-      const exit = await runClient(client.command, client.args, env, client.timeoutMs);
+    const timeoutMs = runTimeoutMs(client, scenario);
+    const runOnce = async (during?: ClientScenario['during']) => {
+      const running = runClient(client.command, client.args, env, timeoutMs);
+      // The client runs to its end even when `during` fails; then the failure counts.
+      const [exit, watched] = await Promise.allSettled([running, during?.(session, running.catch(() => undefined))]);
+      if (exit.status === 'rejected') throw exit.reason;
+      if (watched.status === 'rejected') throw watched.reason;
       const { requests, markerId } = await settledRequests(session, ctx.http, key.secret, afterId);
       afterId = markerId;
-      runs.push({ ...exit, requests });
+      runs.push({ ...exit.value, requests });
     };
-    await runOnce();
+    await runOnce(scenario.during?.bind(scenario));
     if (scenario.between !== undefined) {
       await scenario.between(session);
       await runOnce();
@@ -202,8 +231,10 @@ export function scenarioCheck(scenario: ClientScenario, client: ClientCommand): 
       client.onScenario?.(scenario);
       const { session, key } = await openSession(ctx, scenario);
       try {
-        const runs = await runTask(ctx, scenario, client, session, key, await scenario.setup(session));
-        const timeouts = runs.filter((run) => run.timedOut).map((run) => timeoutFinding(run, client.timeoutMs));
+        const inputs = await scenario.setup(session);
+        await scenario.staged(session);
+        const runs = await runTask(ctx, scenario, client, session, key, inputs);
+        const timeouts = runs.filter((run) => run.timedOut).map((run) => timeoutFinding(run, runTimeoutMs(client, scenario)));
         return [...timeouts, ...(await scenario.grade(session, runs))];
       } finally {
         // The tenant stays, to be looked at in the console; a living feed does not go on writing into it.

@@ -1,5 +1,4 @@
 /** Test support: a client-check run of a command against a sandbox of its own, results by scenario id. */
-import { expect } from 'vitest';
 import type { CheckResult, RunReport } from '../types.ts';
 import { startOwnSandbox } from './own-sandbox.ts';
 import { runClientCheck } from './run.ts';
@@ -7,18 +6,20 @@ import { runClientCheck } from './run.ts';
 /** The example client and its naive launcher, as `node` arguments. */
 export const EXAMPLE_CLIENT = 'conformance/client-check/example/client.mjs';
 export const NAIVE_CLIENT = 'conformance/client-check/example/naive.mjs';
+export const PYTHON_CLIENT = 'conformance/client-check/example/client.py';
 
-/** Runs `node args…` through the scenarios (all, or `only`) in a fresh sandbox. */
-export async function checkClient(args: readonly string[], options: { only?: string[]; timeoutMs?: number } = {}): Promise<{ report: RunReport; byId: Map<string, CheckResult> }> {
+/** Runs `node args…` (or `options.command args…`) through the scenarios (all, or `only`) in a fresh sandbox. */
+export async function checkClient(args: readonly string[], options: { only?: string[]; timeoutMs?: number; command?: string; concurrency?: number } = {}): Promise<{ report: RunReport; byId: Map<string, CheckResult> }> {
   const sandbox = await startOwnSandbox();
   try {
     const report = await runClientCheck({
       target: sandbox.url,
       adminToken: sandbox.adminToken,
-      command: process.execPath,
+      command: options.command ?? process.execPath,
       args,
       timeoutMs: options.timeoutMs ?? 20_000,
       ...(options.only ? { only: options.only } : {}),
+      ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     });
     return { report, byId: new Map(report.results.map((result) => [result.id, result])) };
   } finally {
@@ -29,16 +30,4 @@ export async function checkClient(args: readonly string[], options: { only?: str
 /** The ids of the scenarios that did not pass, each with its outcome when it is not `fail`. */
 export function notPassed(report: RunReport): string[] {
   return report.results.filter((result) => result.outcome !== 'pass').map((result) => (result.outcome === 'fail' ? result.id : `${result.id} (${result.outcome}: ${result.error?.message ?? result.reason ?? ''})`)).sort();
-}
-
-/** Runs the naive client with `mistake` through every scenario: exactly `fails` fail, each with the client's requests. */
-export async function expectFailures(mistake: string, fails: string[]): Promise<void> {
-  const { report, byId } = await checkClient([NAIVE_CLIENT, mistake]);
-  expect(notPassed(report)).toEqual(fails);
-  for (const id of fails) {
-    const findings = byId.get(id)?.findings ?? [];
-    expect(findings.length).toBeGreaterThan(0);
-    expect(findings.some((finding) => (finding.requests ?? []).length > 0)).toBe(true);
-  }
-  expect(report.exitCode).toBe(1);
 }

@@ -3,7 +3,8 @@
  * families × outcomes, the catalog coverage, one line of requirement coverage, and each failure
  * with Expected / Received and its replay line. Colour only on a TTY and never when NO_COLOR is set.
  */
-import type { CheckResult, Outcome, RequirementCounts, RunReport, RunStart } from '../types.ts';
+import type { CheckResult, Outcome, RequirementCounts, RunReport, RunStart, VerdictWord } from '../types.ts';
+import { verdictOf, verdictText } from '../verdict.ts';
 import { waiverLine } from './waiver-line.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
 import { loggedRequestLine, toolName } from './logged-request.ts';
@@ -37,17 +38,14 @@ export function useColour(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): 
   return stream.isTTY === true && (env['NO_COLOR'] === undefined || env['NO_COLOR'] === '');
 }
 
-/** The run's one-line verdict: PASS, FAIL or INCOMPLETE, with the exit code, duration and exchange count. */
+const verdictColour: Record<VerdictWord, Colour> = { PASS: 'green', FAIL: 'red', INCOMPLETE: 'magenta', PARTIAL: 'yellow' };
+
+/** The run's one-line verdict (D55): PASS, PARTIAL, FAIL or INCOMPLETE with what was not graded, the exit code, duration and exchange count. */
 export function verdictLine(report: RunReport, colour: boolean): string {
   const paint = (name: Colour, text: string) => (colour ? `\u001b[${colours[name]}m${text}\u001b[0m` : text);
-  const verdict =
-    report.exitCode === 0
-      ? paint('green', `PASS — no failure that counts${report.counts.warnings > 0 ? ` (${report.counts.warnings} DECISION warning(s))` : ''}`)
-      : report.exitCode === 1
-        ? paint('red', `FAIL — ${report.counts.failing} check(s) failed`)
-        : paint('magenta', `INCOMPLETE — ${report.counts.byOutcome.error} check(s) ended in error`);
+  const { verdict, exitCode } = verdictOf(report);
   const waived = report.counts.byOutcome.waived ? `, ${report.counts.byOutcome.waived} waived` : '';
-  return `${verdict} (exit ${report.exitCode}, ${report.durationMs} ms, ${report.exchangeCount} exchanges${waived})`;
+  return `${paint(verdictColour[verdict], verdictText(report))} (exit ${exitCode}, ${report.durationMs} ms, ${report.exchangeCount} exchanges${waived})`;
 }
 
 /** Prints the run as it goes and a summary at the end. */

@@ -13,6 +13,7 @@ import { type Child, element, fragment, htmlDocument, type Markup, trusted } fro
 import type { Reporter, ReporterOptions } from './reporter.ts';
 import { waiverLine } from './waiver-line.ts';
 import { loggedRequestLine, toolName } from './logged-request.ts';
+import { verdictOf, verdictText } from '../verdict.ts';
 
 const outcomes: readonly Outcome[] = ['pass', 'fail', 'skip', 'error'];
 const levels: readonly Level[] = ['MUST', 'SHOULD', 'DECISION'];
@@ -26,7 +27,12 @@ function outcomesOf(report: RunReport): readonly Outcome[] {
   return report.counts.byOutcome.waived ? [...outcomes, 'waived'] : outcomes;
 }
 
-const verdicts = ['PASS: no failure that counts', 'FAIL: at least one check failed', 'INCOMPLETE: a check ended in error'] as const;
+/** The verdict (D55) in words, and every thing it did not grade when it is not a PASS or a FAIL. */
+function verdictView(report: RunReport): Markup {
+  const { verdict, reasons, exitCode } = verdictOf(report);
+  const listed = verdict === 'INCOMPLETE' || verdict === 'PARTIAL' ? element('ul', { class: 'verdict-reasons' }, reasons.map((reason) => element('li', {}, reason))) : null;
+  return fragment(element('p', { class: `verdict exit-${exitCode}` }, `${verdictText(report)} (exit ${exitCode})`), listed);
+}
 
 /** A recorded body, pretty-printed when it is JSON. */
 function bodyText(message: RecordedMessage): string {
@@ -313,7 +319,7 @@ export function reportHtml(report: RunReport): string {
         'body',
         {},
         report.certificate ? certificateView(report.certificate) : null,
-        element('header', {}, element('h1', {}, `${toolName(report.suite.name)} report`), element('p', { class: `verdict exit-${report.exitCode}` }, `${verdicts[report.exitCode]} (exit ${report.exitCode})`), metadataView(report)),
+        element('header', {}, element('h1', {}, `${toolName(report.suite.name)} report`), verdictView(report), metadataView(report)),
         summaryView(report),
         report.waivers ? waiversView(report.waivers) : null,
         element('section', { id: 'checks' }, element('h2', {}, `Checks (${report.results.length})`), filtersView(report), report.results.map(checkView)),

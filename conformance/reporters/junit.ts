@@ -14,6 +14,7 @@ import { waiverLine } from './waiver-line.ts';
 import { type Child, element, type Markup, xmlDocument } from './markup.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
 import { loggedRequestLine, toolName } from './logged-request.ts';
+import { verdictOf } from '../verdict.ts';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -73,6 +74,7 @@ function testcase(result: CheckResult): Markup {
 
 /** The JUnit XML of a report. */
 export function junitXml(report: RunReport): string {
+  const verdict = verdictOf(report);
   const families = [...new Set(report.results.map((result) => result.family))];
   const count = (results: readonly CheckResult[], outcome: CheckResult['outcome']) => results.filter((result) => result.outcome === outcome).length;
   const properties = propertiesOf(
@@ -81,10 +83,12 @@ export function junitXml(report: RunReport): string {
       suiteVersion: report.suite.version,
       specHash: report.specHash,
       seed: report.seed,
-      exitCode: report.exitCode,
+      exitCode: verdict.exitCode,
       ...requirementProperties(report.requirements.counts),
       ...(report.counts.byOutcome.waived ? { waived: report.counts.byOutcome.waived } : {}),
-      ...(report.certificate ? { verdict: report.certificate.verdict } : {}),
+      verdict: verdict.verdict,
+      // What the verdict did not grade (D55): a CI reading only the properties sees why it is not a PASS.
+      ...(verdict.verdict === 'INCOMPLETE' || verdict.verdict === 'PARTIAL' ? { notGraded: verdict.reasons.join(' | ') } : {}),
     },
     3,
   );

@@ -31,7 +31,7 @@ type JsonObject = Record<string, unknown>;
 
 /** The order feed of a store, over `where` instead of the real filter. */
 function orderFeedOver(store: Store, where: string): Store {
-  const feedPage = makeFeedPage(store.db, { select: `SELECT o.updated_at, o.id, ${ORDER_JSON} FROM orders o WHERE ${where}`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' });
+  const feedPage = makeFeedPage(store.db, { select: `SELECT o.updated_at, o.id, o.status, ${ORDER_JSON} FROM orders o WHERE ${where}`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' });
   return overrideOrders(store, () => ({ feedPage }));
 }
 
@@ -91,7 +91,7 @@ export const brokenVariants: Record<string, BrokenVariant> = {
     fails: ['feeds.trips.walks.tenant'],
     wrapStore: (store) => {
       const feedPage = makeFeedPage(store.db, {
-        select: `SELECT t.updated_at, t.id, json_object('id', t.id, 'shortId', t.short_id, 'status', t.status, 'warehouseId', t.warehouse_id, 'driverId', t.driver_id, 'vehicleId', t.vehicle_id, 'stopCount', t.stop_count, 'plannedAtUtc', t.planned_at, 'updatedAtUtc', t.updated_at) FROM trips t WHERE ? IS NOT NULL AND (t.updated_at, t.id) > (?, ?)`,
+        select: `SELECT t.updated_at, t.id, t.status, json_object('id', t.id, 'shortId', t.short_id, 'status', t.status, 'warehouseId', t.warehouse_id, 'driverId', t.driver_id, 'vehicleId', t.vehicle_id, 'stopCount', t.stop_count, 'plannedAtUtc', t.planned_at, 'updatedAtUtc', t.updated_at) FROM trips t WHERE ? IS NOT NULL AND (t.updated_at, t.id) > (?, ?)`,
         orderBy: 't.updated_at, t.id',
         statusColumn: 't.status',
       });

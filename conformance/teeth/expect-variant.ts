@@ -4,7 +4,8 @@
  * breaks caught; an alternative-decision variant fails only DECISION checks, and only with --strict.
  */
 import { expect } from 'vitest';
-import { exitCodeOf, failsRun } from '../exit-code.ts';
+import { failsRun } from '../exit-code.ts';
+import { runVerdict } from '../verdict.ts';
 import { errored, failed, type AlternativeVariant, type BrokenVariant, runAgainst } from './harness.ts';
 
 /** Runs `variant` and holds it to its lists. */
@@ -36,5 +37,5 @@ export async function expectAlternative(variant: AlternativeVariant): Promise<vo
   }
   expect(report.exitCode).toBe(failing.length > 0 ? 1 : 0);
   const lenient = report.results.map((result) => ({ ...result, failsRun: failsRun(result.level, result.outcome, false) }));
-  expect(exitCodeOf(lenient)).toBe(0);
+  expect(runVerdict('waybill-conformance', lenient).exitCode).toBe(0);
 }

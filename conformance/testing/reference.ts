@@ -4,8 +4,9 @@
  * helper that runs checks against it. The suite itself talks HTTP only; only its tests
  * reach into the reference to set it up.
  */
-import { memoryStore, type RunningServer, seedTenant, startServer, tinyDataset } from '../../server/testing.ts';
+import { memoryStore, type RunningServer, seedTenant, startServer, TINY_DATASET_STATUSES, tinyDataset } from '../../server/testing.ts';
 import type { AppOptions } from '../../server/app.ts';
+import type { OrderStatusName } from '../../spec/load.ts';
 import type { Store } from '../../server/store/index.ts';
 import { integrationContract } from '../contract.ts';
 import { provisionProfile } from '../profile.ts';
@@ -14,7 +15,7 @@ import { type AnswerRewrite, type ProxyRewrite, startProxy } from './proxy.ts';
 import type { Check, CheckResult, Profile, RunReport } from '../types.ts';
 
 // tinyDataset cycles statuses by index: i % 9.
-const STATUS_AT = ['New', 'InPlanning', 'Planned', 'InProgress', 'FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed'];
+const STATUS_AT: readonly OrderStatusName[] = TINY_DATASET_STATUSES;
 
 /** The reference with a hand-built profile. */
 export interface ReferenceTarget {
@@ -25,7 +26,7 @@ export interface ReferenceTarget {
 }
 
 /** External ids of tinyDataset orders whose status is in `statuses`, skipping those already taken. */
-function pool(total: number, statuses: string[], size: number, taken: Set<string>): string[] {
+function pool(total: number, statuses: readonly OrderStatusName[], size: number, taken: Set<string>): string[] {
   const ids: string[] = [];
   for (let i = 0; i < total && ids.length < size; i += 1) {
     const id = `EXT-${i}`;

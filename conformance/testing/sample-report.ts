@@ -100,6 +100,7 @@ export function sampleReport(): RunReport {
       warnings: 1,
     },
     exitCode: 1,
+    verdict: { verdict: 'FAIL', reasons: ['discovery.whoami.scopes failed'] },
     results,
     coverage: {
       codes,

@@ -1,10 +1,11 @@
 /** The order moves of the integration interface and when they are legal (D11, D12). */
+import type { OrderStatusName } from '../../spec/load.ts';
 
 /** Statuses an order can be cancelled from (D11); it becomes `Cancelled`. */
-export const CANCELLABLE = new Set(['New', 'InPlanning', 'Planned']);
+export const CANCELLABLE = new Set<string>(['New', 'InPlanning', 'Planned'] satisfies OrderStatusName[]);
 
 /** Statuses an order cannot be archived from (D12): it is on a live trip. */
-export const NOT_ARCHIVABLE = new Set(['Planned', 'InProgress']);
+export const NOT_ARCHIVABLE = new Set<string>(['Planned', 'InProgress'] satisfies OrderStatusName[]);
 
 /** True when an order in `status` may be cancelled. */
 export function canCancel(status: string): boolean {

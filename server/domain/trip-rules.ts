@@ -1,11 +1,12 @@
 /** When a trip may be built, started, completed or cancelled, and when its stops may change (seed trip table; D41–D43). */
+import type { OrderStatusName } from '../../spec/load.ts';
 import { refuse } from './refusal.ts';
 
 /** Order statuses a trip can be built from (D41). */
-export const PLANNABLE = new Set(['New', 'InPlanning']);
+export const PLANNABLE = new Set<string>(['New', 'InPlanning'] satisfies OrderStatusName[]);
 
 /** Order statuses of an order on a live trip. */
-export const ON_LIVE_TRIP = new Set(['Planned', 'InProgress']);
+export const ON_LIVE_TRIP = new Set<string>(['Planned', 'InProgress'] satisfies OrderStatusName[]);
 
 /** Refuses a start unless the trip is Confirmed. */
 export function assertCanStart(status: string): void {

@@ -2,6 +2,7 @@
 import type { Response } from 'express';
 import type { InjectedFault } from '../faults/plan.ts';
 import type { KeyPrincipal } from '../store/keys.ts';
+import type { LoggedPage } from '../store/request-log.ts';
 
 /** The request's validated inputs, coerced to their schema types. */
 export interface ValidInput {
@@ -23,6 +24,8 @@ export interface RequestContext {
   changed?: { orderIds: string[]; tripIds: string[] };
   /** The fault injected into this request (D51), which the request log marks. */
   fault?: InjectedFault;
+  /** The feed page this request answered, as the request log keeps it (D48). */
+  feedPage?: LoggedPage;
 }
 
 /** The request context of `res`. */

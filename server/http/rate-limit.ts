@@ -1,7 +1,8 @@
 /**
  * Per-key rate limits (D14): a token bucket of `rateLimitPerMinute` tokens that refills
  * continuously. Every authenticated answer carries `RateLimit-Limit`, `RateLimit-Remaining`
- * and `RateLimit-Reset`; an empty bucket answers 429 `api.rate_limited` with `Retry-After`.
+ * and `RateLimit-Reset` (seconds until one more request is available); an empty bucket
+ * answers 429 `api.rate_limited` with `Retry-After`, the same instant as its Reset.
  */
 import type { NextFunction, Request, Response } from 'express';
 import type { TenantClock } from '../domain/time.ts';
@@ -29,15 +30,19 @@ export function makeRateLimit(options: { clock: TenantClock }) {
     // A clock that steps back refills nothing (and takes nothing away).
     bucket.tokens = Math.min(limit, bucket.tokens + Math.max(0, now - bucket.at) * perMs);
     bucket.at = Math.max(bucket.at, now);
-    const allowed = bucket.tokens >= 1;
-    if (allowed) bucket.tokens -= 1;
+    // Refills summed over several waits carry float error: a client that waited exactly the
+    // Retry-After it was given (7 s, then 5 s, of a 12 s token) holds 0.9999999999999999 of one.
+    const allowed = bucket.tokens >= 1 - 1e-9;
+    if (allowed) bucket.tokens = Math.max(0, bucket.tokens - 1);
+    // Seconds until the next whole token, the instant RateLimit-Remaining goes up by one (and,
+    // refused, the Retry-After): rounded up, less a nanosecond of float error (11 s into a 12 s
+    // wait is 1 s, not 1.0000000000000009), at least 1; 0 only for a full bucket.
+    const untilNext = bucket.tokens >= limit ? 0 : Math.max(1, Math.ceil((Math.floor(bucket.tokens) + 1 - bucket.tokens) / perMs / 1000 - 1e-9));
     res.setHeader('RateLimit-Limit', String(limit));
     res.setHeader('RateLimit-Remaining', String(Math.floor(bucket.tokens)));
-    res.setHeader('RateLimit-Reset', String(Math.ceil((limit - bucket.tokens) / perMs / 1000)));
+    res.setHeader('RateLimit-Reset', String(untilNext));
     if (!allowed) {
-      // Rounded up, less a nanosecond of float error: 11 s into a 12 s wait is 1 s, not 1.0000000000000009.
-      const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000 - 1e-9));
-      next(problem('api.rate_limited', `Rate limit of ${limit} requests per minute exceeded; retry after ${retryAfter} s.`, undefined, { headers: { 'Retry-After': String(retryAfter) } }));
+      next(problem('api.rate_limited', `Rate limit of ${limit} requests per minute exceeded; retry after ${untilNext} s.`, undefined, { headers: { 'Retry-After': String(untilNext) } }));
       return;
     }
     next();

@@ -47,6 +47,9 @@ export function makeFeedHandler(feed: FeedName, options: { pages: PageSource; cu
       statuses: query.status === undefined ? null : [...new Set(query.status)],
       limit: Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT),
     });
-    sendJsonText(res, 200, pageJson(page.items, page.next === null ? null : options.cursors.encode(feed, tenantId, page.next)));
+    const nextCursor = page.next === null ? null : options.cursors.encode(feed, tenantId, page.next);
+    // The request log keeps the page's keys whatever the body's size (D48): taken from the rows, not the JSON.
+    contextOf(res).feedPage = { nextCursor, items: page.keys };
+    sendJsonText(res, 200, pageJson(page.items, nextCursor));
   };
 }

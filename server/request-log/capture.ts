@@ -86,6 +86,8 @@ export function makeRequestCapture(options: { log: RequestLog }) {
       orderIds: context.changed?.orderIds ?? [],
       tripIds: context.changed?.tripIds ?? [],
       fault: injected?.mark ?? null,
+      // The page as the client got it: whole (not cut by a `malformed` fault), with a body (not HEAD).
+      page: status === 200 && req.method === 'GET' && injected?.mark.fault !== 'malformed' ? (context.feedPage ?? null) : null,
     };
     log.record(request);
   }

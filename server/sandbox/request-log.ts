@@ -44,6 +44,13 @@ function summaryOf(row: LogSummaryRow) {
 /** A body as an entry shows it. */
 const bodyOf = (contentType: string | null, body: string | null, bytes: number) => ({ contentType, body, bytes, truncated: bytes > BODY_LIMIT });
 
+/** A feed page as an entry shows it (D48), from its stored `[nextCursor, [[id, updatedAtUtc, status], …]]`. */
+function pageOf(stored: string | null) {
+  if (stored === null) return null;
+  const [nextCursor, items] = JSON.parse(stored) as [string | null, [string, string, string][]];
+  return { nextCursor, items: items.map(([id, updatedAtUtc, status]) => ({ id, updatedAtUtc, status })) };
+}
+
 /** The server's origin as the control-plane client reached it. */
 const originOf = (req: Request) => `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
 
@@ -90,6 +97,7 @@ export function makeRequestLogHandlers(options: { log: RequestLog | null; cursor
         ...summaryOf(row),
         request: bodyOf(row.request_content_type, row.request_body, row.request_bytes),
         response: bodyOf(row.response_content_type, row.response_body, row.response_bytes),
+        page: pageOf(row.feed_page),
         curl: curlLine(row, originOf(req)),
       });
     },

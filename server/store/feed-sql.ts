@@ -24,23 +24,29 @@ export interface FeedPosition {
   id: string;
 }
 
-/** One page of a feed as the store returns it: each item's JSON text, and the last item's position. */
+/** What the request log keeps of a page's item (D48): its id, updatedAtUtc and status, as the row has them. */
+export type FeedItemKey = readonly [id: string, updatedAtUtc: string, status: string];
+
+/** One page of a feed as the store returns it: each item's JSON text and key, and the last item's position. */
 export interface FeedRows {
   items: string[];
+  /** The items' keys, in page order: the request log keeps them whatever the body's size. */
+  keys: FeedItemKey[];
   /** Position of the last item of the page, or null when the page ends the feed (D6). */
   next: FeedPosition | null;
 }
 
 /**
- * Turns `limit + 1` fetched rows `[updatedAt, id, json]` into a page of `limit` items:
+ * Turns `limit + 1` fetched rows `[updatedAt, id, status, json]` into a page of `limit` items:
  * the extra row only tells that more follow (D6).
  */
-export function toFeedRows(rows: [string, string, string][], limit: number): FeedRows {
+export function toFeedRows(rows: [string, string, string, string][], limit: number): FeedRows {
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
   return {
-    items: page.map((row) => row[2]),
+    items: page.map((row) => row[3]),
+    keys: page.map((row): FeedItemKey => [row[1], row[0], row[2]]),
     next: more && last !== undefined ? { updatedAt: last[0], id: last[1] } : null,
   };
 }
@@ -63,7 +69,7 @@ export interface FeedQuery {
 }
 
 /**
- * A feed's page function over `select` (which must yield `updated_at, id, json` and end
+ * A feed's page function over `select` (which must yield `updated_at, id, status, json` and end
  * in a WHERE clause with `tenant_id = ?` and `(updated_at, id) > (?, ?)`), the keyset
  * `orderBy` of its index, and the status column to filter on. Statements are prepared once.
  */
@@ -71,13 +77,15 @@ export function makeFeedPage(db: Db, sql: { select: string; orderBy: string; sta
   const tail = `ORDER BY ${sql.orderBy} LIMIT ?`;
   const all = db.prepare(`${sql.select} ${tail}`).raw();
   const byStatus = db.prepare(`${sql.select} AND ${sql.statusColumn} IN (SELECT value FROM json_each(?)) ${tail}`).raw();
+  // A select of another shape would shift every column of the page silently.
+  if (all.columns().length !== 4) throw new Error(`a feed select must yield updated_at, id, status, json; this one yields ${all.columns().length} columns`);
   return function feedPage(tenantId: string, query: FeedQuery): FeedRows {
     const [after, afterId] = lowerBound(query.position, query.since);
     const rows = (
       query.statuses === null
         ? all.all(tenantId, after, afterId, query.limit + 1)
         : byStatus.all(tenantId, after, afterId, JSON.stringify(query.statuses), query.limit + 1)
-    ) as [string, string, string][];
+    ) as [string, string, string, string][];
     return toFeedRows(rows, query.limit);
   };
 }

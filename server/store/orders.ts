@@ -40,7 +40,7 @@ export function makeOrders(db: Db, tenants: Tenants) {
   return {
     /** A page of the tenant's live orders (archived ones are never returned). */
     feedPage: makeFeedPage(db, {
-      select: `SELECT o.updated_at, o.id, ${ORDER_JSON} FROM orders o
+      select: `SELECT o.updated_at, o.id, o.status, ${ORDER_JSON} FROM orders o
         WHERE o.tenant_id = ? AND o.archived_at IS NULL AND (o.updated_at, o.id) > (?, ?)`,
       orderBy: 'o.updated_at, o.id',
       statusColumn: 'o.status',

@@ -4,6 +4,7 @@
  * share a tenant, key, order, trip or external id.
  */
 import { randomBytes } from 'node:crypto';
+import type { OrderStatusName } from '../../spec/load.ts';
 import { type Dataset, generateDataset } from '../../fixtures/generate.ts';
 import { pickPools, type OrderPools } from '../domain/profile-pools.ts';
 import { makeDatasetImport, scopedId } from './dataset.ts';
@@ -77,7 +78,7 @@ function checkMainDataset(main: Dataset, pools: OrderPools): void {
   }
 }
 
-const END_STATUSES = new Set(['FullyDelivered', 'PartiallyDelivered', 'Returned', 'Collected', 'PartiallyCollected', 'NotCollected', 'Refused']);
+const END_STATUSES = new Set<string>(['FullyDelivered', 'PartiallyDelivered', 'Returned', 'Collected', 'PartiallyCollected', 'NotCollected', 'Refused'] satisfies OrderStatusName[]);
 
 /**
  * `dataset` with the stamps one write transaction would leave (D7): a completed trip and

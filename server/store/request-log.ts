@@ -7,9 +7,16 @@
  * NORMAL): the log may lose its last batches to a power cut.
  */
 import { type Db, openDatabase } from './db.ts';
+import type { FeedItemKey } from './feed-sql.ts';
 
 /** How much of a request or response body an entry keeps, in bytes. */
 export const BODY_LIMIT = 16 * 1024;
+
+/** A feed page as the request log keeps it (D48): its nextCursor and each item's id, updatedAtUtc and status. */
+export interface LoggedPage {
+  nextCursor: string | null;
+  items: readonly FeedItemKey[];
+}
 
 /** An entry as the recorder hands it over, bodies already cut to `BODY_LIMIT`. */
 export interface NewLogEntry {
@@ -36,6 +43,8 @@ export interface NewLogEntry {
   tripIds: string;
   /** The fault injected into the request (D51), as JSON, or null. */
   fault: string | null;
+  /** The feed page answered, as `[nextCursor, [[id, updatedAtUtc, status], …]]` JSON, or null. */
+  feedPage: string | null;
 }
 
 /** The filters of the list (D48); an absent one keeps everything. */
@@ -74,13 +83,14 @@ export interface LogRow {
   order_ids: string;
   trip_ids: string;
   fault: string | null;
+  feed_page: string | null;
 }
 
 const SUMMARY_COLUMNS =
   'id, tenant_id, at, operation, method, target, status, problem_type, field_errors, latency_ms, key_id, request_id, idempotency_key, replayed, order_ids, trip_ids, fault';
 
 /** A row without its bodies (the list and the stream). */
-export type LogSummaryRow = Omit<LogRow, 'request_content_type' | 'request_body' | 'request_bytes' | 'response_content_type' | 'response_body' | 'response_bytes'>;
+export type LogSummaryRow = Omit<LogRow, 'request_content_type' | 'request_body' | 'request_bytes' | 'response_content_type' | 'response_body' | 'response_bytes' | 'feed_page'>;
 
 /** The request log's database file for the sandbox database `file` (`sandbox.db` → `sandbox.requests.db`); `:memory:` stays in memory. */
 export function requestLogFile(file: string): string {
@@ -98,10 +108,10 @@ export function openRequestLogDatabase(file: string): Db {
 export function makeRequestLogTable(db: Db) {
   const insert = db.prepare(`INSERT INTO request_log (tenant_id, at, operation, method, target, status, problem_type, field_errors,
     latency_ms, key_id, request_id, idempotency_key, replayed, request_content_type, request_body, request_bytes,
-    response_content_type, response_body, response_bytes, order_ids, trip_ids, fault)
+    response_content_type, response_body, response_bytes, order_ids, trip_ids, fault, feed_page)
     VALUES (@tenantId, @at, @operation, @method, @target, @status, @problemType, @fieldErrors, @latencyMs, @keyId, @requestId,
     @idempotencyKey, @replayed, @requestContentType, @requestBody, @requestBytes, @responseContentType, @responseBody,
-    @responseBytes, @orderIds, @tripIds, @fault)`);
+    @responseBytes, @orderIds, @tripIds, @fault, @feedPage)`);
   const page = db.prepare<Record<string, string | number | null>, LogSummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM request_log
     WHERE tenant_id = @tenantId AND id < @before
       AND (@operation IS NULL OR operation = @operation)

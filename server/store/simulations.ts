@@ -3,7 +3,7 @@
  * the control plane's: the state of the orders and trips it tends, the tenant's reference
  * data, and an order's move to or from a status the contract does not list (D54).
  */
-import type { OrderType } from '../../spec/load.ts';
+import type { OrderStatusName, OrderType } from '../../spec/load.ts';
 import type { LineRole } from '../domain/intake-rules.ts';
 import { type Db, transaction } from './db.ts';
 import type { History } from './history.ts';
@@ -88,8 +88,8 @@ const toRow = (row: Row): SimulationRow => ({
   pool: JSON.parse(row.pool) as SimulationPool,
 });
 
-/** Order statuses an order leaves only through a change: the pool keeps orders in them. */
-const TENDED = "('New', 'InPlanning', 'Planned', 'InProgress', 'OnHold')";
+/** Order statuses an order leaves only through a change: the pool keeps orders in them (OnHold is D54's status the contract does not list). */
+const TENDED = `(${[...(['New', 'InPlanning', 'Planned', 'InProgress'] satisfies OrderStatusName[]), 'OnHold'].map((status) => `'${status}'`).join(', ')})`;
 
 /** Simulation statements, prepared once. */
 export function makeSimulations(db: Db, deps: { tenants: Tenants; history: History }) {

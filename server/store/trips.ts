@@ -7,7 +7,7 @@ export function makeTrips(db: Db) {
   return {
     /** A page of the tenant's trip feed. */
     feedPage: makeFeedPage(db, {
-      select: `SELECT t.updated_at, t.id, ${TRIP_JSON} FROM trips t WHERE t.tenant_id = ? AND (t.updated_at, t.id) > (?, ?)`,
+      select: `SELECT t.updated_at, t.id, t.status, ${TRIP_JSON} FROM trips t WHERE t.tenant_id = ? AND (t.updated_at, t.id) > (?, ?)`,
       orderBy: 't.updated_at, t.id',
       statusColumn: 't.status',
     }),

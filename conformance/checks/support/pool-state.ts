@@ -4,6 +4,7 @@
  * is read once per run and key (`ctx.shared`); a check reads it before its first write, and no
  * other check writes its pool ids, so what it reads of its own ids is current.
  */
+import type { OrderStatusName } from '../../../spec/load.ts';
 import type { CheckContext, KeyName, PoolName } from '../../types.ts';
 
 /** What the order feed says of one order. */
@@ -69,7 +70,7 @@ export async function qualifyingOrders(
 }
 
 /** The statuses a seed says an order of each type ends in (01-integration-api.md › Order statuses, rules 1–3). */
-const SEED_END_STATUSES: Readonly<Record<string, readonly string[]>> = {
+const SEED_END_STATUSES: Readonly<Record<string, readonly OrderStatusName[]>> = {
   Delivery: ['FullyDelivered', 'PartiallyDelivered', 'Returned'],
   Rebox: ['FullyDelivered', 'PartiallyDelivered', 'Returned'],
   Pickup: ['Collected', 'PartiallyCollected', 'NotCollected'],
@@ -78,13 +79,13 @@ const SEED_END_STATUSES: Readonly<Record<string, readonly string[]>> = {
 
 /** True when the seeds make the order final: it is in an end status of its type. */
 export function endedBySeeds(state: OrderState): boolean {
-  return SEED_END_STATUSES[state.type]?.includes(state.status) ?? false;
+  return (SEED_END_STATUSES[state.type] as readonly string[] | undefined)?.includes(state.status) ?? false;
 }
 
 /** D11: the statuses cancel is legal from. */
-export const CANCELLABLE_STATUSES: readonly string[] = ['New', 'InPlanning', 'Planned'];
+export const CANCELLABLE_STATUSES: readonly string[] = ['New', 'InPlanning', 'Planned'] satisfies OrderStatusName[];
 /** The statuses of an order on a trip; D12 refuses to archive them. */
-export const ON_TRIP_STATUSES: readonly string[] = ['Planned', 'InProgress'];
+export const ON_TRIP_STATUSES: readonly string[] = ['Planned', 'InProgress'] satisfies OrderStatusName[];
 
 /** What a check wants of a pool's ids, for `qualifyingOrders`. */
 export type Wanted = Parameters<typeof qualifyingOrders>[2];

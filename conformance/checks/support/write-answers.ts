@@ -2,7 +2,7 @@
 import { describeExchange, finding, show } from '../../findings.ts';
 import type { CheckContext, Finding, HttpResponse } from '../../types.ts';
 import { objectOf, received } from './order-requests.ts';
-import { poolStates, preferring, qualifyingOrders } from './pool-state.ts';
+import { CANCELLABLE_STATUSES, poolStates, preferring, qualifyingOrders } from './pool-state.ts';
 import { seedContractErrors } from './response-contract.ts';
 
 /** Findings unless `response` is 200 with an Order (as the seeds define it) whose externalId is `externalId`. */
@@ -25,5 +25,5 @@ export async function liveId(ctx: CheckContext, pool: 'payable' | 'archivable'):
 
 /** A cancellable id of this check, New first: the status whose cancel is least in doubt. */
 export async function cancellableId(ctx: CheckContext): Promise<string> {
-  return preferring(await qualifyingOrders(ctx, 'cancellable', poolStates.cancellable), ['New', 'InPlanning', 'Planned'])[0]!.externalId;
+  return preferring(await qualifyingOrders(ctx, 'cancellable', poolStates.cancellable), CANCELLABLE_STATUSES)[0]!.externalId;
 }

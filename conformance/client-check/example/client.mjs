@@ -11,12 +11,21 @@
 //   WAYBILL_PAYMENT_ID, WAYBILL_AMOUNT, WAYBILL_CURRENCY   the payment of pay
 //   WAYBILL_STATE_FILE                  where a sync keeps its position between runs
 //
-// Exit 0 when the task got a success, 1 when the API refused it or could not be reached.
+// A sync reads 100 orders or trips a page, the most the API serves; `--page-size N` (1 to 100)
+// reads N. Exit 0 when the task got a success, 1 when the API refused it or could not be reached.
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 
 const API = '/api/v1/integration';
 const MAX_ATTEMPTS = 6;
+
+/** The page size a sync asks for: `--page-size N` among `argv`, else 100 (the most a page holds). */
+export function pageSizeOf(argv) {
+  const at = argv.indexOf('--page-size');
+  const size = at === -1 ? 100 : Number(argv[at + 1]);
+  if (!Number.isInteger(size) || size < 1 || size > 100) throw new Error('--page-size takes a whole number from 1 to 100');
+  return size;
+}
 
 /** Waits `ms` milliseconds. */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -46,6 +55,9 @@ export const defaultPolicy = {
     return Math.max(retryAfterMs(answer.headers?.get('retry-after')), backoff);
   },
 
+  /** A body goes as JSON and says so: the API reads no other media type (415, D17). */
+  contentType: 'application/json',
+
   /** A write keeps one Idempotency-Key over all its attempts: a retry after a lost answer is replayed, not done twice. */
   idempotencyKeyFor: (key, attempt) => key,
 
@@ -53,19 +65,20 @@ export const defaultPolicy = {
   startPosition: (saved) => saved,
 
   /** The query of the next page: the previous page's `nextCursor`, never a `since` of our own. */
-  nextPageQuery: (page, lastItem) => `?cursor=${encodeURIComponent(page.json.nextCursor)}`,
+  nextPageQuery: (page, lastItem) => `cursor=${encodeURIComponent(page.json.nextCursor)}`,
 
   /** An order status this client does not know, one added after it was written, is not final: keep the order open and go on. */
   onUnknownStatus: (order) => 'go on',
 
   /**
-   * The wait before the next request, by the RateLimit headers every answer carries: when no whole
-   * request is left, wait for one to refill (a minute / the per-minute limit) rather than be refused.
+   * The wait before the next request, by the RateLimit headers every answer carries: while
+   * RateLimit-Remaining is above 0 a request may go at once; at 0, RateLimit-Reset says in how
+   * many seconds one more is available (D14), so wait that long rather than be refused.
    */
   paceBy(headers) {
     const remaining = Number(headers.get('ratelimit-remaining') ?? NaN);
-    const limit = Number(headers.get('ratelimit-limit') ?? NaN);
-    return remaining > 0 || !(limit > 0) ? 0 : 60_000 / limit + 50;
+    const reset = Number(headers.get('ratelimit-reset') ?? NaN);
+    return remaining === 0 && reset > 0 ? reset * 1000 : 0;
   },
 };
 
@@ -76,7 +89,7 @@ let nextRequestAt = 0;
 async function attempt(env, method, path, { body, idempotencyKey }, policy) {
   if (nextRequestAt > Date.now()) await sleep(nextRequestAt - Date.now());
   const headers = { 'X-Api-Key': env.WAYBILL_API_KEY, Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (body !== undefined) headers['Content-Type'] = policy.contentType;
   if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
   try {
     const response = await fetch(new URL(path, env.WAYBILL_BASE_URL), {
@@ -105,9 +118,18 @@ export async function request(env, method, path, options = {}, policy = defaultP
   }
 }
 
-/** The order statuses this client knows to be final. Any other, one added after it was written included, is not final. */
-const FINAL_ORDER_STATUSES = new Set(['FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed']);
-const KNOWN_ORDER_STATUSES = new Set(['New', 'InPlanning', 'Planned', 'InProgress', ...FINAL_ORDER_STATUSES]);
+/**
+ * The order statuses this client knows to be final: the end values the seeds give each type
+ * (a Delivery or Rebox ends FullyDelivered, PartiallyDelivered or Returned; a Pickup or Return
+ * Collected, PartiallyCollected or NotCollected), Cancelled (D11: nothing moves an order out of
+ * it), and Refused and Closed (D41: every status but New, InPlanning, Planned and InProgress "is
+ * on a trip or final"; D12). The project's tests hold these lists to spec/openapi.yaml.
+ */
+export const FINAL_ORDER_STATUSES = new Set([
+  'FullyDelivered', 'PartiallyDelivered', 'Returned', 'Collected', 'PartiallyCollected', 'NotCollected', 'Cancelled', 'Refused', 'Closed',
+]);
+/** Every order status this client was written for. Any other, one added since, is not final (the seeds' rule). */
+export const KNOWN_ORDER_STATUSES = new Set(['New', 'InPlanning', 'Planned', 'InProgress', ...FINAL_ORDER_STATUSES]);
 
 /** The state file: each feed's saved position, `{}` before the first save. */
 const readState = (file) => readFile(file, 'utf8').then(JSON.parse).catch(() => ({}));
@@ -128,11 +150,11 @@ async function savePosition(file, feed, position) {
  * The feed is at-least-once (`since` is inclusive), so items are deduplicated on id +
  * `updatedAtUtc`. The position is saved after every page: a crash resumes where it stopped.
  */
-async function sync(env, feed, handle, policy) {
+async function sync(env, feed, handle, policy, pageSize) {
   let position = policy.startPosition(await loadPosition(env.WAYBILL_STATE_FILE, feed));
-  let query = position.since === null ? '' : `?since=${encodeURIComponent(position.since)}`;
+  let query = position.since === null ? '' : `since=${encodeURIComponent(position.since)}`;
   for (;;) {
-    const page = await request(env, 'GET', `${API}/${feed}${query}`, {}, policy);
+    const page = await request(env, 'GET', `${API}/${feed}?limit=${pageSize}${query === '' ? '' : `&${query}`}`, {}, policy);
     if (page.status !== 200) return page;
     for (const item of page.json.items) {
       const atSince = item.updatedAtUtc === position.since;
@@ -157,15 +179,15 @@ function handleOrder(order, policy) {
 /** The path of an order's operation by external id. */
 const orderPath = (env, suffix = '') => `${API}/orders/externalid/${encodeURIComponent(env.WAYBILL_EXTERNAL_ID)}${suffix}`;
 
-/** Runs the task `env` names; resolves to the exit code. */
-export async function runTask(env, policy = defaultPolicy) {
+/** Runs the task `env` names, reading `pageSize` items a page; resolves to the exit code. */
+export async function runTask(env, policy = defaultPolicy, pageSize = 100) {
   let answer;
   switch (env.WAYBILL_TASK) {
     case 'sync-orders':
-      answer = await sync(env, 'orders', (order) => handleOrder(order, policy), policy);
+      answer = await sync(env, 'orders', (order) => handleOrder(order, policy), policy, pageSize);
       break;
     case 'sync-trips':
-      answer = await sync(env, 'trips', (trip) => void process.stderr.write(`trip ${trip.id}: ${trip.status}\n`), policy);
+      answer = await sync(env, 'trips', (trip) => void process.stderr.write(`trip ${trip.id}: ${trip.status}\n`), policy, pageSize);
       break;
     case 'pay': {
       // One logical payment, one Idempotency-Key, derived from the payment's own id: a
@@ -194,5 +216,5 @@ export async function runTask(env, policy = defaultPolicy) {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.exitCode = await runTask(process.env);
+  process.exitCode = await runTask(process.env, defaultPolicy, pageSizeOf(process.argv));
 }

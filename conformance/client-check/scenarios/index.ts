@@ -2,7 +2,8 @@
 import type { ClientScenario } from '../scenario.ts';
 import { noRetry400, noRetry401, noRetry403, noRetry404, noRetry409 } from './no-retry.ts';
 import { answerLostScenarios, inFlight, jsonBody, retryAfter, writeAnswerLostScenarios } from './pay.ts';
-import { feedRetryAfter, followsCursor, rateLimit, resumes, tripsFollowCursor, unknownStatus } from './sync.ts';
+import { rateLimit } from './rate-limit.ts';
+import { feedRetryAfter, followsCursor, resumes, tripsFollowCursor, unknownStatus } from './sync.ts';
 
 /** The scenarios `waybill client-check` runs (all unless `--scenario` picks some). */
 export const scenarios: readonly ClientScenario[] = [

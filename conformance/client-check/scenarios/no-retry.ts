@@ -3,14 +3,15 @@
  * that got it, so the client must not send the same request again.
  */
 import { randomUUID } from 'node:crypto';
-import type { ClientScenario, ClientTask, ScenarioSession, TaskInputs } from '../scenario.ts';
+import { type ClientScenario, type ClientTask, type ScenarioSession, StagingError, type TaskInputs } from '../scenario.ts';
 import { found, payableOrder, requestsOf } from './grading.ts';
+import { clientKeyIs, orderIs } from './staging.ts';
 
 /** The operation each write task calls. */
 const operationOf: Partial<Record<ClientTask, string>> = { pay: 'attachPayment', cancel: 'cancelOrder', archive: 'archiveOrder' };
 
 /** A scenario whose single request gets `status`: one attempt, never a second. */
-function noRetry(options: { name: string; status: number; why: string; task: ClientTask; key?: ClientScenario['key']; setup(session: ScenarioSession): Promise<TaskInputs> }): ClientScenario {
+function noRetry(options: { name: string; status: number; why: string; task: ClientTask; key?: ClientScenario['key']; setup(session: ScenarioSession): Promise<TaskInputs>; staged(session: ScenarioSession): Promise<void> }): ClientScenario {
   const operation = operationOf[options.task] as string;
   return {
     id: `client.no-retry.${options.name}`,
@@ -19,6 +20,7 @@ function noRetry(options: { name: string; status: number; why: string; task: Cli
     task: options.task,
     ...(options.key === undefined ? {} : { key: options.key }),
     setup: options.setup,
+    staged: options.staged,
     async grade(_session, runs) {
       const attempts = requestsOf(runs, operation);
       if (attempts.length === 0) return [found(`The client never sent the ${options.task} request`, `one ${operation} request`, 'none in the request log', [])];
@@ -39,6 +41,13 @@ export const noRetry404 = noRetry({
   why: 'no order with that external id',
   task: 'pay',
   setup: async () => ({ externalId: 'CC-NO-SUCH-ORDER', paymentId: randomUUID(), amount: '12.50', currency: 'EUR' }),
+  async staged(session) {
+    // The tenant was made for the scenario and given no order: the external id names none.
+    const { http, key } = await session.integration();
+    const feed = await http.request({ method: 'GET', path: '/api/v1/integration/orders', key, query: { limit: 1 } });
+    const items = (feed.json as { items?: unknown[] } | undefined)?.items;
+    if (feed.status !== 200 || items === undefined || items.length > 0) throw new StagingError(`the tenant's order feed answered ${feed.status} with ${items?.length ?? 'no'} order(s), not an empty page`);
+  },
 });
 
 /**
@@ -51,6 +60,7 @@ export const noRetry400 = noRetry({
   why: 'a currency that is no ISO 4217 code',
   task: 'pay',
   setup: async (session) => ({ ...(await payableOrder(session, 'CC-PAY-ABC')), currency: 'ABC' }),
+  staged: (session) => orderIs(session, 'New'),
 });
 
 /**
@@ -67,6 +77,10 @@ export const noRetry401 = noRetry({
     await session.control.revokeKey(session.tenantId, session.clientKeyId);
     return inputs;
   },
+  async staged(session) {
+    await orderIs(session, 'New');
+    await clientKeyIs(session, { revoked: true });
+  },
 });
 
 /** (b) Paying with a key that may only read: 403 (D2). */
@@ -77,6 +91,10 @@ export const noRetry403 = noRetry({
   task: 'pay',
   key: { scopes: ['orders:read', 'trips:read'] },
   setup: (session) => payableOrder(session, 'CC-PAY-READONLY'),
+  async staged(session) {
+    await orderIs(session, 'New');
+    await clientKeyIs(session, { scopes: ['orders:read', 'trips:read'], revoked: false });
+  },
 });
 
 /** (b) Cancelling an order that is already Cancelled: 409 `orders.status.illegal` (D11). */
@@ -86,10 +104,11 @@ export const noRetry409 = noRetry({
   why: 'cancelling a Cancelled order',
   task: 'cancel',
   async setup(session) {
-    await session.control.createOrder(session.tenantId, 'CC-CANCELLED');
+    session.notes.set('orderId', await session.control.createOrder(session.tenantId, 'CC-CANCELLED'));
     const { http, key } = await session.integration();
     const answer = await http.request({ method: 'POST', path: '/api/v1/integration/orders/externalid/CC-CANCELLED/cancel', key, body: {} });
     if (answer.status !== 200) throw new Error(`setup: cancelling CC-CANCELLED answered ${answer.status}`);
     return { externalId: 'CC-CANCELLED' };
   },
+  staged: (session) => orderIs(session, 'Cancelled'),
 });

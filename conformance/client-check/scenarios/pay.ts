@@ -7,6 +7,7 @@ import type { Finding } from '../../types.ts';
 import type { LogSummary } from '../control-plane.ts';
 import type { ClientScenario, ScenarioSession } from '../scenario.ts';
 import { found, neverPaid, payableOrder, requestsOf, retriedAfter } from './grading.ts';
+import { faultArmed, orderIs, struckFirst } from './staging.ts';
 
 const isSuccess = (status: number) => status >= 200 && status <= 299;
 
@@ -43,11 +44,16 @@ function answerLost(how: keyof typeof lostAnswers): ClientScenario {
     task: 'pay',
     async setup(session) {
       const inputs = await payableOrder(session, `CC-PAY-LOST-${how.toUpperCase()}`);
-      await session.control.addFault(session.tenantId, { operation: 'attachPayment', when: 'after', ...rule });
+      await session.control.addFault(session.tenantId, { keyId: session.clientKeyId, operation: 'attachPayment', when: 'after', ...rule });
       return inputs;
+    },
+    async staged(session) {
+      await orderIs(session, 'New');
+      await faultArmed(session, { operation: 'attachPayment', fault: rule.fault, when: 'after' });
     },
     async grade(session, runs) {
       const payments = requestsOf(runs, 'attachPayment');
+      struckFirst(payments, rule.fault);
       if (payments.length === 1) {
         return [found('The client did not retry a payment whose answer it never received', `a retry with the same Idempotency-Key and body after ${says}`, `one attempt: the payment committed, then ${says}`, payments)];
       }
@@ -81,12 +87,17 @@ function writeAnswerLost(task: 'cancel' | 'archive'): ClientScenario {
     task,
     async setup(session) {
       const externalId = `CC-${task.toUpperCase()}-LOST`;
-      await session.control.createOrder(session.tenantId, externalId);
-      await session.control.addFault(session.tenantId, { operation, fault: 'reset', when: 'after' });
+      session.notes.set('orderId', await session.control.createOrder(session.tenantId, externalId));
+      await session.control.addFault(session.tenantId, { keyId: session.clientKeyId, operation, fault: 'reset', when: 'after' });
       return { externalId };
+    },
+    async staged(session) {
+      await orderIs(session, 'New');
+      await faultArmed(session, { operation, fault: 'reset', when: 'after' });
     },
     async grade(_session, runs) {
       const attempts = requestsOf(runs, operation);
+      struckFirst(attempts, 'reset');
       if (attempts.length === 0) return [found(`The client never sent the ${task}`, `a ${operation} request`, 'none in the request log', [])];
       if (attempts.length === 1) return [found(`The client did not retry a${task === 'archive' ? 'n' : ''} ${task} whose answer it never received`, 'a retry with the same Idempotency-Key after the connection was reset', 'one attempt, its answer lost', attempts)];
       const last = attempts.at(-1) as LogSummary;
@@ -108,11 +119,16 @@ export const retryAfter: ClientScenario = {
   task: 'pay',
   async setup(session) {
     const inputs = await payableOrder(session, 'CC-PAY-429');
-    await session.control.addFault(session.tenantId, { operation: 'attachPayment', fault: 'status', status: 429, retryAfterSeconds: 2 });
+    await session.control.addFault(session.tenantId, { keyId: session.clientKeyId, operation: 'attachPayment', fault: 'status', status: 429, retryAfterSeconds: 2 });
     return inputs;
+  },
+  async staged(session) {
+    await orderIs(session, 'New');
+    await faultArmed(session, { operation: 'attachPayment', fault: 'status', status: 429 });
   },
   async grade(session, runs) {
     const payments = requestsOf(runs, 'attachPayment');
+    struckFirst(payments, 'status', 429);
     const findings = retriedAfter(payments, 2);
     if (payments.length === 1 && payments[0]?.status === 429) return findings;
     return [...findings, ...(await onePayment(session, payments))];
@@ -139,16 +155,17 @@ export const inFlight: ClientScenario = {
   task: 'pay',
   async setup(session) {
     const inputs = await payableOrder(session, 'CC-PAY-IN-FLIGHT');
-    await session.control.addFault(session.tenantId, { operation: 'attachPayment', fault: 'status', status: 429, problemType: 'idempotency.inFlight', retryAfterSeconds: 2, times: 1 });
+    await session.control.addFault(session.tenantId, { keyId: session.clientKeyId, operation: 'attachPayment', fault: 'status', status: 429, problemType: 'idempotency.inFlight', retryAfterSeconds: 2, times: 1 });
     return inputs;
+  },
+  async staged(session) {
+    await orderIs(session, 'New');
+    await faultArmed(session, { operation: 'attachPayment', fault: 'status', status: 429 });
   },
   async grade(session, runs) {
     const payments = requestsOf(runs, 'attachPayment');
-    const first = payments[0];
-    if (first === undefined) return [neverPaid()];
-    if (first.status !== 429 || first.problemType !== 'idempotency.inFlight') {
-      return [found('The payment did not get the 429 the scenario stages', '429 idempotency.inFlight', `${first.status} ${first.problemType ?? ''}`, payments)];
-    }
+    if (payments.length === 0) return [neverPaid()];
+    struckFirst(payments, 'status', 429);
     const findings = retriedAfter(payments, 2);
     if (payments.length === 1) return findings;
     // The 429 is answered before the body is read, as the server's own is (D13): the log holds
@@ -180,10 +197,8 @@ export const jsonBody: ClientScenario = {
   title: 'Writes send Content-Type: application/json and a body the API reads',
   verifies: ['int.body.media-type'],
   task: 'pay',
-  async setup(session) {
-    const inputs = await payableOrder(session, 'CC-PAY-JSON');
-    return inputs;
-  },
+  setup: (session) => payableOrder(session, 'CC-PAY-JSON'),
+  staged: (session) => orderIs(session, 'New'),
   async grade(session, runs) {
     const writes = requestsOf(runs, 'attachPayment');
     if (writes.length === 0) return [neverPaid()];

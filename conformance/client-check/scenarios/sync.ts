@@ -1,133 +1,96 @@
 /**
- * Scenarios of the order feed: a walk that follows `nextCursor` to null while the feed changes
- * under it, a second sync that resumes from the newest `updatedAtUtc` it processed, and a walk
- * past an order status the contract does not list. The client's pages are read back from the
- * request log's response bodies; what it should have seen, from a walk of the grader's own.
+ * Scenarios of the feeds: a walk that follows `nextCursor` to null while the feed changes under
+ * it, a second sync that resumes from the newest `updatedAtUtc` it processed, a walk past an
+ * order status the contract does not list, and a 429 on the feed. The client's pages come from
+ * the request log's structured pages (D48), so every page size is graded; what it should have
+ * seen, from a walk of the grader's own.
  */
 import type { Finding } from '../../types.ts';
-import type { LogSummary } from '../control-plane.ts';
-import type { ClientRun, ClientScenario, ScenarioSession } from '../scenario.ts';
+import { type ClientRun, type ClientScenario, type ScenarioSession, StagingError } from '../scenario.ts';
+import { currentItems, FEED_PATH, feedNow, followedCursors, missedNothing, newestOf, pagesOf, reachedTheEnd, TRIP_FEED_PATH, unlisted } from './feed-pages.ts';
 import { found, retriedAfter } from './grading.ts';
+import { faultArmed, faultFired, orderIs, struckFirst } from './staging.ts';
 
-/** An order or trip of a feed page, as far as grading needs it. */
-interface FeedItem {
+/** Throws unless the feed `path` holds at least `count` items now. */
+async function feedHolds(session: ScenarioSession, count: number, path = FEED_PATH): Promise<void> {
+  const held = (await currentItems(session, path)).length;
+  if (held < count) throw new StagingError(`the feed ${path} holds ${held} items, fewer than the ${count} the setup made`);
+}
+
+/** What the grader changed while the client walked: a description, and the new version as `id@updatedAtUtc`. */
+interface Change {
+  what: string;
   id: string;
-  status: string;
   updatedAtUtc: string;
 }
 
-/** A page the client read: its request, its query and what it answered. */
-interface ReadPage {
-  entry: LogSummary;
-  query: URLSearchParams;
-  items: FeedItem[];
-  nextCursor: string | null;
-}
-
-const FEED_PATH = '/api/v1/integration/orders';
-const TRIP_FEED_PATH = '/api/v1/integration/trips';
-const LISTED_STATUSES = new Set(['New', 'InPlanning', 'Planned', 'InProgress', 'FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed']);
-
-/** `id@updatedAtUtc`: one version of an order, as consumers dedupe on it (D4). */
-const versionOf = (order: FeedItem) => `${order.id}@${Date.parse(order.updatedAtUtc)}`;
-
-/** The pages of a feed (`orderFeed`, `tripFeed`) the client read in `run` (answered 200), with their bodies from the log. */
-async function pagesOf(session: ScenarioSession, run: ClientRun, operation = 'orderFeed'): Promise<ReadPage[]> {
-  const pages: ReadPage[] = [];
-  for (const entry of run.requests.filter((request) => request.operation === operation && request.status === 200)) {
-    const { response } = await session.entry(entry);
-    if (response.truncated || response.body === null) {
-      session.skip(`the page ${entry.path} answered ${response.bytes} bytes, more than the request log keeps (16 KiB), so its nextCursor cannot be read back: give the client a limit of 50 or less to be graded`);
-    }
-    const body = JSON.parse(response.body) as { items: FeedItem[]; nextCursor: string | null };
-    pages.push({ entry, query: new URL(entry.path, 'http://log').searchParams, items: body.items, nextCursor: body.nextCursor });
-  }
-  return pages;
-}
-
-/** A feed (`path`) as it stands now, read by the grader to the end: the newest version of every item. */
-async function currentItems(session: ScenarioSession, path = FEED_PATH): Promise<FeedItem[]> {
-  const { http, key } = await session.integration();
-  const newest = new Map<string, FeedItem>();
-  let cursor: string | null = null;
-  do {
-    const answer = await http.request({ method: 'GET', path, key, query: { limit: 100, cursor: cursor ?? undefined } });
-    if (answer.status !== 200) throw new Error(`the grader's feed read answered ${answer.status}`);
-    const page = answer.json as { items: FeedItem[]; nextCursor: string | null };
-    for (const order of page.items) newest.set(order.id, order);
-    cursor = page.nextCursor;
-  } while (cursor !== null);
-  return [...newest.values()];
-}
-
-/** The newest `updatedAtUtc` among `pages`' items, in ms; null when they hold none. */
-function newestOf(pages: readonly ReadPage[]): number | null {
-  const stamps = pages.flatMap((page) => page.items.map((order) => Date.parse(order.updatedAtUtc)));
-  return stamps.length === 0 ? null : Math.max(...stamps);
-}
-
-/** Findings unless some page of the feed was read and the last one ended the feed (`nextCursor` null). */
-function reachedTheEnd(pages: readonly ReadPage[], run: ClientRun, path = FEED_PATH): Finding[] {
-  const last = pages.at(-1);
-  if (last === undefined) return [found('The client never read a page of the feed', `GET ${path} answered 200`, 'no such request in the request log', run.requests.slice(-3))];
-  if (last.nextCursor === null) return [];
-  return [found('The sync stopped before the feed was caught up', 'pages read until one answers nextCursor null', `the last page read had nextCursor ${last.nextCursor.slice(0, 24)}…`, pages.slice(-2).map((page) => page.entry))];
-}
-
-/** Findings for each page not read from the previous page's `nextCursor` (while that was not null). */
-function followedCursors(pages: readonly ReadPage[]): Finding[] {
-  const broken = pages.slice(1).filter((page, index) => {
-    const previous = pages[index] as ReadPage;
-    return previous.nextCursor !== null && page.query.get('cursor') !== previous.nextCursor;
-  });
-  const first = broken[0];
-  if (first === undefined) return [];
-  const previous = pages[pages.indexOf(first) - 1] as ReadPage;
-  const sent = first.query.get('cursor') === null ? `no cursor (${first.query.toString() || 'no query'})` : `another cursor`;
-  return [found(`${broken.length} page(s) were not read from the previous page's nextCursor`, `cursor=${(previous.nextCursor as string).slice(0, 24)}… (the previous page's nextCursor)`, sent, [previous.entry, first.entry])];
+/**
+ * `during` of a walk that must meet a change. Every page waits (a latency rule) until the grader
+ * has changed the feed, which it does once the client's first page is held: `change`, given
+ * what `prepare` read before the client started. Then the rule goes, so the change is at the
+ * tail before the client can reach it, however late the grader gets to it.
+ */
+function changeWhileWalking<T>(operation: string, prepare: (session: ScenarioSession) => Promise<T>, change: (session: ScenarioSession, prepared: T) => Promise<Change>) {
+  return async (session: ScenarioSession, exited: Promise<unknown>): Promise<void> => {
+    const prepared = await prepare(session);
+    if (!(await faultFired(session, exited, { operation, fault: 'latency' }))) return;
+    const changed = await change(session, prepared);
+    await session.control.deleteFaults(session.tenantId);
+    session.notes.set('changed', changed.what);
+    session.notes.set('changedVersion', `${changed.id}@${Date.parse(changed.updatedAtUtc)}`);
+  };
 }
 
 /**
- * A finding when an order changed between the walk's start (`since`, when it gave one) and the
- * newest change it read is missing from its pages in that version. An order that changed while
- * the walk went on moves to the feed's tail, so a walk that follows `nextCursor` to null reads it.
+ * Findings of a walk graded against the feed now; when they pass, a `StagingError` unless the
+ * client's pages hold the version the grader made while it walked (the walk met a change).
  */
-function missedNothing(pages: readonly ReadPage[], current: readonly FeedItem[]): Finding[] {
-  const newest = newestOf(pages);
-  if (newest === null) return [];
-  const since = pages[0]?.query.get('cursor') === null ? pages[0]?.query.get('since') : null;
-  const from = since === null || since === undefined ? -Infinity : Date.parse(since);
-  const read = new Set(pages.flatMap((page) => page.items.map(versionOf)));
-  const missed = current.filter((item) => {
-    const stamp = Date.parse(item.updatedAtUtc);
-    return stamp >= from && stamp <= newest && !read.has(versionOf(item));
-  });
-  if (missed.length === 0) return [];
-  const examples = missed.slice(0, 3).map((item) => `${item.id} ${item.status} at ${item.updatedAtUtc}`).join('; ');
-  return [found('The sync missed changes', `every item changed from ${since ?? 'the start'} to ${new Date(newest).toISOString()} (the newest change it read), in that version`, `${missed.length} missed, e.g. ${examples}`, pages.map((page) => page.entry).slice(-3))];
+async function walkGraded(session: ScenarioSession, run: ClientRun, operation: string, path: string): Promise<Finding[]> {
+  const pages = await pagesOf(session, run, operation);
+  const findings = [...followedCursors(pages), ...reachedTheEnd(pages, run, path), ...missedNothing(pages, await currentItems(session, path))];
+  if (findings.length > 0) return findings;
+  const version = session.notes.get('changedVersion');
+  const read = pages.some((page) => page.items.some((item) => `${item.id}@${Date.parse(item.updatedAtUtc)}` === version));
+  if (!read) throw new StagingError(`the walk met no change made while it went on (${version === undefined ? 'the grader made none' : `${session.notes.get('changed')} is in none of its pages`})`);
+  return [];
 }
 
-/** (d) 200 orders, a simulation writing 10 changes a second, a slow feed: the walk follows nextCursor to null and misses nothing. */
+/**
+ * Orders a sync scenario stages: more than a page of 100, so every page size reads two pages at
+ * least, and few enough that a client reading one a page is done in seconds.
+ */
+const FEED_ORDERS = 120;
+
+/** Every page waits 300 ms until the grader's change is in (then the rule is deleted). */
+const SLOW_PAGES = { fault: 'latency', latencyMs: 300, probability: 1 };
+
+/** (d) 120 orders and a living feed; the grader cancels an order while the client's first page waits: the walk follows nextCursor to null and misses nothing. */
 export const followsCursor: ClientScenario = {
   id: 'client.sync.follows-cursor',
   title: 'A sync follows nextCursor to null and sees every change while the feed changes under it',
   verifies: ['int.orders-feed.caught-up'],
   task: 'sync-orders',
   async setup(session) {
-    await session.control.importOrders(session.tenantId, 'CC-FEED', 200);
-    // The first pages are slow, so the living feed's changes land while the client walks.
-    await session.control.addFault(session.tenantId, { operation: 'orderFeed', fault: 'latency', latencyMs: 150, times: 3 });
-    await session.control.setSimulation(session.tenantId, { changesPerMinute: 600, seed: 20261124 });
+    await session.control.importOrders(session.tenantId, 'CC-FEED', FEED_ORDERS);
+    await session.control.addFault(session.tenantId, { keyId: session.clientKeyId, operation: 'orderFeed', ...SLOW_PAGES });
+    // Slow enough that a client reading one order a page outruns it on a busy machine.
+    await session.control.setSimulation(session.tenantId, { changesPerMinute: 120, seed: 20261124 });
     return {};
   },
-  async grade(session, runs) {
-    const run = runs[0] as ClientRun;
-    const pages = await pagesOf(session, run);
-    return [...followedCursors(pages), ...reachedTheEnd(pages, run), ...missedNothing(pages, await currentItems(session))];
+  async staged(session) {
+    await feedHolds(session, FEED_ORDERS);
+    await faultArmed(session, { operation: 'orderFeed', fault: 'latency' });
+    if (!(await session.control.simulationRunning(session.tenantId))) throw new StagingError('the simulation is not running');
   },
+  during: changeWhileWalking('orderFeed', (session) => session.integration(), async (_session, { http, key }) => {
+    const answer = await http.request({ method: 'POST', path: '/api/v1/integration/orders/externalid/CC-FEED-7/cancel', key, body: {} });
+    if (answer.status !== 200) throw new StagingError(`cancelling CC-FEED-7 while the client walked answered ${answer.status}`);
+    return { what: 'the order CC-FEED-7, cancelled', ...(answer.json as { id: string; updatedAtUtc: string }) };
+  }),
+  grade: (session, runs) => walkGraded(session, runs[0] as ClientRun, 'orderFeed', FEED_PATH),
 };
 
-/** (d) Trips built, started and completed by a simulation, still changing while the client walks the trip feed. */
+/** (d) Trips built, started and completed by a simulation, still changing, and one the grader builds while the client walks the trip feed. */
 export const tripsFollowCursor: ClientScenario = {
   id: 'client.sync.trips-follow-cursor',
   title: 'A trip sync follows nextCursor to null and sees every change while trips change under it',
@@ -137,19 +100,25 @@ export const tripsFollowCursor: ClientScenario = {
     // Twenty minutes of a simulation at once (a frozen clock, advanced) make about 140 trips;
     // then the clock runs on from there and the simulation goes on changing them.
     await session.control.setClock(session.tenantId, { mode: 'frozen', atUtc: new Date(Date.now() + 60_000).toISOString() });
-    await session.control.importOrders(session.tenantId, 'CC-TRIP', 150);
+    session.notes.set('orderId', await session.control.createOrder(session.tenantId, 'CC-TRIP'));
     await session.control.setSimulation(session.tenantId, { changesPerMinute: 60, seed: 3 });
     await session.control.advanceClock(session.tenantId, 'PT20M');
     await session.control.setClock(session.tenantId, { mode: 'offset' });
-    await session.control.setSimulation(session.tenantId, { changesPerMinute: 600, seed: 4 });
-    await session.control.addFault(session.tenantId, { operation: 'tripFeed', fault: 'latency', latencyMs: 150, times: 2 });
+    await session.control.setSimulation(session.tenantId, { changesPerMinute: 120, seed: 4 });
+    await session.control.addFault(session.tenantId, { keyId: session.clientKeyId, operation: 'tripFeed', ...SLOW_PAGES });
     return {};
   },
-  async grade(session, runs) {
-    const run = runs[0] as ClientRun;
-    const pages = await pagesOf(session, run, 'tripFeed');
-    return [...followedCursors(pages), ...reachedTheEnd(pages, run, TRIP_FEED_PATH), ...missedNothing(pages, await currentItems(session, TRIP_FEED_PATH))];
+  async staged(session) {
+    await feedHolds(session, 101, TRIP_FEED_PATH);
+    await faultArmed(session, { operation: 'tripFeed', fault: 'latency' });
+    await orderIs(session, 'New');
   },
+  // A trip of an order the simulation never tends (it tends only its own SIM- orders), so nothing races it.
+  during: changeWhileWalking('tripFeed', async () => undefined, async (session) => {
+    const trip = await session.control.buildTrip(session.tenantId, [session.notes.get('orderId') as string]);
+    return { what: `the trip ${trip.id}, built`, ...trip };
+  }),
+  grade: (session, runs) => walkGraded(session, runs[0] as ClientRun, 'tripFeed', TRIP_FEED_PATH),
 };
 
 /** (e) A sync, 30 new orders and 3 cancelled, a second sync: it resumes with since = the newest updatedAtUtc of the first. */
@@ -162,12 +131,13 @@ export const resumes: ClientScenario = {
     await session.control.importOrders(session.tenantId, 'CC-FIRST', 120);
     return {};
   },
+  staged: (session) => feedHolds(session, 120),
   async between(session) {
     await session.control.importOrders(session.tenantId, 'CC-SECOND', 30);
     const { http, key } = await session.integration();
     for (const externalId of ['CC-FIRST-3', 'CC-FIRST-60', 'CC-FIRST-90']) {
       const answer = await http.request({ method: 'POST', path: `/api/v1/integration/orders/externalid/${externalId}/cancel`, key, body: {} });
-      if (answer.status !== 200) throw new Error(`between the syncs: cancelling ${externalId} answered ${answer.status}`);
+      if (answer.status !== 200) throw new StagingError(`between the syncs: cancelling ${externalId} answered ${answer.status}`);
     }
   },
   async grade(session, runs) {
@@ -188,7 +158,14 @@ export const resumes: ClientScenario = {
   },
 };
 
-/** (f) A simulation that moves orders through OnHold, then 150 more orders: the sync walks past the unknown status to the end. */
+/** Orders after the first unknown status: a client reading 100 a page still has a page to go when it meets it. */
+const AFTER_UNKNOWN = 110;
+
+/**
+ * (f) A simulation that moves orders through OnHold (D54), run on a frozen clock until one is
+ * held, then 110 more orders: the sync meets OnHold with pages still to read, and walks past it.
+ * The clock stays frozen, so the order is OnHold for as long as the client runs.
+ */
 export const unknownStatus: ClientScenario = {
   id: 'client.sync.unknown-status',
   title: 'A sync keeps going past an order status the contract does not list',
@@ -200,12 +177,19 @@ export const unknownStatus: ClientScenario = {
     await session.control.setClock(session.tenantId, { mode: 'frozen', atUtc: new Date(Date.now() + 60_000).toISOString() });
     await session.control.importOrders(session.tenantId, 'CC-EARLY', 40);
     await session.control.setSimulation(session.tenantId, { changesPerMinute: 30, seed: 7, unknownStatuses: true });
-    await session.control.advanceClock(session.tenantId, 'PT20M');
-    const unknown = (await currentItems(session)).filter((order) => !LISTED_STATUSES.has(order.status));
-    if (unknown.length === 0) throw new Error('setup: the simulation left no order in a status the contract does not list');
-    // Pages after the unknown status: a client that stops there stops short of the end.
-    await session.control.importOrders(session.tenantId, 'CC-LATE', 150);
+    await session.control.advanceClock(session.tenantId, 'PT10M');
+    // A minute at a time until an order is on hold (about one order in six is, for a while).
+    for (let minute = 0; minute < 60 && !(await feedNow(session)).some((order) => unlisted(order.status)); minute += 1) await session.control.advanceClock(session.tenantId, 'PT1M');
+    await session.control.importOrders(session.tenantId, 'CC-LATE', AFTER_UNKNOWN);
     return {};
+  },
+  async staged(session) {
+    const feed = await feedNow(session);
+    const first = feed.findIndex((order) => unlisted(order.status));
+    if (first === -1) throw new StagingError('no order of the feed is in a status the contract does not list');
+    const after = feed.length - 1 - first;
+    if (after < 100) throw new StagingError(`${after} orders follow the first unknown status (${feed[first]?.status}): a client reading 100 a page could meet it on its last page`);
+    session.notes.set('unknown', `${feed[first]?.id} ${feed[first]?.status}`);
   },
   async grade(session, runs) {
     const run = runs[0] as ClientRun;
@@ -221,38 +205,19 @@ export const feedRetryAfter: ClientScenario = {
   verifies: ['int.errors.rate-limit-429'],
   task: 'sync-orders',
   async setup(session) {
-    await session.control.importOrders(session.tenantId, 'CC-THROTTLED', 120);
-    await session.control.addFault(session.tenantId, { operation: 'orderFeed', fault: 'status', status: 429, retryAfterSeconds: 2 });
+    await session.control.importOrders(session.tenantId, 'CC-THROTTLED', FEED_ORDERS);
+    await session.control.addFault(session.tenantId, { keyId: session.clientKeyId, operation: 'orderFeed', fault: 'status', status: 429, retryAfterSeconds: 2 });
     return {};
+  },
+  async staged(session) {
+    await feedHolds(session, FEED_ORDERS);
+    await faultArmed(session, { operation: 'orderFeed', fault: 'status', status: 429 });
   },
   async grade(session, runs) {
     const run = runs[0] as ClientRun;
     const feed = run.requests.filter((request) => request.operation === 'orderFeed');
+    struckFirst(feed, 'status', 429);
     const findings = retriedAfter(feed, 2);
     return findings.length > 0 ? findings : reachedTheEnd(await pagesOf(session, run), run);
-  },
-};
-
-/** Orders enough for more pages of 50 than the key's bucket holds. */
-const RATE_LIMIT = 60;
-
-/** (h) A key of 60 requests a minute and 3,100 orders (63 pages): the sync paces itself and is never refused 429. */
-export const rateLimit: ClientScenario = {
-  id: 'client.sync.rate-limit',
-  title: "A sync paces itself by the RateLimit headers: the key's rate limit is never exceeded",
-  verifies: ['client.rate-limit.pace'],
-  task: 'sync-orders',
-  key: { rateLimitPerMinute: RATE_LIMIT },
-  async setup(session) {
-    for (const [prefix, count] of [['CC-RL-A', 1000], ['CC-RL-B', 1000], ['CC-RL-C', 1000], ['CC-RL-D', 100]] as const) await session.control.importOrders(session.tenantId, prefix, count);
-    return {};
-  },
-  async grade(session, runs) {
-    const run = runs[0] as ClientRun;
-    const refused = run.requests.filter((request) => request.status === 429 && request.fault === null);
-    if (refused.length > 0) {
-      return [found(`The client exceeded its key's rate limit (${RATE_LIMIT} a minute)`, 'no 429 api.rate_limited: slow down when RateLimit-Remaining reaches 0', `${refused.length} request(s) refused 429`, refused.slice(0, 5))];
-    }
-    return reachedTheEnd(await pagesOf(session, run), run);
   },
 };

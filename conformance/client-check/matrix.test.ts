@@ -1,0 +1,32 @@
+/** The matrix as a whole: every scenario has a naive variant that it catches, and the table names only what exists. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { scenarios } from './scenarios/index.ts';
+import { exampleClients, naiveClients, PAGE_SIZES, pageSizesOf } from './testing/matrix.ts';
+
+const ids = scenarios.map((scenario) => scenario.id);
+
+describe('the client-check matrix', () => {
+  it('catches every scenario with some variant, and each variant with the scenario of its rule', () => {
+    const caught = new Set(Object.values(naiveClients).flatMap((client) => client.fails));
+    expect(ids.filter((id) => !caught.has(id))).toEqual([]);
+    for (const [name, client] of Object.entries(naiveClients)) {
+      expect(client.fails, name).toContain(client.breaks);
+      expect(client.finding, name).toBeInstanceOf(RegExp);
+      for (const id of [...client.fails, ...(client.leftOut?.ids ?? [])]) expect(ids, `${name}: ${id}`).toContain(id);
+    }
+  });
+
+  it('names exactly the variants of example/naive.mjs', () => {
+    const source = readFileSync(new URL('./example/naive.mjs', import.meta.url), 'utf8');
+    const declared = [...source.matchAll(/^ {2}'([a-z0-9-]+)': \{/gm)].map((match) => match[1]);
+    expect(declared.sort()).toEqual(Object.keys(naiveClients).sort());
+  });
+
+  it('runs the example clients, and every variant a sync scenario catches, at page sizes 1, 50 and 100', () => {
+    for (const client of Object.values(exampleClients)) expect(pageSizesOf(client)).toEqual(PAGE_SIZES);
+    for (const [name, client] of Object.entries(naiveClients)) {
+      if (client.fails.some((id) => id.startsWith('client.sync.'))) expect(pageSizesOf(client), name).toEqual(PAGE_SIZES);
+    }
+  });
+});
