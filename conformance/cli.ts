@@ -15,7 +15,7 @@ import { fuzzCheck } from './checks/fuzz.ts';
 import { checks } from './checks/index.ts';
 import { integrationContract } from './contract.ts';
 import { bundleSummary } from './certify/bundle-summary.ts';
-import { prepareRun, validateCertifyOptions } from './certify/session.ts';
+import { prepareRun, readCertifyFiles, validateCertifyOptions } from './certify/session.ts';
 import { certificationExitCode, exitCodeHelp } from './exit-code.ts';
 import { poolDemand } from './preconditions.ts';
 import { loadProfile, provisionProfile } from './profile.ts';
@@ -226,6 +226,8 @@ export async function main(argv: string[]): Promise<number> {
     if (!parseCommandLine(command, argv)) return 0;
     const options = command.opts<CliOptions>();
     const { adminToken } = validate(options);
+    // A bad product file or signing key is the user's to fix before anything is sent to the target.
+    readCertifyFiles(options);
     const target = options.target.replace(/\/+$/, '');
     const label = runLabel(new Date());
     const provisioned = adminToken !== undefined;

@@ -377,7 +377,7 @@ describe('Prefer: fault=… and latency=… for one call', () => {
     expect(await paymentsOf('EXT-5')).toHaveLength(0);
   });
 
-  it('whoami, whose contract has no 400, ignores a malformed Prefer', async () => {
+  it('whoami, which reads no input of its own, ignores a malformed Prefer', async () => {
     expect((await call(server.url, 'whoami', WHOAMI, { key: a.keys.full, headers: { Prefer: 'fault=bogus' } })).status).toBe(200);
   });
 });

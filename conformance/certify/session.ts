@@ -70,13 +70,20 @@ function keySecrets(pem: string): Secret[] {
   return [{ value: body, name: 'signingKey', envVar: 'WAYBILL_SIGNING_KEY' }];
 }
 
+/** The certificate's product and signing key, read and checked (null without --certify); a bad file is a usage error. */
+export function readCertifyFiles(options: CertifyOptions): { product: Certificate['product'] | null; signing: ReturnType<typeof readSigningKey> | null } {
+  const certify = options.certify === true;
+  const product = certify ? readValidated<Certificate['product']>(options.product as string, 'conformance/certify/product.schema.json', 'json', 'product file') : null;
+  const signing = certify && options.signKey !== undefined ? readSigningKey(options.signKey) : null;
+  return { product, signing };
+}
+
 /** Loads product, key and waivers and returns the hooks of the run (see RunExtras). */
 export function prepareRun(options: CertifyOptions, outDir: string, checkIds: ReadonlySet<string>, startedAt = new Date()): RunExtras {
   const certify = options.certify === true;
   const waivers = options.waivers === undefined ? null : loadWaivers(options.waivers, checkIds);
   const policy: WaiverPolicy | null = waivers === null ? null : waiverPolicy(waivers, { today: utcDate(startedAt), certify });
-  const product = certify ? readValidated<Certificate['product']>(options.product as string, 'conformance/certify/product.schema.json', 'json', 'product file') : null;
-  const signing = certify && options.signKey !== undefined ? readSigningKey(options.signKey) : null;
+  const { product, signing } = readCertifyFiles(options);
   const bundleDir = join(outDir, BUNDLE_FOLDER);
   if (certify && (existsSync(bundleDir) || existsSync(`${bundleDir}.tar.gz`))) throw new UsageError(`${bundleDir}: a bundle is already there; give a new --out (a bundle is never overwritten)`);
   let exchanges: readonly ExchangeRecord[] = [];

@@ -148,7 +148,7 @@ function proceed(req: Request, res: Response, next: NextFunction, plan: FaultPla
   next();
 }
 
-/** The fault injection of the integration operation `operationId`; `refusesPrefer`: it may answer 400 for a malformed Prefer. */
+/** The fault injection of the integration operation `operationId`; `refusesPrefer`: it reads input of its own, so a malformed Prefer may be its 400 (D51). */
 export function makeFaultInjection(options: { faults: Faults; operationId: string; write: boolean; refusesPrefer: boolean }) {
   const { faults, operationId, write } = options;
   const count = faults.count;
@@ -159,7 +159,7 @@ export function makeFaultInjection(options: { faults: Faults; operationId: strin
       return parsePrefer(header, write);
     } catch (error) {
       if (!(error instanceof PreferError)) throw error;
-      // whoami reads no input, so none of its own codes is a 400: there a Prefer it cannot honour is ignored (D51).
+      // whoami reads no input, so its only 400 is the HTTP layer's (D60): there a Prefer it cannot honour is ignored (D51).
       if (!options.refusesPrefer) return null;
       throw problem('api.malformed_request', error.message, [fieldError('Prefer', 'api.malformed_request', error.message, header)]);
     }

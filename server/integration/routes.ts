@@ -61,7 +61,7 @@ export function makeIntegrationRouter(options: { store: Store; cursors: CursorCo
     if (handler === undefined) throw new Error(`no handler for operation ${operation.operationId}`);
     const write = operation.method !== 'GET';
     // Faults strike once the call belongs to a tenant and has passed its rate limit (D51).
-    const faults = makeFaultInjection({ faults: store.faults, operationId: operation.operationId, write, refusesPrefer: operation.errorCodes.includes('api.malformed_request') });
+    const faults = makeFaultInjection({ faults: store.faults, operationId: operation.operationId, write, refusesPrefer: operation.parameters.some((parameter) => parameter.in !== 'header') || operation.requestBody !== null });
     const chain: RequestHandler[] = [auth, rateLimit, makeRequireScope(operation.scope), faults];
     if (write) {
       chain.push(idempotency.begin);

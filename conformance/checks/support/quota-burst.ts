@@ -57,7 +57,7 @@ function wholeHeader(answer: HttpResponse, name: string): number | undefined {
 /**
  * What the `RateLimit-*` headers of `answer` say of the key's bucket: whole, when what remains
  * and what this run took in the last minute (`ownUses`, `answer` included) make up the limit;
- * else how long until it is (RateLimit-Reset, at most a minute). Undefined without the headers.
+ * else how long until it is (the later of RateLimit-Reset and the missing tokens' refill, at most a minute). Undefined without the headers.
  */
 export function bucketState(answer: HttpResponse, ownUses: number): { whole: true } | { whole: false; waitMs: number; why: string } | undefined {
   const limit = wholeHeader(answer, 'ratelimit-limit');
@@ -65,7 +65,10 @@ export function bucketState(answer: HttpResponse, ownUses: number): { whole: tru
   if (limit === undefined || remaining === undefined) return undefined;
   if (remaining + ownUses >= limit) return { whole: true };
   const reset = wholeHeader(answer, 'ratelimit-reset');
-  const waitMs = Math.min(reset === undefined ? WHOLE_QUOTA_MS : reset * 1000 + 500, WHOLE_QUOTA_MS);
+  // Reset may name the next request's moment (D14's token bucket: one token every 60/limit s)
+  // or the whole quota's (a window): wait for whichever is later, the missing tokens' refill or Reset.
+  const refillSeconds = ((limit - remaining) * 60) / Math.max(limit, 1);
+  const waitMs = Math.min(reset === undefined ? WHOLE_QUOTA_MS : Math.ceil(Math.max(reset, refillSeconds) * 1000) + 500, WHOLE_QUOTA_MS);
   const why = `RateLimit-Remaining: ${remaining} of ${limit} (exchange #${answer.exchange.id}), ${limit - remaining - ownUses} spent before this run; waited ${waitMs} ms (RateLimit-Reset: ${answer.headers['ratelimit-reset'] ?? 'none'})`;
   return { whole: false, waitMs, why };
 }
