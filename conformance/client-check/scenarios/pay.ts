@@ -7,7 +7,7 @@ import type { Finding } from '../../types.ts';
 import type { LogSummary } from '../control-plane.ts';
 import type { ClientScenario, ScenarioSession } from '../scenario.ts';
 import { found, neverPaid, payableOrder, requestsOf, retriedAfter } from './grading.ts';
-import { faultArmed, orderIs, struckFirst } from './staging.ts';
+import { faultArmed, orderIs, refusedBeforeCommit, struckFirst } from './staging.ts';
 
 const isSuccess = (status: number) => status >= 200 && status <= 299;
 
@@ -53,6 +53,8 @@ function answerLost(how: keyof typeof lostAnswers): ClientScenario {
     },
     async grade(session, runs) {
       const payments = requestsOf(runs, 'attachPayment');
+      const refused = refusedBeforeCommit(payments);
+      if (refused.length > 0) return refused;
       struckFirst(payments, rule.fault);
       if (payments.length === 1) {
         return [found('The client did not retry a payment whose answer it never received', `a retry with the same Idempotency-Key and body after ${says}`, `one attempt: the payment committed, then ${says}`, payments)];
@@ -97,6 +99,8 @@ function writeAnswerLost(task: 'cancel' | 'archive'): ClientScenario {
     },
     async grade(_session, runs) {
       const attempts = requestsOf(runs, operation);
+      const refused = refusedBeforeCommit(attempts);
+      if (refused.length > 0) return refused;
       struckFirst(attempts, 'reset');
       if (attempts.length === 0) return [found(`The client never sent the ${task}`, `a ${operation} request`, 'none in the request log', [])];
       if (attempts.length === 1) return [found(`The client did not retry a${task === 'archive' ? 'n' : ''} ${task} whose answer it never received`, 'a retry with the same Idempotency-Key after the connection was reset', 'one attempt, its answer lost', attempts)];

@@ -4,8 +4,10 @@
  * client's first call). Each throws a `StagingError`, which ends the scenario in error: the run is
  * INCOMPLETE, never a pass or a fail over something that was not there.
  */
+import type { Finding } from '../../types.ts';
 import type { FaultRuleState, LogSummary } from '../control-plane.ts';
 import { GRADER_REQUEST_ID, type ScenarioSession, StagingError } from '../scenario.ts';
+import { found } from './grading.ts';
 
 /** Throws unless the order the setup noted as `orderId` (or `note`) is in `status`. */
 export async function orderIs(session: ScenarioSession, status: string, note = 'orderId'): Promise<void> {
@@ -37,6 +39,18 @@ export function struckFirst(attempts: readonly LogSummary[], fault: string, stat
   if (first.fault?.fault !== fault || first.fault.source !== 'rule' || (status !== undefined && first.status !== status)) {
     throw new StagingError(`the ${fault}${status === undefined ? '' : ` ${status}`} fault did not strike the client's first ${first.operation} (#${first.id}: ${first.status}${first.fault === null ? ', no fault' : `, ${first.fault.fault}`})`);
   }
+}
+
+/**
+ * A finding when the client's first write of `attempts` was refused 4xx with no fault: it never
+ * committed, so an `after` fault could not strike it (D51). That is the client's failure — a
+ * request the API does not take — not the staging's.
+ */
+export function refusedBeforeCommit(attempts: readonly LogSummary[]): Finding[] {
+  const [first] = attempts;
+  if (first === undefined || first.fault !== null || first.status < 400 || first.status > 499) return [];
+  const refusal = `${first.status}${first.problemType === null ? '' : ` ${first.problemType}`}`;
+  return [found(`The client's ${first.operation} was refused ${refusal}: it never committed, so the scenario's lost answer never came to pass`, `a ${first.operation} the API takes (a JSON body, application/json), which commits`, refusal, [first])];
 }
 
 /** Throws unless the client's key carries exactly `scopes` and is `revoked` or not. */
