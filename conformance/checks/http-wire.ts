@@ -93,16 +93,16 @@ export const pipelineOrder: Check = {
     const requests = [rawRequest(ctx, 'GET', paths.whoami), rawRequest(ctx, 'GET', `${paths.orderFeed}?limit=1`), UNREADABLE];
     const { answers, exchanges, end } = await ctx.rawPipeline(requests, { halfClose: true });
     const expected = PIPELINE.map((answer) => answer.describe).join(', ');
-    // A target may close after any answer (RFC 9112 §9.6), saying so: it keeps no connection to pipeline on.
-    const closedAt = answers.findIndex(saysClose);
-    if (closedAt !== -1 && closedAt < PIPELINE.length - 1 && answers.length === closedAt + 1) {
-      return ctx.skip(`the target closes the connection after answer ${closedAt + 1} (Connection: close), so no pipeline could be judged`);
-    }
     const findings: Finding[] = [];
     for (const [index, answer] of answers.slice(0, PIPELINE.length).entries()) {
       const wanted = PIPELINE[index]!;
       if (!wanted.is(answer)) {
         findings.push(finding(`answer ${index + 1} of ${PIPELINE.length} on the connection: ${describeExchange(answer.exchange)}`, `${wanted.describe} (the answers in the order of the requests: ${expected})`, received(answer), answer.exchange));
+      }
+      // A target may close after any answer, saying so (RFC 9112 §9.6): the requests behind it are
+      // left unanswered, to be sent again, and what it writes after is no answer to them.
+      if (saysClose(answer) && index < PIPELINE.length - 1) {
+        return findings.length > 0 ? findings : ctx.skip(`the target closes the connection after answer ${index + 1} (Connection: close), so no pipeline could be judged`);
       }
     }
     const seen = answers.map((answer) => answer.status).join(', ') || 'none';

@@ -180,7 +180,7 @@ describe('http checks against broken targets', () => {
     expect(byId.get('http.body.incomplete')?.findings.map((found) => [found.expected, found.received.slice(0, 3)])).toEqual([['408, api.request_body_incomplete', '400']]);
   });
 
-  it('fail http.body.incomplete.close alone, and http.head.unreadable, when the 408 keeps the connection', async () => {
+  it('fail only http.body.incomplete.close and http.head.unreadable when their 408 keeps the connection', async () => {
     const target = await reference();
     const profile = { ...target.profile, target: await byteProxy(target.server.url, { answer: (text) => text.replace(/\r\nConnection: close\r\n/i, '\r\nConnection: keep-alive\r\n') }) };
     const { report, byId } = await runChecks(httpChecks, profile);
