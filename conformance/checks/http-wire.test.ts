@@ -138,6 +138,12 @@ describe('http.pipeline.order (D60)', () => {
     expect(await resultOf(pipelineOrder, { ...target.profile, target: await rawServer([whoami, page, refused]) })).toMatchObject({ outcome: 'pass' });
   });
 
+  it('skips when a read is answered 429: whose answer is whose cannot be told', async () => {
+    const target = await reference();
+    const limited = jsonAnswer('429 Too Many Requests', { type: 'api.rate_limited', title: 'Too Many Requests', status: 429 }, 'application/problem+json');
+    expect(await resultOf(pipelineOrder, { ...target.profile, target: await rawServer([whoami, limited, refused]) })).toMatchObject({ outcome: 'skip', reason: expect.stringMatching(/^a read of the pipeline was answered 429/) });
+  });
+
   it('fails a target that keeps the connection open after the 400', async () => {
     const sockets = new Set<Socket>();
     const server = createServer({ allowHalfOpen: true }, (socket: Socket) => {
