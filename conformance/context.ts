@@ -1,6 +1,6 @@
 /** Builds the `ctx` a check runs with: recorded clients, its pool ids, the run's log and PRNG. */
 import { createHttpClient, type ExchangeLog, type Recorder } from './exchange.ts';
-import { createRawSender, createRawSessionOpener } from './raw-http.ts';
+import { createRawPipeliner, createRawSender, createRawSessionOpener } from './raw-http.ts';
 import { type Redactor, redactRecord } from './redaction.ts';
 import type { RouteMatcher } from './routes.ts';
 import type { CheckContext, PoolName, Profile } from './types.ts';
@@ -80,6 +80,7 @@ export function createCheckContext(env: RunEnvironment, checkId: string, pools: 
           }),
     raw: createRawSender(env.rawTarget, recorder, env.timeoutMs),
     rawSession: createRawSessionOpener(env.rawTarget, recorder, env.timeoutMs),
+    rawPipeline: createRawPipeliner(env.rawTarget, recorder, env.timeoutMs),
     authHeader(key = 'full') {
       const value = keyValue(key);
       if (value === undefined) throw new Error(`authHeader: the profile has no key '${key}' (declare key:${key} in requires)`);

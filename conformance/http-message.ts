@@ -33,16 +33,20 @@ export function parseHead(data: Buffer): MessageHead | null {
   return { startLine: parts, headers, bodyStart: end };
 }
 
-/** Decodes a chunked body; null while the last chunk has not arrived. */
-function dechunk(data: Buffer): Buffer | null {
+/** Decodes a chunked body and where it ends (after its trailer); null while the last chunk has not arrived. */
+function dechunk(data: Buffer): { body: Buffer; end: number } | null {
   const chunks: Buffer[] = [];
   let at = 0;
   for (;;) {
     const lineEnd = data.indexOf('\r\n', at);
     if (lineEnd === -1) return null;
     const size = Number.parseInt(data.subarray(at, lineEnd).toString('latin1').split(';')[0] ?? '', 16);
-    if (Number.isNaN(size)) return Buffer.concat([...chunks, data.subarray(at)]);
-    if (size === 0) return Buffer.concat(chunks);
+    if (Number.isNaN(size)) return { body: Buffer.concat([...chunks, data.subarray(at)]), end: data.length };
+    if (size === 0) {
+      // The last chunk, then trailer lines, if any, up to an empty line.
+      const end = data.subarray(lineEnd + 2, lineEnd + 4).toString('latin1') === '\r\n' ? lineEnd + 4 : data.indexOf('\r\n\r\n', lineEnd + 2) + 4;
+      return end < 4 ? null : { body: Buffer.concat(chunks), end };
+    }
     if (data.length < lineEnd + 2 + size + 2) return null;
     chunks.push(data.subarray(lineEnd + 2, lineEnd + 2 + size));
     at = lineEnd + 2 + size + 2;
@@ -58,36 +62,61 @@ export interface Answer {
   body: Buffer;
 }
 
+/** The final answer at the start of `data` (interim 1xx answers skipped), where it ends, and whether all of it came. */
+function answerAt(data: Buffer, closed: boolean, requestMethod: string): { answer: Answer; end: number; complete: boolean } | null {
+  let at = 0;
+  for (;;) {
+    const head = parseHead(data.subarray(at));
+    if (head === null) return null;
+    const [httpVersion, code, statusText] = head.startLine;
+    const status = Number(code);
+    const bodyStart = at + head.bodyStart;
+    const bodyData = data.subarray(bodyStart);
+    if (status >= 100 && status < 200 && status !== 101) {
+      at = bodyStart;
+      continue;
+    }
+    const answer = { httpVersion, status, statusText, headers: head.headers };
+    const whole = (body: Buffer, end: number) => ({ answer: { ...answer, body }, end, complete: true });
+    // Cut off by the end of the connection: what came is the answer, incomplete.
+    const cut = closed ? { answer: { ...answer, body: bodyData }, end: data.length, complete: false } : null;
+    if (requestMethod === 'HEAD' || status === 204 || status === 304) return whole(Buffer.alloc(0), bodyStart);
+    if (/chunked/i.test(head.headers['transfer-encoding'] ?? '')) {
+      const chunked = dechunk(bodyData);
+      return chunked === null ? cut : whole(chunked.body, bodyStart + chunked.end);
+    }
+    const length = head.headers['content-length'];
+    if (length !== undefined && /^\d+$/.test(length)) {
+      const size = Number(length);
+      return bodyData.length >= size ? whole(bodyData.subarray(0, size), bodyStart + size) : cut;
+    }
+    // Framed by the end of the connection alone.
+    return closed ? whole(bodyData, data.length) : null;
+  }
+}
+
 /**
  * The final answer in `data` (interim 1xx answers skipped) once it is complete; `closed` says the
  * connection has ended, which completes a body framed by neither length nor chunks.
  */
 export function parseAnswer(data: Buffer, closed: boolean, requestMethod: string): Answer | null {
-  let rest = data;
-  for (;;) {
-    const head = parseHead(rest);
-    if (head === null) return null;
-    const [httpVersion, code, statusText] = head.startLine;
-    const status = Number(code);
-    const bodyData = rest.subarray(head.bodyStart);
-    if (status >= 100 && status < 200 && status !== 101) {
-      rest = bodyData;
-      continue;
-    }
-    const answer = { httpVersion, status, statusText, headers: head.headers };
-    if (requestMethod === 'HEAD' || status === 204 || status === 304) return { ...answer, body: Buffer.alloc(0) };
-    if (/chunked/i.test(head.headers['transfer-encoding'] ?? '')) {
-      const body = dechunk(bodyData);
-      return body === null ? (closed ? { ...answer, body: bodyData } : null) : { ...answer, body };
-    }
-    const length = head.headers['content-length'];
-    if (length !== undefined && /^\d+$/.test(length)) {
-      const size = Number(length);
-      if (bodyData.length >= size) return { ...answer, body: bodyData.subarray(0, size) };
-      return closed ? { ...answer, body: bodyData } : null;
-    }
-    return closed ? { ...answer, body: bodyData } : null;
+  return answerAt(data, closed, requestMethod)?.answer ?? null;
+}
+
+/**
+ * The complete answers in `data`, in order, to requests of `requestMethods` (GET past the
+ * last), and whether an answer was cut off: bytes of one more came, but not all of it.
+ */
+export function parseAnswers(data: Buffer, closed: boolean, requestMethods: readonly string[]): { answers: Answer[]; partial: boolean } {
+  const answers: Answer[] = [];
+  let at = 0;
+  while (at < data.length) {
+    const found = answerAt(data.subarray(at), closed, requestMethods[answers.length] ?? 'GET');
+    if (found === null || !found.complete) return { answers, partial: true };
+    answers.push(found.answer);
+    at += found.end;
   }
+  return { answers, partial: false };
 }
 
 /** Method, request target, headers and body of raw request bytes (for the record). */

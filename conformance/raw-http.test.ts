@@ -75,3 +75,46 @@ describe('ctx.rawSession', () => {
     expect(log.all()).toHaveLength(2);
   });
 });
+
+describe('ctx.rawPipeline', () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    // Answers two requests, the first chunked with a trailer, once the client half-closed; leaves the third unanswered.
+    server = createServer({ allowHalfOpen: true }, (socket: Socket) => {
+      socket.on('data', () => undefined);
+      socket.on('end', () => {
+        const chunked = 'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\none\r\n0\r\nX-Trailer: t\r\n\r\n';
+        socket.end(`${chunked}HTTP/1.1 404 Not Found\r\nContent-Length: 3\r\n\r\ntwo`);
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('reads every answer in order, interim ones skipped, and records one exchange per request', async () => {
+    const { ctx, log } = contextFor(url);
+    const requests = ['GET /first HTTP/1.1\r\nHost: x\r\n\r\n', `POST ${paymentPath} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}`, 'GET /third HTTP/1.1\r\nHost: x\r\n\r\n'];
+    const pipeline = await ctx.rawPipeline(requests, { halfClose: true });
+    expect(pipeline.end).toBe('closed');
+    expect(pipeline.answers.map((answer) => [answer.status, answer.text])).toEqual([
+      [200, 'one'],
+      [404, 'two'],
+    ]);
+    expect(pipeline.exchanges.map((exchange) => [exchange.request.url.slice(url.length), exchange.response?.status ?? exchange.error])).toEqual([
+      ['/first', 200],
+      [paymentPath, 404],
+      ['/third', 'the connection closed without an answer'],
+    ]);
+    expect(log.all()).toEqual(pipeline.exchanges);
+    expect(pipeline.exchanges[1]).toMatchObject({ operationId: 'attachPayment', request: { method: 'POST', body: '{}' } });
+  });
+
+  it('says timeout when the target neither answers nor closes', async () => {
+    const { ctx } = contextFor(url, 200);
+    const pipeline = await ctx.rawPipeline(['GET /held HTTP/1.1\r\nHost: x\r\n\r\n']);
+    expect(pipeline).toMatchObject({ answers: [], end: 'timeout', exchanges: [{ response: null, error: 'no answer within 200 ms (timeout)' }] });
+  });
+});

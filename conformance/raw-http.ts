@@ -1,15 +1,16 @@
 /**
- * `ctx.raw` and `ctx.rawSession`: hand-written bytes on a fresh TCP (or TLS) connection, for the
- * HTTP rules fetch cannot express (a body shorter than its Content-Length, a dropped connection,
- * a request held half-sent while other requests run). Recorded like every other exchange.
+ * `ctx.raw`, `ctx.rawSession` and `ctx.rawPipeline`: hand-written bytes on a fresh TCP (or TLS)
+ * connection, for the HTTP rules fetch cannot express (a body shorter than its Content-Length, a
+ * dropped connection, a request held half-sent while other requests run, requests pipelined on
+ * one connection). Recorded like every other exchange.
  */
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
 import { ExchangeError, parseJson, type Recorder, recordLimits, recordMessage } from './exchange.ts';
-import { type Answer, parseAnswer, parseRequest } from './http-message.ts';
+import { type Answer, parseAnswer, parseAnswers, parseRequest } from './http-message.ts';
 import { rawLine } from './replay.ts';
-import type { ExchangeRecord, RawOptions, RawResponse, RawSession } from './types.ts';
+import type { ExchangeRecord, RawOptions, RawPipeline, RawResponse, RawSession } from './types.ts';
 
 /** One client connection: collects what comes back from the moment it opens. */
 interface Connection {
@@ -21,6 +22,8 @@ interface Connection {
   end(): void;
   /** The first complete answer to a `method` request (possibly already received), or why none came within `timeoutMs`. */
   answer(method: string, timeoutMs: number): Promise<Answer | { error: string }>;
+  /** Every byte that comes back until the target closes the connection, or `timeoutMs` passes (then it is closed). */
+  drain(timeoutMs: number): Promise<{ data: Buffer; end: 'closed' | 'timeout' }>;
   destroy(): void;
 }
 
@@ -59,6 +62,19 @@ function openConnection(target: URL): Connection {
     write: (bytes) => new Promise((resolve) => (closed || socket.destroyed ? resolve() : socket.write(bytes, () => resolve()))),
     end: () => void socket.end(),
     destroy: () => void socket.destroy(),
+    drain(timeoutMs) {
+      return new Promise((resolve) => {
+        const settle = (end: 'closed' | 'timeout') => {
+          clearTimeout(timer);
+          onChange = () => {};
+          socket.destroy();
+          resolve({ data: Buffer.concat(chunks), end });
+        };
+        const timer = setTimeout(() => settle('timeout'), timeoutMs);
+        onChange = () => closed && settle('closed');
+        if (closed) settle('closed');
+      });
+    },
     answer(method, timeoutMs) {
       return new Promise((resolve) => {
         let settled = false;
@@ -174,5 +190,35 @@ export function createRawSessionOpener(target: string, recorder: Recorder, timeo
     };
     if (first !== undefined) await session.write(first);
     return session;
+  };
+}
+
+/** The `ctx.rawPipeline` of one check: writes requests back to back on one connection to `target`, records into `recorder`. */
+export function createRawPipeliner(target: string, recorder: Recorder, timeoutMs: number) {
+  const base = new URL(target);
+  return async function rawPipeline(requests: readonly (string | Buffer)[], options: Pick<RawOptions, 'halfClose'> = {}): Promise<RawPipeline> {
+    const sent = requests.map((request) => Buffer.from(request));
+    const startedAt = new Date().toISOString();
+    const start = performance.now();
+    const connection = openConnection(base);
+    await connection.connected;
+    // One write: every request is on its way before the first answer can be.
+    void connection.write(Buffer.concat(sent));
+    if (options.halfClose) connection.end();
+    const { data, end } = await connection.drain(timeoutMs);
+    const { answers, partial } = parseAnswers(data, end === 'closed', sent.map((bytes) => parseRequest(bytes).method.toUpperCase()));
+    const ended = end === 'timeout' ? 'timeout' : partial ? 'partial' : 'closed';
+    const missing = ended === 'timeout' ? `no answer within ${timeoutMs} ms (timeout)` : ended === 'partial' ? 'the connection closed in the middle of the answer' : 'the connection closed without an answer';
+    const responses: RawResponse[] = [];
+    const exchanges: ExchangeRecord[] = [];
+    for (const [index, bytes] of sent.entries()) {
+      const answer = answers[index];
+      if (answer !== undefined && answer.status >= 100 && answer.status <= 599 && responses.length === index) {
+        const response = recordRaw(base, recorder, bytes, startedAt, start, answer);
+        responses.push(response);
+        exchanges.push(response.exchange);
+      } else exchanges.push(recordExchange(base, recorder, bytes, startedAt, start, { error: answer === undefined ? missing : `not an HTTP answer: ${answer.httpVersion} ${answer.status}` }));
+    }
+    return { answers: responses, exchanges, end: ended };
   };
 }

@@ -208,6 +208,16 @@ export interface RawResponse extends HttpResponse {
   httpVersion: string;
 }
 
+/** What came back on one connection that carried several requests (`ctx.rawPipeline`). */
+export interface RawPipeline {
+  /** The complete answers, in the order they came; the i-th is recorded as the answer to the i-th request. */
+  answers: RawResponse[];
+  /** The exchange recorded for each request, answered or not, in the order they were written. */
+  exchanges: ExchangeRecord[];
+  /** How the connection ended: closed by the target after its last answer, closed in the middle of one, or still open when the time ran out. */
+  end: 'closed' | 'partial' | 'timeout';
+}
+
 /**
  * A raw connection written in steps, for a request held half-sent while the check does other
  * things (`ctx.rawSession`). Everything written is recorded as one exchange with its answer.
@@ -235,6 +245,8 @@ export interface CheckContext {
   raw(bytes: string | Buffer, options?: RawOptions): Promise<RawResponse>;
   /** Opens a fresh connection to the target and writes `bytes` (if given); the check writes the rest and reads the answer later. */
   rawSession(bytes?: string | Buffer): Promise<RawSession>;
+  /** Writes `requests` back to back on a fresh connection (half-closing after them if asked) and reads every answer until the target closes it or the timeout passes. */
+  rawPipeline(requests: readonly (string | Buffer)[], options?: Pick<RawOptions, 'halfClose'>): Promise<RawPipeline>;
   /** The `Name: value` header line that authenticates as a profile key (for `raw`). */
   authHeader(key?: KeyName): string;
   /** The external ids the runner allocated to this check from `pool` (its `orders:<pool>:<n>` requirement). */

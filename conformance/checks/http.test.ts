@@ -5,6 +5,7 @@ import { answerJson, type ProxiedAnswer, type ProxyRewrite, startProxy } from '.
 import { runChecks, startReference, type ReferenceTarget } from '../testing/reference.ts';
 import type { Check, Profile } from '../types.ts';
 import { bodyLimit, bodyTooLarge, httpChecks } from './http.ts';
+import { wireChecks } from './http-wire.ts';
 
 const open: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -20,9 +21,11 @@ async function reference(): Promise<ReferenceTarget> {
 /**
  * The checks a run behind the shared HTTP proxy can judge. The proxy answers a cut-off body
  * itself (Node's bare 400), and loses the answer to a body the reference refuses before
- * reading it (413), so the body-size and cut-off checks are tested without it, below.
+ * reading it (413), so the body-size and cut-off checks are tested without it, below; it is an
+ * HTTP server of its own, which answers an unmet Expect, a pipeline and a bad head itself, so
+ * the checks of what comes before any operation are tested in http-wire.test.ts.
  */
-const proxiable: Check[] = httpChecks.filter((check) => !['http.body.limit', 'http.body.tooLarge', 'http.body.incomplete', 'http.body.incomplete.close'].includes(check.id));
+const proxiable: Check[] = httpChecks.filter((check) => !['http.body.limit', 'http.body.tooLarge', 'http.body.incomplete', 'http.body.incomplete.close', ...wireChecks.map((wire) => wire.id)].includes(check.id));
 
 /** The profile of `target`, pointed at the shared proxy in front of it applying `rewrite`. */
 async function behindProxy(target: ReferenceTarget, rewrite: ProxyRewrite): Promise<Profile> {
@@ -85,13 +88,13 @@ describe('http checks against broken targets', () => {
     expect(await failedChecks(profile)).toEqual(['http.mediaType.missing']);
   });
 
-  it('fail http.body.malformed when malformed JSON is answered 422', async () => {
+  it('fail http.body.malformed (and http.body.depth, whose bodies are refused as malformed) when malformed JSON is answered 422', async () => {
     const target = await reference();
     const profile = await behindProxy(target, {
       answer: (answer, request) =>
         answer.status === 400 && (answerJson(answer) as { type?: string }).type === 'api.malformed_request' && Number(request.headers['content-length'] ?? 0) > 0 ? problemAnswer(422, { type: 'api.malformed_request' }) : answer,
     });
-    expect(await failedChecks(profile)).toEqual(['http.body.malformed']);
+    expect(await failedChecks(profile)).toEqual(['http.body.malformed', 'http.body.depth']);
   });
 
   it('fail http.body.missing when an empty body is answered 422', async () => {
@@ -152,33 +155,39 @@ describe('http checks against broken targets', () => {
     expect(byId.get('http.problem.instance')?.findings[0]).toMatchObject({ expected: expect.stringMatching(/^instance containing \S+ \(e\.g\. \/api\/v1\/integration\/whoami#\S+\)$/), received: 'instance null' });
   });
 
-  it('fail http.body.incomplete when the target hangs up on a cut-off body, and skip .close', async () => {
+  it('fail http.body.incomplete when the target hangs up on a cut-off body, and skip .close (D60: a half-close loses no answer)', async () => {
     const target = await reference();
     const { report, byId } = await runChecks(httpChecks, { ...target.profile, target: await byteProxy(target.server.url, { hangUp: true }) });
     expect(report.results.filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.outcome])).toEqual([
       ['http.body.incomplete', 'fail'],
       ['http.body.incomplete.close', 'skip'],
+      ['http.pipeline.order', 'fail'],
+      ['http.head.unreadable', 'fail'],
     ]);
     expect(byId.get('http.body.incomplete')?.findings[0]).toMatchObject({ message: 'The target gave no complete answer', received: expect.stringContaining('the connection closed without an answer') });
     expect(byId.get('http.body.incomplete.close')?.reason).toMatch(/^the cut-off body got no answer: .*\(see http\.body\.incomplete\)$/);
   });
 
-  it('fail http.body.incomplete when a cut-off body is answered 400 api.malformed_request, and skip .close', async () => {
+  it('fail http.body.incomplete (and http.head.unreadable, for a cut-off head) when a cut-off body is answered 400 api.malformed_request, and skip .close', async () => {
     const target = await reference();
     const profile = { ...target.profile, target: await byteProxy(target.server.url, { answer: (text) => text.replace('HTTP/1.1 408 Request Timeout', 'HTTP/1.1 400 Bad Request').replace('api.request_body_incomplete","title":"Request Timeout","status":408', 'api.malformed_request","title":"Bad Request","status":400') }) };
     const { report, byId } = await runChecks(httpChecks, profile);
     expect(report.results.filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.outcome])).toEqual([
       ['http.body.incomplete', 'fail'],
       ['http.body.incomplete.close', 'skip'],
+      ['http.head.unreadable', 'fail'],
     ]);
     expect(byId.get('http.body.incomplete')?.findings.map((found) => [found.expected, found.received.slice(0, 3)])).toEqual([['408, api.request_body_incomplete', '400']]);
   });
 
-  it('fail http.body.incomplete.close alone when the 408 keeps the connection', async () => {
+  it('fail only http.body.incomplete.close and http.head.unreadable when their 408 keeps the connection', async () => {
     const target = await reference();
     const profile = { ...target.profile, target: await byteProxy(target.server.url, { answer: (text) => text.replace(/\r\nConnection: close\r\n/i, '\r\nConnection: keep-alive\r\n') }) };
     const { report, byId } = await runChecks(httpChecks, profile);
-    expect(report.results.filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.outcome])).toEqual([['http.body.incomplete.close', 'fail']]);
+    expect(report.results.filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.outcome])).toEqual([
+      ['http.body.incomplete.close', 'fail'],
+      ['http.head.unreadable', 'fail'],
+    ]);
     expect(byId.get('http.body.incomplete.close')?.findings.map((found) => [found.expected, found.received])).toEqual([['Connection: close', 'Connection: keep-alive']]);
   });
 

@@ -1,17 +1,19 @@
 /**
  * HTTP: how the API treats the request as a message — media types, malformed, missing,
- * oversized and cut-off bodies, unknown routes and methods — and the request id every answer
- * carries. Every request here aims at an external id no order carries, so nothing changes even
- * when a target wrongly accepts one; but a missing body is sent for a live order (a body that is
- * not there records nothing either way), so that no 404 can come first.
+ * oversized, too deeply nested (http-depth.ts) and cut-off bodies, unknown routes and methods,
+ * what comes before any operation (http-wire.ts) — and the request id every answer carries.
+ * Every request here aims at an external id no order carries, so nothing changes even when a
+ * target wrongly accepts one; but a missing body is sent for a live order (a body that is not
+ * there records nothing either way), so that no 404 can come first.
  */
 import { gzipSync } from 'node:zlib';
-import { mediaTypeOf } from '../catalog-rules.ts';
 import { ExchangeError } from '../exchange.ts';
 import { describeExchange, finding, show } from '../findings.ts';
 import type { Check, CheckContext, Finding, HttpRequest, HttpResponse } from '../types.ts';
-import { absentExternalId, expectProblem, objectOf, paths, paymentBody, received } from './support/order-requests.ts';
+import { aboutBlankFindings, absentExternalId, expectProblem, objectOf, paths, paymentBody, received } from './support/order-requests.ts';
 import { liveId } from './support/write-answers.ts';
+import { bodyDepth } from './http-depth.ts';
+import { wireChecks } from './http-wire.ts';
 
 const MiB = 1024 * 1024;
 
@@ -21,19 +23,6 @@ function paddedPayment(bytes: number): string {
   const open = `${head},"padding":"`;
   const close = '"}';
   return `${open}${'x'.repeat(bytes - open.length - close.length)}${close}`;
-}
-
-/** Findings unless `response` is an `about:blank` problem with its own status (D21). */
-function aboutBlankFindings(response: HttpResponse, what: string): Finding[] {
-  const where = `${what}: ${describeExchange(response.exchange)}`;
-  const findings: Finding[] = [];
-  const contentType = response.headers['content-type'];
-  if (mediaTypeOf(contentType) !== 'application/problem+json') findings.push(finding(`${where}: not a problem body`, 'Content-Type: application/problem+json', contentType ?? 'no Content-Type', response.exchange));
-  const body = objectOf(response);
-  if (body?.['type'] !== 'about:blank' || body['status'] !== response.status) {
-    findings.push(finding(`${where}: not an about:blank problem`, show({ type: 'about:blank', status: response.status }), show({ type: body?.['type'], status: body?.['status'] }), response.exchange));
-  }
-  return findings;
 }
 
 /** A payment on an absent order with `rawBody` sent as `contentType` (null: no Content-Type). */
@@ -372,9 +361,11 @@ export const httpChecks: Check[] = [
   missingBody,
   bodyLimit,
   bodyTooLarge,
+  bodyDepth,
   contentEncoding,
   bodyIncomplete,
   bodyIncompleteClose,
+  ...wireChecks,
   unknownRoute,
   methodNotAllowed,
   requestIdPresent,

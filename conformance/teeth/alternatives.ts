@@ -8,6 +8,7 @@ import { ORDER_JSON } from '../../server/store/feed-sql.ts';
 import type { Store } from '../../server/store/index.ts';
 import { openapi } from '../../spec/load.ts';
 import type { Profile } from '../types.ts';
+import { httpAlternatives } from './alternatives-http.ts';
 import type { AlternativeVariant } from './harness.ts';
 import { dropHeader, editJson, editOrders, editProblems, editTrips, is, overrideOrders, pathOf, queryOf, restatus, resendChanged, setHeader, typeOf, withJson, withQuery } from './rewrites.ts';
 import { answerJson } from '../testing/proxy.ts';
@@ -340,4 +341,5 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
     failsStrict: ['feeds.orders.status.unknown-field', 'feeds.trips.status.unknown-field'],
     proxy: () => editProblems({ status: 400, where: (request) => is.orderFeed(request) || is.tripFeed(request) }, (problem, answer) => (typeOf(answer) === 'api.malformed_request' && (problem['errors'] as { field?: string }[] | undefined)?.[0]?.field === 'status' ? { ...problem, detail: 'unknown status', errors: [{ field: 'status[]', code: 'api.malformed_request', value: null, message: 'unknown status' }] } : problem)),
   },
+  ...httpAlternatives,
 };

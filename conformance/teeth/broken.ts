@@ -176,7 +176,7 @@ export const brokenVariants: Record<string, BrokenVariant> = {
   'a 400 without detail': { breaks: ['int.errors.validation-detail'], fails: ['discovery.responses.contract'], proxy: () => editProblems({ status: 400 }, ({ detail: _gone, ...problem }) => problem) },
   'a 400 with errors as an object': {
     breaks: ['int.errors.validation-errors', 'cat.validation-errors'],
-    fails: ['discovery.responses.contract', 'feeds.orders.cursor.unissued', 'feeds.orders.limit.invalid', 'feeds.orders.since.invalid', 'feeds.orders.status.unknown-field', 'feeds.trips.cursor.unissued', 'feeds.trips.limit.invalid', 'feeds.trips.since.invalid', 'feeds.trips.status.unknown-field', 'idempotency.key.format', 'idempotency.reuse', 'writes.body.unknownFields', 'writes.payment.amount.notNumber', 'writes.payment.amount.notPositive', 'writes.payment.currency.invalid', 'writes.payment.currency.notIso', 'writes.payment.required'],
+    fails: ['discovery.responses.contract', 'feeds.orders.cursor.unissued', 'feeds.orders.limit.invalid', 'feeds.orders.since.invalid', 'feeds.orders.status.unknown-field', 'feeds.trips.cursor.unissued', 'feeds.trips.limit.invalid', 'feeds.trips.since.invalid', 'feeds.trips.status.unknown-field', 'http.body.depth', 'idempotency.key.format', 'idempotency.reuse', 'writes.body.unknownFields', 'writes.payment.amount.notNumber', 'writes.payment.amount.notPositive', 'writes.payment.currency.invalid', 'writes.payment.currency.notIso', 'writes.payment.required'],
     proxy: () => editProblems({ status: 400 }, (problem) => (Array.isArray(problem['errors']) ? { ...problem, errors: Object.fromEntries((problem['errors'] as { field: string }[]).map((error) => [error.field, error])) } : problem)),
   },
   'a 400 with overridable': { breaks: ['int.errors.no-overridable'], fails: ['discovery.responses.contract'], proxy: () => editProblems({ status: 400 }, (problem) => ({ ...problem, overridable: false })) },
@@ -197,7 +197,7 @@ export const brokenVariants: Record<string, BrokenVariant> = {
   },
   'field errors without field': {
     breaks: ['int.errors.field-error', 'cat.validation-errors'],
-    fails: ['discovery.responses.contract', 'feeds.orders.cursor.unissued', 'feeds.orders.limit.invalid', 'feeds.orders.since.invalid', 'feeds.orders.status.unknown-field', 'feeds.trips.cursor.unissued', 'feeds.trips.limit.invalid', 'feeds.trips.since.invalid', 'feeds.trips.status.unknown-field', 'idempotency.key.format', 'idempotency.reuse', 'writes.body.unknownFields', 'writes.payment.amount.notNumber', 'writes.payment.amount.notPositive', 'writes.payment.currency.invalid', 'writes.payment.currency.notIso', 'writes.payment.required'],
+    fails: ['discovery.responses.contract', 'feeds.orders.cursor.unissued', 'feeds.orders.limit.invalid', 'feeds.orders.since.invalid', 'feeds.orders.status.unknown-field', 'feeds.trips.cursor.unissued', 'feeds.trips.limit.invalid', 'feeds.trips.since.invalid', 'feeds.trips.status.unknown-field', 'http.body.depth', 'idempotency.key.format', 'idempotency.reuse', 'writes.body.unknownFields', 'writes.payment.amount.notNumber', 'writes.payment.amount.notPositive', 'writes.payment.currency.invalid', 'writes.payment.currency.notIso', 'writes.payment.required'],
     proxy: () => editProblems({ status: 400 }, (problem) => ({ ...problem, ...(Array.isArray(problem['errors']) ? { errors: (problem['errors'] as JsonObject[]).map(({ field: _gone, ...error }) => error) } : {}) })),
   },
   'a 404 whose status is text': { breaks: ['int.errors.other-bodies'], fails: ['discovery.responses.contract', 'http.route.unknown', 'problems.catalog'], proxy: () => editProblems({ status: 404 }, (problem) => ({ ...problem, status: '404' })) },
@@ -351,7 +351,7 @@ export const brokenVariants: Record<string, BrokenVariant> = {
     proxy: () => restatus((request, answer) => is.integration(request) && answer.status === 413 && Number(request.headers['content-length']) > 2 * 1024 * 1024 - 2, 400),
     answer: restatusAnswer(413, 400),
   },
-  'a body cut short answered 400': { breaks: ['cat.api.body-incomplete', 'cat.status-fixed'], fails: ['http.body.incomplete', 'problems.catalog'], answer: restatusAnswer(408, 400) },
+  'a body cut short answered 400': { breaks: ['cat.api.body-incomplete', 'cat.status-fixed'], fails: ['http.body.incomplete', 'http.head.unreadable', 'problems.catalog'], answer: restatusAnswer(408, 400) },
 
   // ── 429s ────────────────────────────────────────────────────────────────────────────────
   'the rate limit not enforced': {

@@ -4,7 +4,7 @@
  * one thing — and the whole suite run against it. Breakages live here, in test code, never as
  * switches in the server.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { createApp } from '../../server/app.ts';
 import { createHttpServer, listen } from '../../server/http-server.ts';
@@ -33,6 +33,12 @@ export interface Breakage {
    * as written — with the reference's own connection handling.
    */
   answer?: (status: number, body: string, request: IncomingMessage | null) => { status: number; body: string } | undefined;
+  /**
+   * A change to the reference's own HTTP server, made before it listens: how another server's
+   * HTTP layer answers what comes before any operation (an Expect, a head it cannot read, a bad
+   * request pipelined behind others), for the requests a check writes on raw sockets.
+   */
+  server?: (server: Server) => void;
   /** An answer a byte-level proxy in front of the reference gives itself to a request, from its head; undefined passes it on. */
   rawRefuse?: (head: string) => string | undefined;
   /** What the profile says of the target's own choices (trip field names, …). */
@@ -73,8 +79,8 @@ export interface AlternativeVariant extends Breakage {
   mayFailStrict?: Record<string, string>;
 }
 
-/** The reference over `store` on an ephemeral port; `answer` rewrites its answers as they are ended. */
-async function startReference(store: Store, answer: Breakage['answer']): Promise<{ url: string; close(): Promise<void> }> {
+/** The reference over `store` on an ephemeral port; `answer` rewrites its answers as they are ended, `change` its server. */
+async function startReference(store: Store, answer: Breakage['answer'], change: Breakage['server']): Promise<{ url: string; close(): Promise<void> }> {
   const app = createApp({ store, log: memoryLogger(), adminToken: ADMIN_TOKEN, bodyIdleTimeoutMs: 1000 });
   const server = createHttpServer(
     (answer === undefined
@@ -103,6 +109,7 @@ async function startReference(store: Store, answer: Breakage['answer']): Promise
       }) as Socket['end'];
     });
   }
+  change?.(server);
   const url = await listen(server, 0, '127.0.0.1');
   return {
     url,
@@ -122,7 +129,7 @@ export function restatusAnswer(from: number, to: number, when: (body: string) =>
 /** Runs the whole registry against the reference changed by `breakage`, provisioned as --provision does. */
 export async function runAgainst(breakage: Breakage = {}, options: { strict?: boolean } = {}): Promise<RunReport> {
   const store = memoryStore();
-  const server = await startReference(breakage.wrapStore ? breakage.wrapStore(store) : store, breakage.answer);
+  const server = await startReference(breakage.wrapStore ? breakage.wrapStore(store) : store, breakage.answer, breakage.server);
   let proxy: RunningProxy | undefined;
   let rawProxy: RunningByteProxy | undefined;
   try {

@@ -5,7 +5,8 @@
  * cut-off body); `answer` rewrites the upstream's bytes on their way back; `refuse` may answer a
  * request itself from its head (request line and headers), without passing it on; with it, a
  * connection carries one request (`Connection: close` is set on each head passed on, unless its
- * body is big), so that every request's head is seen.
+ * body is big), so that every request's head is seen; a head cut short by the client's
+ * half-close is passed on as it came.
  */
 import { connect, createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -27,14 +28,17 @@ export async function startByteProxy(targetUrl: string, options: { hangUp?: bool
       socket.on('error', () => undefined);
       socket.on('close', () => sockets.delete(socket));
     }
+    // The bytes of a head still being read (refuse); '' once it was passed on or refused.
+    let pending = '';
     if (options.refuse === undefined) client.pipe(upstream, { end: false });
     else {
-      let head = '';
       const onData = (chunk: Buffer) => {
-        head += chunk.toString('latin1');
-        if (!head.includes('\r\n\r\n') && head.length < 16_384) return;
+        pending += chunk.toString('latin1');
+        if (!pending.includes('\r\n\r\n') && pending.length < 16_384) return;
         client.off('data', onData);
-        const refusal = options.refuse?.(head.slice(0, head.indexOf('\r\n\r\n')));
+        const whole = pending;
+        pending = '';
+        const refusal = options.refuse?.(whole.slice(0, whole.indexOf('\r\n\r\n')));
         if (refusal !== undefined) {
           upstream.destroy();
           client.end(refusal);
@@ -42,9 +46,9 @@ export async function startByteProxy(targetUrl: string, options: { hangUp?: bool
         }
         // A big upload keeps its connection as sent: a server that refuses it early may close
         // while the client still writes, which a close we asked for would make certain.
-        const end = head.indexOf('\r\n\r\n');
-        const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head.slice(0, end))?.[1] ?? 0);
-        const closing = length > 65_536 ? head : `${head.slice(0, end).replace(/\r\nconnection:[^\r]*/i, '')}\r\nConnection: close${head.slice(end)}`;
+        const end = whole.indexOf('\r\n\r\n');
+        const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(whole.slice(0, end))?.[1] ?? 0);
+        const closing = length > 65_536 ? whole : `${whole.slice(0, end).replace(/\r\nconnection:[^\r]*/i, '')}\r\nConnection: close${whole.slice(end)}`;
         upstream.write(Buffer.from(closing, 'latin1'));
         client.pipe(upstream, { end: false });
       };
@@ -56,7 +60,7 @@ export async function startByteProxy(targetUrl: string, options: { hangUp?: bool
       if (options.hangUp) {
         client.destroy();
         upstream.destroy();
-      } else upstream.end();
+      } else upstream.end(Buffer.from(pending, 'latin1'));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

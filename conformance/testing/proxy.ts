@@ -24,13 +24,13 @@ export interface ProxiedAnswer {
 
 /**
  * Rewrites one upstream answer. `resend` forwards the same request again (with `changes` to its
- * method, url or headers, and the same body once it has fully arrived) and returns that answer;
- * `requestBody` gives that body.
+ * method, url or headers, and the same body once it has fully arrived, or `changes.body` with
+ * its own Content-Length) and returns that answer; `requestBody` gives the body that came.
  */
 export type AnswerRewrite = (
   answer: ProxiedAnswer,
   request: ProxiedRequest,
-  resend: (changes?: Partial<ProxiedRequest>) => Promise<ProxiedAnswer>,
+  resend: (changes?: Partial<ProxiedRequest> & { body?: Buffer }) => Promise<ProxiedAnswer>,
   requestBody: () => Promise<Buffer>,
 ) => ProxiedAnswer | Promise<ProxiedAnswer>;
 
@@ -96,7 +96,11 @@ export async function startProxy(targetUrl: string, rewrite: AnswerRewrite | Pro
     });
     const original: ProxiedRequest = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers: headersOf(incoming) };
     const request = hooks.request ? hooks.request(original) : original;
-    const resend = async (changes: Partial<ProxiedRequest> = {}) => forward({ ...request, ...changes }, await complete);
+    const resend = async ({ body, ...changes }: Partial<ProxiedRequest> & { body?: Buffer } = {}) => {
+      if (body === undefined) return forward({ ...request, ...changes }, await complete);
+      const changed = { ...request, ...changes };
+      return forward({ ...changed, headers: { ...changed.headers, 'content-length': String(body.length) } }, body);
+    };
     void (async () => {
       try {
         const upstream = await forward(request, incoming);

@@ -4,6 +4,7 @@
  * Knows the contract's paths and shapes only; nothing here knows an implementation.
  */
 import { randomUUID } from 'node:crypto';
+import { mediaTypeOf } from '../../catalog-rules.ts';
 import { describeExchange, finding, show } from '../../findings.ts';
 import type { CheckContext, ExchangeRecord, Finding, HttpRequest, HttpResponse } from '../../types.ts';
 
@@ -88,6 +89,19 @@ export function expectProblem(response: HttpResponse, expected: { status: number
     return [finding(`${where}: the problem does not name the field`, `errors[0].field ${expected.field}`, `errors: ${show(objectOf(response)?.['errors'])}`, response.exchange)];
   }
   return [];
+}
+
+/** Findings unless `response` is an `about:blank` problem with its own status (D21). */
+export function aboutBlankFindings(response: HttpResponse, what: string): Finding[] {
+  const where = `${what}: ${describeExchange(response.exchange)}`;
+  const findings: Finding[] = [];
+  const contentType = response.headers['content-type'];
+  if (mediaTypeOf(contentType) !== 'application/problem+json') findings.push(finding(`${where}: not a problem body`, 'Content-Type: application/problem+json', contentType ?? 'no Content-Type', response.exchange));
+  const body = objectOf(response);
+  if (body?.['type'] !== 'about:blank' || body['status'] !== response.status) {
+    findings.push(finding(`${where}: not an about:blank problem`, show({ type: 'about:blank', status: response.status }), show({ type: body?.['type'], status: body?.['status'] }), response.exchange));
+  }
+  return findings;
 }
 
 /** An item of a feed page, as far as the walks look at it. */
