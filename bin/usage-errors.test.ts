@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../conformance/types.ts';
-import { memoryStore, type RunningServer, startServer, TEST_ADMIN_TOKEN } from '../server/testing.ts';
+import { memoryStore, type RunningServer, startServer, TEST_ADMIN_TOKEN } from '../dev/testing/sandbox.ts';
 
 const bin = fileURLToPath(new URL('./waybill.js', import.meta.url));
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startPrism, SPEC_FILE } from '../bin/prism.ts';
-import { memoryStore, startServer } from '../server/testing.ts';
+import { memoryStore, startServer } from '../dev/testing/sandbox.ts';
 import { main } from './cli.ts';
 import { startProxy } from './testing/proxy.ts';
 import type { RunReport } from './types.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KeyPrincipal } from '../../server/store/keys.ts';
+import type { KeyPrincipal } from '../../server/tenants/keys.ts';
 import type { Store } from '../../server/store/index.ts';
 import { answerJson, type ProxiedAnswer, type ProxyRewrite, startProxy } from '../testing/proxy.ts';
 import { runChecks, startReference, type ReferenceTarget } from '../testing/reference.ts';

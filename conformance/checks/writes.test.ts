@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../server/store/index.ts';
-import { TINY_DATASET_STATUSES } from '../../server/testing.ts';
+import { TINY_DATASET_STATUSES } from '../../dev/testing/sandbox.ts';
 import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxiedRequest, startProxy } from '../testing/proxy.ts';
 import { runChecks, startReference, type ReferenceTarget } from '../testing/reference.ts';
 import type { Profile } from '../types.ts';

@@ -3,10 +3,10 @@
  * reference sandbox in this process, in memory, on a free loopback port, with a fresh admin
  * token and the request log on. Loaded only then, so a run against `--target` never loads the server.
  */
-import { createApp } from '../../server/app.ts';
+import { createApp } from '../../server/start/app.ts';
 import { newAdminToken } from '../../server/http/admin-auth.ts';
-import { createHttpServer, listen } from '../../server/http-server.ts';
-import { consoleLogger } from '../../server/log.ts';
+import { createHttpServer, listen } from '../../server/http/server.ts';
+import { consoleLogger } from '../../server/http/log.ts';
 import { makeRequestLog } from '../../server/request-log/recorder.ts';
 import { simulationOf } from '../../server/simulation/runner.ts';
 import { openStore } from '../../server/store/index.ts';

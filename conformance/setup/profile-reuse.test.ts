@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { memoryStore, type RunningServer, sandboxClient, startServer, TEST_ADMIN_TOKEN } from '../../server/testing.ts';
+import { memoryStore, type RunningServer, sandboxClient, startServer, TEST_ADMIN_TOKEN } from '../../dev/testing/sandbox.ts';
 import { main as conformance } from '../cli.ts';
 import type { Profile, RunReport } from '../types.ts';
 import { main as profileCommand } from './profile-cli.ts';

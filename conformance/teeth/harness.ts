@@ -6,10 +6,10 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { createApp } from '../../server/app.ts';
-import { createHttpServer, listen } from '../../server/http-server.ts';
-import { memoryLogger } from '../../server/log.ts';
-import { memoryStore } from '../../server/testing.ts';
+import { createApp } from '../../server/start/app.ts';
+import { createHttpServer, listen } from '../../server/http/server.ts';
+import { memoryLogger } from '../../server/http/log.ts';
+import { memoryStore } from '../../dev/testing/sandbox.ts';
 import type { Store } from '../../server/store/index.ts';
 import { checks } from '../checks/index.ts';
 import { integrationContract } from '../contract.ts';

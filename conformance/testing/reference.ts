@@ -4,8 +4,8 @@
  * helper that runs checks against it. The suite itself talks HTTP only; only its tests
  * reach into the reference to set it up.
  */
-import { memoryStore, type RunningServer, seedTenant, startServer, TINY_DATASET_STATUSES, tinyDataset } from '../../server/testing.ts';
-import type { AppOptions } from '../../server/app.ts';
+import { memoryStore, type RunningServer, seedTenant, startServer, TINY_DATASET_STATUSES, tinyDataset } from '../../dev/testing/sandbox.ts';
+import type { AppOptions } from '../../server/start/app.ts';
 import type { OrderStatusName } from '../../spec/load.ts';
 import type { Store } from '../../server/store/index.ts';
 import { integrationContract } from '../contract.ts';

@@ -14,7 +14,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { contextOf, principalOf } from '../http/context.ts';
 import { aboutBlank, fieldError, problem, type ProblemError } from '../http/problem.ts';
 import { sendProblem } from '../http/reply.ts';
-import type { Faults } from '../store/faults.ts';
+import type { Faults } from './store.ts';
 import { actsAfterWrite, type FaultPlan, type InjectedFault, planFromPrefer, planFromRules, type Strike, strikesAtAnswer } from './plan.ts';
 import { parsePrefer, PreferError, type Preferred } from './prefer.ts';
 

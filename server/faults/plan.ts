@@ -3,7 +3,7 @@
  * `latency` rule that fires adding its wait, the first other rule that fires deciding the
  * answer — or, when the request sends `Prefer: fault=…` / `latency=…`, from that alone.
  */
-import type { FaultKind, FaultProblemType, FaultRule, FaultWhen } from '../store/faults.ts';
+import type { FaultKind, FaultProblemType, FaultRule, FaultWhen } from './store.ts';
 import { DRAW, draw, drawBetween } from './draw.ts';
 import type { Preferred } from './prefer.ts';
 

@@ -5,7 +5,7 @@
  * Other preferences are ignored; a `fault` or `latency` preference this server cannot
  * honour is an error whose message names what is wrong.
  */
-import type { FaultKind, FaultWhen } from '../store/faults.ts';
+import type { FaultKind, FaultWhen } from './store.ts';
 import { needsAnswer } from './plan.ts';
 
 /** The longest wait a `latency` asks for, in ms (as a rule's). */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/index.ts';
-import { call, memoryStore, type RunningServer, sandboxClient, type SandboxClient, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from '../testing.ts';
+import { call, memoryStore, type RunningServer, sandboxClient, type SandboxClient, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from '../../dev/testing/sandbox.ts';
 import { DRAW, draw, drawBetween } from './draw.ts';
 import { planFromRules } from './plan.ts';
 

@@ -1,6 +1,6 @@
 /** Authentication (D1, D3, D22) and scopes (D2). */
 import type { NextFunction, Request, Response } from 'express';
-import type { Keys, RevokedKeyOwner } from '../store/keys.ts';
+import type { Keys, RevokedKeyOwner } from '../tenants/keys.ts';
 import { contextOf, principalOf } from './context.ts';
 import { aboutBlank } from './problem.ts';
 

@@ -1,8 +1,8 @@
 /** What the middleware chain learns about a request, kept on `res.locals`. */
 import type { Response } from 'express';
 import type { InjectedFault } from '../faults/plan.ts';
-import type { KeyPrincipal } from '../store/keys.ts';
-import type { LoggedPage } from '../store/request-log.ts';
+import type { KeyPrincipal } from '../tenants/keys.ts';
+import type { LoggedPage } from '../request-log/store.ts';
 
 /** The request's validated inputs, coerced to their schema types. */
 export interface ValidInput {

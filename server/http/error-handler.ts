@@ -4,7 +4,7 @@
  * else is logged with its stack and request id and answered 500 without detail.
  */
 import type { NextFunction, Request, Response } from 'express';
-import type { Logger } from '../log.ts';
+import type { Logger } from './log.ts';
 import { contextOf } from './context.ts';
 import { aboutBlank, problem, ProblemError } from './problem.ts';
 import { sendProblem } from './reply.ts';

@@ -1,8 +1,8 @@
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationSpec } from '../../spec/load.ts';
-import { createHttpServer, listen } from '../http-server.ts';
-import { memoryLogger } from '../log.ts';
+import { createHttpServer, listen } from './server.ts';
+import { memoryLogger } from './log.ts';
 import { makeErrorHandler } from './error-handler.ts';
 import { makeSchemaCheck, makeValidate } from './validate.ts';
 

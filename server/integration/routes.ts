@@ -11,14 +11,14 @@ import { makeFaultInjection } from '../faults/inject.ts';
 import { makeAuth, makeRequireScope } from '../http/auth.ts';
 import { makeJsonBody } from '../http/body.ts';
 import { principalOf } from '../http/context.ts';
-import { makeIdempotency } from '../http/idempotency.ts';
+import { makeIdempotency } from '../idempotency/middleware.ts';
 import { problem } from '../http/problem.ts';
 import { makeRateLimit } from '../http/rate-limit.ts';
 import { sendJsonText } from '../http/reply.ts';
 import { makeValidate } from '../http/validate.ts';
 import type { Store } from '../store/index.ts';
 import { makeFeedHandler } from './feeds.ts';
-import { makeOrderWriteHandlers } from './orders.ts';
+import { makeOrderWriteHandlers } from '../orders/writes.ts';
 
 /** `/a/{b}/c` → `/a/:b/c` (Express path syntax). */
 export function expressPath(template: string): string {

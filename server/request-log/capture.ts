@@ -10,7 +10,7 @@ import { operations } from '../../spec/load.ts';
 import { revokedKeyOf } from '../http/auth.ts';
 import { contextOf } from '../http/context.ts';
 import { expressPath } from '../integration/routes.ts';
-import { BODY_LIMIT } from '../store/request-log.ts';
+import { BODY_LIMIT } from './store.ts';
 import type { CapturedRequest, RequestLog } from './recorder.ts';
 
 /** Where the integration API lives. */

@@ -1,6 +1,6 @@
 /** The curl line that replays a logged request (D48): the key as `$WAYBILL_KEY`, every other value shell-quoted. */
 import { shellQuote } from '../../bin/shell-quote.ts';
-import type { LogRow } from '../store/request-log.ts';
+import type { LogRow } from './store.ts';
 
 
 /** A curl command replaying `row` against `baseUrl` (the server's origin), for `sh`. */

@@ -7,7 +7,7 @@
  * `{ close: true }` prunes what is left, closes the connection and answers `{ closed: true }`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { makeRequestLogTable, openRequestLogDatabase } from '../store/request-log.ts';
+import { makeRequestLogTable, openRequestLogDatabase } from './store.ts';
 import { type CapturedRequest, makeLogWriter } from './writer.ts';
 
 /** What the thread is started with. */

@@ -11,7 +11,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Db } from '../store/db.ts';
-import { type LogSummaryRow, makeRequestLogTable, openRequestLogDatabase, type RequestLogTable, requestLogFile } from '../store/request-log.ts';
+import { type LogSummaryRow, makeRequestLogTable, openRequestLogDatabase, type RequestLogTable, requestLogFile } from './store.ts';
 import type { LogWorkerData } from './log-worker.ts';
 import { type CapturedRequest, makeLogWriter } from './writer.ts';
 

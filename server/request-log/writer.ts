@@ -4,7 +4,7 @@
  * each tenant to its last `retention` entries a bounded step at a time.
  */
 import type { FaultMark } from '../faults/plan.ts';
-import { BODY_LIMIT, type LoggedPage, type LogSummaryRow, type NewLogEntry, type RequestLogTable } from '../store/request-log.ts';
+import { BODY_LIMIT, type LoggedPage, type LogSummaryRow, type NewLogEntry, type RequestLogTable } from './store.ts';
 
 /** At most how many entries one transaction writes, so that an API write never waits long for the log's lock. */
 const ROWS_PER_TRANSACTION = 50;

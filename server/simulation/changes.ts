@@ -7,13 +7,13 @@
 // The English faker alone: the package's main entry loads every locale (fixtures/generate.ts).
 import { faker } from '@faker-js/faker/locale/en';
 import type { OrderType } from '../../spec/load.ts';
-import type { LineIntake, OrderIntake } from '../domain/intake-rules.ts';
-import type { LineOutcomeInput } from '../domain/outcomes.ts';
+import type { LineIntake, OrderIntake } from '../orders/intake-rules.ts';
+import type { LineOutcomeInput } from '../trips/outcomes.ts';
 import { Refusal } from '../domain/refusal.ts';
 import type { ChosenIds } from '../domain/short-id.ts';
 import { scopedId } from '../store/dataset.ts';
 import type { Store } from '../store/index.ts';
-import type { PoolOrder, PoolTrip, ReferenceIds, SimulationRow } from '../store/simulations.ts';
+import type { PoolOrder, PoolTrip, ReferenceIds, SimulationRow } from './store.ts';
 import { changeDraws, type Draw, generator, intOf, pickInt, stateOf } from './draws.ts';
 
 /** The status an order passes through when unknown statuses are on (D54). */

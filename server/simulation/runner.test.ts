@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../store/index.ts';
-import { memoryStore } from '../testing.ts';
+import { memoryStore } from '../../dev/testing/sandbox.ts';
 import { UNLISTED_STATUS } from './changes.ts';
 import { simulationOf } from './runner.ts';
 

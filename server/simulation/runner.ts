@@ -5,10 +5,10 @@
  */
 import { randomInt } from 'node:crypto';
 import { utc } from '../domain/time.ts';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../http/log.ts';
 import { transaction } from '../store/db.ts';
 import type { Store } from '../store/index.ts';
-import type { SimulationRow } from '../store/simulations.ts';
+import type { SimulationRow } from './store.ts';
 import { makeChange } from './changes.ts';
 import { countDue, gapMs, generator, timelineStart } from './draws.ts';
 

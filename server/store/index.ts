@@ -2,22 +2,22 @@
 import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from '../domain/time.ts';
 import { type Db, openDatabase } from './db.ts';
-import { makeClocks } from './clocks.ts';
-import { makeDirectory } from './directory.ts';
-import { makeFaults } from './faults.ts';
-import { makeHistory } from './history.ts';
-import { makeIdempotency } from './idempotency.ts';
-import { makeKeys } from './keys.ts';
-import { makeOrderDetail } from './order-detail.ts';
-import { makeOrderIntake } from './order-intake.ts';
-import { makeOrders } from './orders.ts';
-import { makeProvisioning } from './provision.ts';
+import { makeClocks } from '../clock/store.ts';
+import { makeDirectory } from '../directory/store.ts';
+import { makeFaults } from '../faults/store.ts';
+import { makeHistory } from '../orders/history.ts';
+import { makeIdempotency } from '../idempotency/store.ts';
+import { makeKeys } from '../tenants/keys.ts';
+import { makeOrderDetail } from '../orders/detail.ts';
+import { makeOrderIntake } from '../orders/intake.ts';
+import { makeOrders } from '../orders/store.ts';
+import { makeProvisioning } from '../profiles/provision.ts';
 import { makeReset } from './reset.ts';
-import { makeSimulations } from './simulations.ts';
-import { makeTenants } from './tenants.ts';
-import { makeTripLife } from './trip-life.ts';
-import { makeTripStops } from './trip-stops.ts';
-import { makeTrips } from './trips.ts';
+import { makeSimulations } from '../simulation/store.ts';
+import { makeTenants } from '../tenants/store.ts';
+import { makeTripLife } from '../trips/life.ts';
+import { makeTripStops } from '../trips/stops.ts';
+import { makeTrips } from '../trips/store.ts';
 
 /** Every table family of the sandbox, over one database. */
 export function makeStore(db: Db, clock: Clock = systemClock) {

@@ -1,7 +1,7 @@
 /** Empties the sandbox (D38): every tenant and everything it holds; `meta` (the cursor signing key) stays. */
-import type { Clocks } from './clocks.ts';
+import type { Clocks } from '../clock/store.ts';
 import { type Db, transaction } from './db.ts';
-import type { Faults } from './faults.ts';
+import type { Faults } from '../faults/store.ts';
 
 // Children before parents, so that no foreign key is ever left dangling.
 const TABLES = [

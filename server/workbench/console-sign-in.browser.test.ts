@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipWithoutBrowser } from '../../test/browser.ts';
-import { memoryStore, type RunningServer, sandboxClient, startServer, TEST_ADMIN_TOKEN } from '../testing.ts';
+import { memoryStore, type RunningServer, sandboxClient, startServer, TEST_ADMIN_TOKEN } from '../../dev/testing/sandbox.ts';
 import { builtConsole, heardBy, openConsole, photograph, signIn, view } from './console-browser.ts';
 
 const SKIP = skipWithoutBrowser('console sign-in');

@@ -19,7 +19,7 @@ import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, seriousAccessibilityViolations, skipWithoutBrowser } from '../../test/browser.ts';
-import { memoryStore, type RunningServer, startServer, TEST_ADMIN_TOKEN } from '../testing.ts';
+import { memoryStore, type RunningServer, startServer, TEST_ADMIN_TOKEN } from '../../dev/testing/sandbox.ts';
 import { builtConsole, openConsole as openOn, photograph as shot, view } from './console-browser.ts';
 
 const SKIP = skipWithoutBrowser('console');

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConsole } from '../../console/build.mjs';
-import { createHttpServer, listen } from '../http-server.ts';
+import { createHttpServer, listen } from '../http/server.ts';
 import { makeErrorHandler } from '../http/error-handler.ts';
 import { makeFallback } from '../http/fallback.ts';
 import { makeRequestId } from '../http/request-id.ts';
-import { memoryLogger } from '../log.ts';
-import { memoryStore, type RunningServer, startServer } from '../testing.ts';
+import { memoryLogger } from '../http/log.ts';
+import { memoryStore, type RunningServer, startServer } from '../../dev/testing/sandbox.ts';
 import { CONSOLE_CSP, makeConsoleRouter } from './console.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'waybill-console-'));

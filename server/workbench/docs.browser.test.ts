@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipWithoutBrowser } from '../../test/browser.ts';
 import { packageFile } from '../../spec/package-files.ts';
-import { memoryStore, type RunningServer, startServer } from '../testing.ts';
+import { memoryStore, type RunningServer, startServer } from '../../dev/testing/sandbox.ts';
 
 const SKIP = skipWithoutBrowser('/docs');
 const SCREENSHOTS = packageFile('reports/console');

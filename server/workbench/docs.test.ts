@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalog } from '../../spec/load.ts';
 import { packageFile, PACKAGE_VERSION } from '../../spec/package-files.ts';
-import { memoryStore, type RunningServer, startServer } from '../testing.ts';
+import { memoryStore, type RunningServer, startServer } from '../../dev/testing/sandbox.ts';
 import { markdownHtml } from './docs-pages.ts';
 import { PAGE_CSP, SWAGGER_CSP } from './docs.ts';
 

@@ -1,0 +1,61 @@
+/**
+ * Benchmark child: the ceiling for the order feed on this machine. A bare `node:http`
+ * server doing only the feed's own work — the sandbox's feed SQL and row-to-page step
+ * (`makeOrders(...).feedPage`), its cursor codec, and the page text of
+ * `server/integration/feeds.ts` — with no Express, auth, rate limit, validation or
+ * request id. The tenant is fixed on the command line. Prints its base URL on stdout.
+ *
+ *   node --import tsx server/bench/serve-baseline.ts --db FILE --tenant ID [--port 0]
+ */
+import { createServer } from 'node:http';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { makeCursorCodec } from '../../server/domain/cursor.ts';
+import { systemClock } from '../../server/domain/time.ts';
+import { listen } from '../../server/http/server.ts';
+import { pageJson } from '../../server/integration/feeds.ts';
+import { MMAP_BYTES } from '../../server/store/db.ts';
+import { makeOrders } from '../../server/orders/store.ts';
+import { makeTenants } from '../../server/tenants/store.ts';
+import { readCursorSecret } from './cursors.ts';
+
+const { values } = parseArgs({ options: { db: { type: 'string' }, tenant: { type: 'string' }, port: { type: 'string', default: '0' } } });
+if (values.db === undefined || values.tenant === undefined) throw new Error('--db FILE and --tenant ID are required');
+const tenantId = values.tenant;
+
+const db = new Database(values.db, { readonly: true, fileMustExist: true });
+// The same read settings as the sandbox's own connection (server/store/db.ts).
+db.pragma(`mmap_size = ${MMAP_BYTES}`);
+const orders = makeOrders(db, makeTenants(db, systemClock));
+const cursors = makeCursorCodec(readCursorSecret(db));
+
+const server = createServer((req, res) => {
+  const url = req.url ?? '';
+  const mark = url.indexOf('?');
+  if ((mark === -1 ? url : url.slice(0, mark)) !== '/api/v1/integration/orders') {
+    res.writeHead(404).end();
+    return;
+  }
+  const query = new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1));
+  const cursor = query.get('cursor');
+  const position = cursor === null ? null : cursors.decode('orders', tenantId, cursor);
+  if (cursor !== null && position === null) {
+    res.writeHead(400).end();
+    return;
+  }
+  const page = orders.feedPage(tenantId, { position, since: null, statuses: null, limit: Math.min(Number(query.get('limit') ?? 50) || 50, 100) });
+  const body = pageJson(page.items, page.next === null ? null : cursors.encode('orders', tenantId, page.next));
+  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+});
+process.stdout.write(`${await listen(server, Number(values.port), '127.0.0.1')}\n`);
+
+const stop = () => {
+  server.close(() => {
+    db.close();
+    process.exit(0);
+  });
+  server.closeAllConnections();
+};
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);

@@ -1,0 +1,155 @@
+/**
+ * The test clock of each tenant (D52): the wall clock, a clock frozen at an instant, or the
+ * wall clock shifted by an offset. Every time a tenant sees — its stamps (D7), its keys'
+ * rate-limit buckets (D14), its Idempotency-Keys' replay window (D13), its simulation
+ * (D53) — is read from `now(tenantId)`.
+ *
+ * The settings are kept in `tenant_clocks` and cached in memory: this process is the only
+ * writer, and `now()` is read on every request.
+ */
+import { type Clock, utc } from '../domain/time.ts';
+import type { Db } from '../store/db.ts';
+
+export type ClockMode = 'system' | 'frozen' | 'offset';
+
+/** A tenant's clock as the control plane answers it (`Clock` of spec/sandbox.yaml). */
+export interface ClockView {
+  mode: ClockMode;
+  nowUtc: string;
+  offsetMs: number;
+}
+
+/** How a tenant's clock is set: frozen at `frozenAt`, or running `offsetMs` from the wall clock. */
+interface Setting {
+  frozenAt: number | null;
+  offsetMs: number;
+}
+
+/** A setting that would move the tenant's time backwards (D52); the control plane answers it 409. */
+export class ClockBackwards extends Error {
+  constructor(
+    readonly nowMs: number,
+    readonly wouldBeMs: number,
+  ) {
+    super(`The tenant's clock reads ${utc(nowMs)}; ${utc(wouldBeMs)} would move it backwards, and its stamps must keep increasing (D7). Set a later time.`);
+    this.name = 'ClockBackwards';
+  }
+}
+
+/** Called after a tenant's clock moved forward; answers how many changes it made (the simulation, D53). */
+export type AdvanceListener = (tenantId: string) => number | Promise<number>;
+
+/** Called before a tenant's clock moves forward to `toMs`: answers why the move is refused, or null (the simulation's cap, D53). */
+export type AdvanceCheck = (tenantId: string, toMs: number) => string | null;
+
+/** An advance a check refused, before the clock moved; the control plane answers it 400 naming `by`. */
+export class AdvanceRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdvanceRefused';
+  }
+}
+
+const SYSTEM: Setting = { frozenAt: null, offsetMs: 0 };
+
+/** The tenants' clocks over `db`, on top of the base clock `base` (the wall clock, or a test's). */
+export function makeClocks(db: Db, base: Clock) {
+  const read = db.prepare<[], { tenant_id: string; frozen_at: number | null; offset_ms: number }>('SELECT tenant_id, frozen_at, offset_ms FROM tenant_clocks');
+  const upsert = db.prepare(
+    'INSERT INTO tenant_clocks (tenant_id, frozen_at, offset_ms) VALUES (?, ?, ?) ON CONFLICT (tenant_id) DO UPDATE SET frozen_at = excluded.frozen_at, offset_ms = excluded.offset_ms',
+  );
+  const remove = db.prepare('DELETE FROM tenant_clocks WHERE tenant_id = ?');
+  let settings = new Map<string, Setting>();
+  const load = () => {
+    settings = new Map(read.all().map((row) => [row.tenant_id, { frozenAt: row.frozen_at, offsetMs: row.offset_ms }]));
+  };
+  load();
+  /** Readings forced for the length of a call: the simulation stamps a change at the time it fell due. */
+  const pinned = new Map<string, number>();
+  const listeners: AdvanceListener[] = [];
+  const checks: AdvanceCheck[] = [];
+
+  const settingOf = (tenantId: string): Setting => settings.get(tenantId) ?? SYSTEM;
+  const reading = (setting: Setting, wall: number) => setting.frozenAt ?? wall + setting.offsetMs;
+  const now = (tenantId: string): number => pinned.get(tenantId) ?? reading(settingOf(tenantId), base());
+  const modeOf = (setting: Setting): ClockMode => (setting.frozenAt !== null ? 'frozen' : setting.offsetMs !== 0 ? 'offset' : 'system');
+
+  /** Stores `setting` unless it moves the tenant's time backwards, both read at the wall time `wall`. */
+  function apply(tenantId: string, setting: Setting, wall: number): ClockView {
+    const before = reading(settingOf(tenantId), wall);
+    const after = reading(setting, wall);
+    if (after < before) throw new ClockBackwards(before, after);
+    if (setting.frozenAt === null && setting.offsetMs === 0) remove.run(tenantId);
+    else upsert.run(tenantId, setting.frozenAt, setting.offsetMs);
+    settings.set(tenantId, setting);
+    return view(tenantId);
+  }
+
+  function view(tenantId: string): ClockView {
+    const setting = settingOf(tenantId);
+    const wall = base();
+    const nowMs = reading(setting, wall);
+    return { mode: modeOf(setting), nowUtc: utc(nowMs), offsetMs: nowMs - wall };
+  }
+
+  return {
+    /** The tenant's time, ms since the epoch. */
+    now,
+    /** The tenant's clock as the control plane shows it. */
+    view,
+    /**
+     * Sets the tenant's clock: `frozen` at `atMs` (default: its current time), `offset`
+     * running from `atMs` (default: its current time), or `system`. Throws ClockBackwards
+     * for a setting that puts the tenant's time before its current time.
+     */
+    set(tenantId: string, mode: ClockMode, atMs?: number): ClockView {
+      // One reading of the wall clock for the default and the check: read twice, a millisecond
+      // ticking between them made "freeze now" a backwards move (409).
+      const wall = base();
+      const at = atMs ?? pinned.get(tenantId) ?? reading(settingOf(tenantId), wall);
+      if (mode === 'frozen') return apply(tenantId, { frozenAt: at, offsetMs: 0 }, wall);
+      if (mode === 'offset') return apply(tenantId, { frozenAt: null, offsetMs: at - wall }, wall);
+      return apply(tenantId, SYSTEM, wall);
+    },
+    /**
+     * Moves the tenant's time forward by `ms` (a `system` clock becomes an `offset` one),
+     * then lets every listener catch up; answers the clock and the changes they made.
+     */
+    async advance(tenantId: string, ms: number): Promise<{ clock: ClockView; changes: number }> {
+      const setting = settingOf(tenantId);
+      const toMs = now(tenantId) + ms;
+      for (const check of checks) {
+        const refusal = check(tenantId, toMs);
+        if (refusal !== null) throw new AdvanceRefused(refusal);
+      }
+      apply(tenantId, setting.frozenAt !== null ? { frozenAt: setting.frozenAt + ms, offsetMs: 0 } : { frozenAt: null, offsetMs: setting.offsetMs + ms }, base());
+      let changes = 0;
+      for (const listener of listeners) changes += await listener(tenantId);
+      return { clock: view(tenantId), changes };
+    },
+    /** Registers a listener called after every advance (the simulation, D53). */
+    onAdvance(listener: AdvanceListener): void {
+      listeners.push(listener);
+    },
+    /** Registers a check run before every advance, which may refuse it (the simulation's cap, D53). */
+    beforeAdvance(check: AdvanceCheck): void {
+      checks.push(check);
+    },
+    /**
+     * Runs `fn` with the tenant's clock reading `atMs` (synchronously: nothing else runs
+     * meanwhile). The simulation stamps each change at the time it fell due with it.
+     */
+    pinned<T>(tenantId: string, atMs: number, fn: () => T): T {
+      pinned.set(tenantId, atMs);
+      try {
+        return fn();
+      } finally {
+        pinned.delete(tenantId);
+      }
+    },
+    /** Forgets a deleted tenant's clock (a reset empties the table; the cache follows). */
+    reload: load,
+  };
+}
+
+export type Clocks = ReturnType<typeof makeClocks>;

@@ -1,0 +1,32 @@
+/** Tags (D34) and the mini-status directory (D35). */
+import type { Store } from '../store/index.ts';
+import { sendEmpty } from '../http/reply.ts';
+import { bodyOf, type Handler, paramsOf, sendJson } from '../control-plane/respond.ts';
+
+/** Handlers of the tag and mini-status operations. */
+export function makeDirectoryHandlers(store: Store): Record<string, Handler> {
+  const { directory } = store;
+  return {
+    listTags(_req, res) {
+      sendJson(res, 200, { items: directory.listTags(paramsOf(res)['tenantId']!) });
+    },
+    createTag(_req, res) {
+      sendJson(res, 201, directory.createTag(paramsOf(res)['tenantId']!, bodyOf<{ name: string; color: string }>(res)));
+    },
+    updateTag(_req, res) {
+      const params = paramsOf(res);
+      sendJson(res, 200, directory.updateTag(params['tenantId']!, params['tagId']!, bodyOf<{ name?: string; color?: string }>(res)));
+    },
+    listMiniStatuses(_req, res) {
+      sendJson(res, 200, { items: directory.listMiniStatuses(paramsOf(res)['tenantId']!) });
+    },
+    createMiniStatus(_req, res) {
+      sendJson(res, 201, directory.createMiniStatus(paramsOf(res)['tenantId']!, bodyOf<{ status: string; name: string }>(res)));
+    },
+    deactivateMiniStatus(_req, res) {
+      const params = paramsOf(res);
+      directory.deactivateMiniStatus(params['tenantId']!, params['miniStatusId']!);
+      sendEmpty(res, 204);
+    },
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * Fault rules of each tenant (D51), kept in `fault_rules` and cached in memory: this process
+ * is the only writer, and every integration call asks for its tenant's rules, so a tenant
+ * without rules must cost one map lookup. The counters (`matched`, `fired`, `remaining`) are
+ * written in the same synchronous step that counts a call.
+ */
+import { randomUUID } from 'node:crypto';
+import { type TenantClock, utc } from '../domain/time.ts';
+import type { Db } from '../store/db.ts';
+
+/** What a fault does to a call (FaultKind of spec/sandbox.yaml). */
+export type FaultKind = 'latency' | 'status' | 'reset' | 'empty' | 'malformed' | 'stall';
+
+/** Before the request runs, or after its effect is committed (writes only). */
+export type FaultWhen = 'before' | 'after';
+
+/** The problem a 429 fault answers: the rate limit, or (writes only) a request with the same Idempotency-Key in flight. */
+export type FaultProblemType = 'api.rate_limited' | 'idempotency.inFlight';
+
+/** A rule's fixed part, as the control plane shows it minus id, counters and creation time. */
+export interface FaultRuleSpec {
+  operation: string;
+  keyId: string | null;
+  fault: FaultKind;
+  status: 429 | 500 | 503 | null;
+  retryAfterSeconds: number | null;
+  /** The `type` of a 429 fault's problem; null for other faults. */
+  problemType: FaultProblemType | null;
+  latencyMs: { min: number; max: number } | null;
+  durationMs: number | null;
+  when: FaultWhen | null;
+  times: number | null;
+  probability: number | null;
+  seed: number | null;
+}
+
+/** A rule as the control plane answers it (FaultRule of spec/sandbox.yaml). */
+export interface FaultRule extends FaultRuleSpec {
+  id: string;
+  remaining: number | null;
+  matched: number;
+  fired: number;
+  createdAtUtc: string;
+}
+
+interface FaultRow {
+  id: string;
+  tenant_id: string;
+  rule: string;
+  remaining: number | null;
+  matched: number;
+  fired: number;
+  created_at: string;
+}
+
+/** The rule of a row, its members in the order of the contract. */
+function ruleOf(row: FaultRow): FaultRule {
+  const spec = JSON.parse(row.rule) as FaultRuleSpec;
+  return {
+    id: row.id,
+    operation: spec.operation,
+    keyId: spec.keyId,
+    fault: spec.fault,
+    status: spec.status,
+    retryAfterSeconds: spec.retryAfterSeconds,
+    // Rules stored before problemType existed: a 429 was always the rate limit.
+    problemType: spec.problemType ?? (spec.status === 429 ? 'api.rate_limited' : null),
+    latencyMs: spec.latencyMs,
+    durationMs: spec.durationMs,
+    when: spec.when,
+    times: spec.times,
+    remaining: row.remaining,
+    probability: spec.probability,
+    seed: spec.seed,
+    matched: row.matched,
+    fired: row.fired,
+    createdAtUtc: row.created_at,
+  };
+}
+
+/** The fault rules over `db`, stamped with each tenant's clock. */
+export function makeFaults(db: Db, clock: TenantClock) {
+  // In the order the rules were added: a new row's rowid is past every other's.
+  const all = db.prepare<[], FaultRow>('SELECT id, tenant_id, rule, remaining, matched, fired, created_at FROM fault_rules ORDER BY rowid');
+  const insert = db.prepare('INSERT INTO fault_rules (id, tenant_id, rule, remaining, created_at) VALUES (?, ?, ?, ?, ?)');
+  const saveCounts = db.prepare('UPDATE fault_rules SET matched = ?, fired = ?, remaining = ? WHERE id = ?');
+  const removeOne = db.prepare('DELETE FROM fault_rules WHERE tenant_id = ? AND id = ?');
+  const removeAll = db.prepare('DELETE FROM fault_rules WHERE tenant_id = ?');
+  // The tenants that have rules, each with its rules oldest first; a tenant without rules has no entry.
+  let byTenant = new Map<string, FaultRule[]>();
+  const load = () => {
+    byTenant = new Map();
+    for (const row of all.all()) byTenant.set(row.tenant_id, [...(byTenant.get(row.tenant_id) ?? []), ruleOf(row)]);
+  };
+  load();
+
+  return {
+    /** The tenant's rules, oldest first, or undefined when it has none (the hot path: one lookup). */
+    rulesOf(tenantId: string): readonly FaultRule[] | undefined {
+      return byTenant.get(tenantId);
+    },
+    /** Copies of the tenant's rules, oldest first. */
+    list(tenantId: string): FaultRule[] {
+      return (byTenant.get(tenantId) ?? []).map((rule) => ({ ...rule }));
+    },
+    /** Adds a rule, in force from the next call; `remaining` starts at `times`. */
+    add(tenantId: string, spec: FaultRuleSpec): FaultRule {
+      const rule: FaultRule = ruleOf({ id: randomUUID(), tenant_id: tenantId, rule: JSON.stringify(spec), remaining: spec.times, matched: 0, fired: 0, created_at: utc(clock(tenantId)) });
+      insert.run(rule.id, tenantId, JSON.stringify(spec), rule.remaining, rule.createdAtUtc);
+      byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), rule]);
+      return { ...rule };
+    },
+    /** Counts a call the rule matched (and fired on, using up one of its `times`), in memory and in the database. */
+    count(rule: FaultRule, fired: boolean): void {
+      rule.matched += 1;
+      if (fired) {
+        rule.fired += 1;
+        if (rule.remaining !== null) rule.remaining -= 1;
+      }
+      saveCounts.run(rule.matched, rule.fired, rule.remaining, rule.id);
+    },
+    /** Gives back a firing `count` recorded: an `after` rule whose write did not commit (D51) fired on nothing. */
+    unfire(rule: FaultRule): void {
+      rule.fired -= 1;
+      if (rule.remaining !== null) rule.remaining += 1;
+      saveCounts.run(rule.matched, rule.fired, rule.remaining, rule.id);
+    },
+    /** Deletes the tenant's rule `id`; false when the tenant has no such rule. */
+    remove(tenantId: string, id: string): boolean {
+      if (removeOne.run(tenantId, id).changes === 0) return false;
+      const left = (byTenant.get(tenantId) ?? []).filter((rule) => rule.id !== id);
+      if (left.length === 0) byTenant.delete(tenantId);
+      else byTenant.set(tenantId, left);
+      return true;
+    },
+    /** Deletes every rule of the tenant. */
+    clear(tenantId: string): void {
+      removeAll.run(tenantId);
+      byTenant.delete(tenantId);
+    },
+    /** Reads the rules again (a reset emptied the table; the cache follows). */
+    reload: load,
+  };
+}
+
+export type Faults = ReturnType<typeof makeFaults>;

@@ -1,0 +1,201 @@
+/**
+ * The HTTP server around the app. Node answers requests it cannot parse before Express
+ * sees them; `clientError` makes those answers problem+json too (D17, D18), in the order of
+ * the requests on a kept-alive connection, and a client's half-close ends nothing (D60).
+ */
+import { createServer, IncomingMessage, type Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Express } from 'express';
+import { newRequestId } from './request-id.ts';
+
+/** The raw HTTP/1.1 text of a problem answer written straight to a socket; `path` when the request line was read. */
+function rawProblem(status: number, reason: string, type: string, detail: string, path: string): string {
+  const requestId = newRequestId();
+  const body = JSON.stringify({ type, title: reason, status, detail, instance: `${path}#${requestId}` });
+  return [
+    `HTTP/1.1 ${status} ${reason}`,
+    'Content-Type: application/problem+json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${requestId}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/** The problem text for a client error Node raised, by its code. */
+function clientErrorAnswer(code: string | undefined, path: string): string {
+  switch (code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'HPE_INVALID_EOF_STATE':
+      return rawProblem(408, 'Request Timeout', 'api.request_body_incomplete', 'The request ended, or stopped arriving, before it was complete; send again.', path);
+    default:
+      return rawProblem(400, 'Bad Request', 'api.malformed_request', 'The request is not valid HTTP/1.1.', path);
+  }
+}
+
+/** How long a connection stays half-closed after its last answer, reading what the client still sends. */
+const LINGER_MS = 5000;
+
+/** What the server keeps of one connection: its answers in progress, and an answer that waits behind them. */
+interface ConnectionState {
+  /** Answers on the connection not yet fully written, in the order of their requests. */
+  answers: ServerResponse[];
+  /** Bytes written when the last answer was complete: more means one is partly out. */
+  answeredBytes: number;
+  /**
+   * The request whose head was read last: while its body is still being read, a parse error is
+   * about that body (bad chunked framing), not about a request behind it, and names its path (D23).
+   */
+  latest: IncomingMessage | null;
+  /** The problem for a request that could not be parsed behind answers in progress, written once they are out ('' closes without one). */
+  waiting: string | null;
+  /** The connection's last answer is written: it only waits for the client to close. */
+  closing: boolean;
+}
+
+/** A problem answer written through Node's response object (for requests Node parsed but would answer itself). */
+function writeProblem(response: ServerResponse, status: number, reason: string, type: string, detail: string, path: string, headers: Record<string, string> = {}): void {
+  const requestId = newRequestId();
+  const body = JSON.stringify({ type, title: reason, status, detail, instance: `${path}#${requestId}` });
+  response.writeHead(status, reason, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId, Connection: 'close', ...headers });
+  response.end(body);
+}
+
+/**
+ * Request and response classes whose instances are born with the app's own prototypes
+ * (`app.request`, `app.response`). Express gives every request and response those
+ * prototypes with `Object.setPrototypeOf`, which is a no-op for these; on Node's plain
+ * objects it reshapes them, and that alone cost about 80 µs of a 150 µs request (`npm run bench`).
+ */
+function appClasses(app: Express): { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } {
+  // Node's own constructors are plain functions, so they can initialise an object made by another.
+  function AppRequest(this: IncomingMessage, ...args: unknown[]): void {
+    Reflect.apply(IncomingMessage, this, args);
+  }
+  AppRequest.prototype = app.request;
+  function AppResponse(this: ServerResponse, ...args: unknown[]): void {
+    Reflect.apply(ServerResponse, this, args);
+  }
+  AppResponse.prototype = app.response;
+  return { IncomingMessage: AppRequest as unknown as typeof IncomingMessage, ServerResponse: AppResponse as unknown as typeof ServerResponse };
+}
+
+/**
+ * An HTTP server for `app` whose every answer is problem+json with a request id, those Node
+ * would give on its own included: a request it cannot parse (also on a connection that already
+ * carried answers, once they are out), one without Host (RFC 9112 §3.2), one whose target is no
+ * URL, an Expect it cannot meet, and CONNECT. A connection is closed only after its answers
+ * (a client's half-close included), when a partly written answer leaves no room for one, or
+ * when the client closes its side in the middle of an answer (D60).
+ */
+export function createHttpServer(app: Express): Server {
+  // Host is checked below, so that its absence is answered as a problem too.
+  const server = createServer({ requireHostHeader: false, ...appClasses(app) }, (request, response) => {
+    if (request.headers.host === undefined && request.httpVersion === '1.1') {
+      writeProblem(response, 400, 'Bad Request', 'api.malformed_request', 'An HTTP/1.1 request must carry a Host header (RFC 9112 §3.2).', (request.url ?? '').split('?')[0]!);
+      return;
+    }
+    // An absolute-form target that is no URL leaves the router without a path: it would end in Express's HTML 404.
+    if (!request.url?.startsWith('/') && request.url !== '*' && !URL.canParse(request.url ?? '')) {
+      writeProblem(response, 400, 'Bad Request', 'api.malformed_request', 'The request target is not a valid URL.', '');
+      return;
+    }
+    app(request as Parameters<Express>[0], response as Parameters<Express>[1]);
+  });
+  // Node ends a connection as soon as the client half-closes it, dropping the answers still
+  // being made; a FIN only says the client sends nothing more. The switch is Node's own
+  // (`_http_server.js`), undocumented; connections.test.ts fails if it stops working.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  // A client that closes its side in the middle of an answer (a stalled one it timed out on)
+  // has gone, not half-closed: it waits for answers to begin, not for the rest of one.
+  server.on('connection', (socket: Socket) => socket.on('end', clientEnded));
+  function clientEnded(this: Socket): void {
+    if (connections.get(this)?.answers.some((answer) => answer.headersSent && !answer.writableEnded)) this.destroy();
+  }
+  const connections = new WeakMap<Socket, ConnectionState>();
+  const stateOf = (socket: Socket): ConnectionState => {
+    let state = connections.get(socket);
+    if (state === undefined) connections.set(socket, (state = { answers: [], answeredBytes: 0, latest: null, waiting: null, closing: false }));
+    return state;
+  };
+  /** Writes the connection's last answer and half-closes it; the client's FIN, or LINGER_MS, closes it for good. */
+  const endWith = (socket: Socket, state: ConnectionState, answer: string): void => {
+    state.closing = true;
+    socket.end(answer);
+    // Destroying the socket now would reset the connection while the client may still be
+    // sending, and a reset can discard the answers it has not read yet (RFC 9112 §9.6).
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  };
+  // One pair of listeners for every answer (not two closures per request). Node has detached
+  // the response from its socket by then; the request keeps it.
+  function answerFinished(this: ServerResponse): void {
+    const socket = this.req.socket;
+    const state = stateOf(socket);
+    forget(state, this);
+    state.answeredBytes = socket.bytesWritten;
+    if (state.answers.length === 0 && state.waiting !== null && socket.writable) endWith(socket, state, state.waiting);
+  }
+  function answerClosed(this: ServerResponse): void {
+    const state = connections.get(this.req.socket);
+    if (state === undefined || this.writableFinished) return;
+    forget(state, this);
+    if (state.waiting !== null) this.req.socket.destroy();
+  }
+  const forget = (state: ConnectionState, answer: ServerResponse): void => {
+    const at = state.answers.indexOf(answer);
+    if (at !== -1) state.answers.splice(at, 1);
+  };
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const state = stateOf(request.socket);
+    state.latest = request;
+    state.answers.push(response);
+    // Ahead of Node's own listener, which closes the socket after this answer when the client
+    // half-closed it: the answer waiting behind this one must be written first.
+    response.prependListener('finish', answerFinished);
+    response.on('close', answerClosed);
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    const state = stateOf(socket);
+    // The last answer is out or on its way: what the client still sends is read and dropped.
+    if (state.closing) return;
+    if (!socket.writable) return void socket.destroy();
+    const latest = state.latest;
+    const inBody = latest !== null && !latest.complete;
+    if (inBody && latest.listenerCount('data') > 0) {
+      // A body cut short, too slow or badly framed, being read for the request being answered:
+      // its problem is that request's answer, unless part of an answer is already out.
+      if (socket.bytesWritten === state.answeredBytes) endWith(socket, state, clientErrorAnswer(error.code, (latest.url ?? '').split('?')[0]!));
+      else socket.destroy();
+      return;
+    }
+    // A body nobody reads (its operation takes none, or its answer is out) gets no answer of
+    // its own: the connection closes after the answers in progress. Anything else is a new
+    // request behind them, whose path is unknown (D23), answered once they are out.
+    const answer = inBody ? '' : clientErrorAnswer(error.code, '');
+    if (state.answers.length > 0) state.waiting = answer;
+    else if (socket.bytesWritten === state.answeredBytes) endWith(socket, state, answer);
+    else socket.destroy();
+  });
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    writeProblem(response, 417, 'Expectation Failed', 'about:blank', `Expect: ${String(request.headers.expect).slice(0, 100)} cannot be met; only 100-continue is understood.`, (request.url ?? '').split('?')[0]!);
+  });
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => {
+    socket.end(rawProblem(405, 'Method Not Allowed', 'about:blank', 'CONNECT is not supported: this is not a proxy.', '').replace('\r\nConnection: close', '\r\nAllow: GET, POST, DELETE\r\nConnection: close'));
+  });
+  return server;
+}
+
+/** Listens on `host:port` (0 for an ephemeral port); resolves to the base URL. */
+export function listen(server: Server, port: number, host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      if (address === null || typeof address === 'string') return reject(new Error('no TCP address'));
+      const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolve(`http://${shownHost}:${address.port}`);
+    });
+  });
+}

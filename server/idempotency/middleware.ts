@@ -1,0 +1,76 @@
+/**
+ * Idempotency-Key (D13, D26). `begin` runs as soon as the headers are in: it refuses a
+ * key whose first request is still running (429 `idempotency.inFlight`), even while that
+ * request is still sending its body. `resolve` runs once the body is read: it replays a
+ * stored answer, refuses a key reused for another request, or arranges for this request's
+ * answer to be stored: the answers of a request that passed validation, but 5xx and 429.
+ */
+import { createHash } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import type { Idempotency } from './store.ts';
+import { contextOf, principalOf } from '../http/context.ts';
+import { fieldError, problem } from '../http/problem.ts';
+
+const HEADER = 'Idempotency-Key';
+const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** The two idempotency middlewares of the write operations, sharing one in-flight set. */
+export function makeIdempotency(options: { store: Idempotency }) {
+  const inFlight = new Set<string>();
+  const keyOf = (req: Request) => req.get(HEADER);
+
+  function begin(req: Request, res: Response, next: NextFunction): void {
+    const key = keyOf(req);
+    if (key === undefined) {
+      next();
+      return;
+    }
+    if (!VALID_KEY.test(key)) {
+      const message = 'Idempotency-Key must be 1 to 255 visible ASCII characters.';
+      next(problem('api.malformed_request', message, [fieldError(HEADER, 'api.malformed_request', message, key)]));
+      return;
+    }
+    const slot = `${principalOf(res).tenantId}\n${key}`;
+    if (inFlight.has(slot)) {
+      next(problem('idempotency.inFlight', 'A request with the same Idempotency-Key is still in flight; retry after the delay in Retry-After.', undefined, { headers: { 'Retry-After': '1' } }));
+      return;
+    }
+    inFlight.add(slot);
+    res.on('close', () => inFlight.delete(slot));
+    next();
+  }
+
+  function resolve(req: Request, res: Response, next: NextFunction): void {
+    const key = keyOf(req);
+    if (key === undefined) {
+      next();
+      return;
+    }
+    const { tenantId } = principalOf(res);
+    const context = contextOf(res);
+    const fingerprint = createHash('sha256')
+      .update(`${req.method} ${req.originalUrl.split('?')[0]}\n`)
+      .update(context.rawBody ?? Buffer.alloc(0))
+      .digest('hex');
+    const stored = options.store.find(tenantId, key);
+    if (stored !== undefined) {
+      if (stored.fingerprint !== fingerprint) {
+        const message = 'The Idempotency-Key was already used for a different request.';
+        next(problem('api.malformed_request', message, [fieldError(HEADER, 'api.malformed_request', message, key)]));
+        return;
+      }
+      res.status(stored.status).set('Idempotent-Replayed', 'true');
+      if (stored.contentType !== null) res.type(stored.contentType).send(stored.body);
+      else res.end();
+      return;
+    }
+    context.onAnswer = (status, contentType, body) => {
+      // Only a request that passed validation ran: a refusal of the request itself (400) is
+      // not a verdict on the order, and the corrected request may use the key (D13).
+      if (context.input !== undefined && status < 500 && status !== 429) options.store.save(tenantId, key, { fingerprint, status, contentType, body });
+    };
+    next();
+  }
+
+  return { begin, resolve };
+}

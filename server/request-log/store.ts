@@ -1,0 +1,183 @@
+/**
+ * The request log's table (D48), in a database file of its own beside the sandbox's: its
+ * writes would otherwise make every read of the sandbox's connection start over with an
+ * empty page cache and a WAL to search (a third of the feed's throughput, `npm run bench`).
+ * Batches of entries written in one transaction, pages newest first by id, one entry, the
+ * entries after an id, and pruning in bounded steps. Commits do not fsync (WAL, synchronous
+ * NORMAL): the log may lose its last batches to a power cut.
+ */
+import { type Db, openDatabase } from '../store/db.ts';
+import type { FeedItemKey } from '../store/feed-sql.ts';
+
+/** How much of a request or response body an entry keeps, in bytes. */
+export const BODY_LIMIT = 16 * 1024;
+
+/** A feed page as the request log keeps it (D48): its nextCursor and each item's id, updatedAtUtc and status. */
+export interface LoggedPage {
+  nextCursor: string | null;
+  items: readonly FeedItemKey[];
+}
+
+/** An entry as the recorder hands it over, bodies already cut to `BODY_LIMIT`. */
+export interface NewLogEntry {
+  tenantId: string;
+  at: string;
+  operation: string;
+  method: string;
+  target: string;
+  status: number;
+  problemType: string | null;
+  fieldErrors: string | null;
+  latencyMs: number;
+  keyId: string;
+  requestId: string;
+  idempotencyKey: string | null;
+  replayed: boolean;
+  requestContentType: string | null;
+  requestBody: string | null;
+  requestBytes: number;
+  responseContentType: string | null;
+  responseBody: string | null;
+  responseBytes: number;
+  orderIds: string;
+  tripIds: string;
+  /** The fault injected into the request (D51), as JSON, or null. */
+  fault: string | null;
+  /** The feed page answered, as `[nextCursor, [[id, updatedAtUtc, status], …]]` JSON, or null. */
+  feedPage: string | null;
+}
+
+/** The filters of the list (D48); an absent one keeps everything. */
+export interface LogFilter {
+  operation?: string;
+  /** Statuses from `statusFrom` (inclusive) to `statusFrom + 100` (exclusive), e.g. 400 for `4xx`. */
+  statusFrom?: number;
+  problemType?: string;
+  keyId?: string;
+  /** An instant as `YYYY-MM-DDTHH:mm:ss.sssZ`: entries at or after it. */
+  since?: string;
+}
+
+/** A row of the table. */
+export interface LogRow {
+  id: number;
+  tenant_id: string;
+  at: string;
+  operation: string;
+  method: string;
+  target: string;
+  status: number;
+  problem_type: string | null;
+  field_errors: string | null;
+  latency_ms: number;
+  key_id: string;
+  request_id: string;
+  idempotency_key: string | null;
+  replayed: number;
+  request_content_type: string | null;
+  request_body: string | null;
+  request_bytes: number;
+  response_content_type: string | null;
+  response_body: string | null;
+  response_bytes: number;
+  order_ids: string;
+  trip_ids: string;
+  fault: string | null;
+  feed_page: string | null;
+}
+
+const SUMMARY_COLUMNS =
+  'id, tenant_id, at, operation, method, target, status, problem_type, field_errors, latency_ms, key_id, request_id, idempotency_key, replayed, order_ids, trip_ids, fault';
+
+/** A row without its bodies (the list and the stream). */
+export type LogSummaryRow = Omit<LogRow, 'request_content_type' | 'request_body' | 'request_bytes' | 'response_content_type' | 'response_body' | 'response_bytes' | 'feed_page'>;
+
+/** The request log's database file for the sandbox database `file` (`sandbox.db` → `sandbox.requests.db`); `:memory:` stays in memory. */
+export function requestLogFile(file: string): string {
+  return file === ':memory:' || file === '' ? ':memory:' : `${file.replace(/\.db$/, '')}.requests.db`;
+}
+
+/** Opens (creating if needed) the request log's database `file`, commits unsynced. */
+export function openRequestLogDatabase(file: string): Db {
+  const db = openDatabase(file, 'request-log');
+  db.pragma('synchronous = NORMAL');
+  return db;
+}
+
+/** Request-log statements, prepared once. */
+export function makeRequestLogTable(db: Db) {
+  const insert = db.prepare(`INSERT INTO request_log (tenant_id, at, operation, method, target, status, problem_type, field_errors,
+    latency_ms, key_id, request_id, idempotency_key, replayed, request_content_type, request_body, request_bytes,
+    response_content_type, response_body, response_bytes, order_ids, trip_ids, fault, feed_page)
+    VALUES (@tenantId, @at, @operation, @method, @target, @status, @problemType, @fieldErrors, @latencyMs, @keyId, @requestId,
+    @idempotencyKey, @replayed, @requestContentType, @requestBody, @requestBytes, @responseContentType, @responseBody,
+    @responseBytes, @orderIds, @tripIds, @fault, @feedPage)`);
+  const page = db.prepare<Record<string, string | number | null>, LogSummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM request_log
+    WHERE tenant_id = @tenantId AND id < @before
+      AND (@operation IS NULL OR operation = @operation)
+      AND (@statusFrom IS NULL OR (status >= @statusFrom AND status < @statusFrom + 100))
+      AND (@problemType IS NULL OR problem_type = @problemType)
+      AND (@keyId IS NULL OR key_id = @keyId)
+      AND (@since IS NULL OR at >= @since)
+    ORDER BY id DESC LIMIT @limit`);
+  const one = db.prepare<[string, number], LogRow>('SELECT * FROM request_log WHERE tenant_id = ? AND id = ?');
+  const after = db.prepare<[string, number, number], LogSummaryRow>(
+    `SELECT ${SUMMARY_COLUMNS} FROM request_log WHERE tenant_id = ? AND id > ? ORDER BY id LIMIT ?`,
+  );
+  const count = db.prepare<[string], number>('SELECT count(*) FROM request_log WHERE tenant_id = ?').pluck();
+  // The newest id that falls outside the last `keep` entries of the tenant.
+  const cutoff = db.prepare<[string, number], number>('SELECT id FROM request_log WHERE tenant_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?').pluck();
+  const deleteStep = db.prepare(
+    'DELETE FROM request_log WHERE id IN (SELECT id FROM request_log WHERE tenant_id = ? AND id <= ? ORDER BY id LIMIT ?)',
+  );
+  const clear = db.prepare('DELETE FROM request_log');
+  const insertAll = db.transaction((entries: NewLogEntry[]): number[] =>
+    entries.map((entry) => Number(insert.run({ ...entry, replayed: entry.replayed ? 1 : 0 }).lastInsertRowid)),
+  );
+
+  return {
+    /** Writes `entries` in one transaction; returns their ids in order. */
+    insert(entries: NewLogEntry[]): number[] {
+      return insertAll(entries);
+    },
+    /** Up to `limit` entries of the tenant older than `before`, newest first, that pass `filter`. */
+    page(tenantId: string, filter: LogFilter, before: number, limit: number): LogSummaryRow[] {
+      return page.all({
+        tenantId,
+        before,
+        limit,
+        operation: filter.operation ?? null,
+        statusFrom: filter.statusFrom ?? null,
+        problemType: filter.problemType ?? null,
+        keyId: filter.keyId ?? null,
+        since: filter.since ?? null,
+      });
+    },
+    /** The tenant's entry `id`, bodies included, or undefined. */
+    get(tenantId: string, id: number): LogRow | undefined {
+      return one.get(tenantId, id);
+    },
+    /** Up to `limit` entries of the tenant after `id`, oldest first (a stream resuming). */
+    after(tenantId: string, id: number, limit: number): LogSummaryRow[] {
+      return after.all(tenantId, id, limit);
+    },
+    /** How many entries the tenant has. */
+    count(tenantId: string): number {
+      return count.get(tenantId)!;
+    },
+    /** The newest id beyond the tenant's last `keep` entries, or undefined when it has no more than `keep`. */
+    cutoff(tenantId: string, keep: number): number | undefined {
+      return cutoff.get(tenantId, keep);
+    },
+    /** Deletes at most `limit` of the tenant's oldest entries with an id up to `upTo`; returns how many. */
+    deleteStep(tenantId: string, upTo: number, limit: number): number {
+      return deleteStep.run(tenantId, upTo, limit).changes;
+    },
+    /** Deletes every entry (the sandbox's reset, D38). */
+    clear(): void {
+      clear.run();
+    },
+  };
+}
+
+export type RequestLogTable = ReturnType<typeof makeRequestLogTable>;

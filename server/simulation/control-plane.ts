@@ -1,0 +1,21 @@
+/** The tenant's living-feed simulation in the control plane (D53, D54): read, start or change, stop. */
+import { simulationOf, type SimulationSetting } from './runner.ts';
+import type { Store } from '../store/index.ts';
+import { bodyOf, type Handler, paramsOf, sendJson } from '../control-plane/respond.ts';
+
+/** Handlers of the simulation operations. */
+export function makeSimulationHandlers(store: Store): Record<string, Handler> {
+  const simulation = simulationOf(store);
+  const tenantOf = (res: Parameters<Handler>[1]) => paramsOf(res)['tenantId']!;
+  return {
+    getSimulation(_req, res) {
+      sendJson(res, 200, simulation.view(tenantOf(res)));
+    },
+    setSimulation(_req, res) {
+      sendJson(res, 200, simulation.start(tenantOf(res), bodyOf<SimulationSetting>(res)));
+    },
+    stopSimulation(_req, res) {
+      sendJson(res, 200, simulation.stop(tenantOf(res)));
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/** The reference sandbox as an Express app: `createApp(options)` wires everything, and knows no port. */
+import express from 'express';
+import { operations } from '../../spec/load.ts';
+import { makeCursorCodec } from '../domain/cursor.ts';
+import { newAdminToken } from '../http/admin-auth.ts';
+import { makeErrorHandler } from '../http/error-handler.ts';
+import { makeFallback, type RouteShape } from '../http/fallback.ts';
+import { makeRequestId } from '../http/request-id.ts';
+import { makeIntegrationRouter } from '../integration/routes.ts';
+import { consoleLogger, type Logger, makeAccessLog } from '../http/log.ts';
+import { makeRequestCapture } from '../request-log/capture.ts';
+import { makeRequestLog, type RequestLog } from '../request-log/recorder.ts';
+import { makeSandboxRouter, SANDBOX_PREFIX, sandboxOperations } from '../control-plane/routes.ts';
+import { simulationOf } from '../simulation/runner.ts';
+import { makeConsoleRouter } from '../workbench/console.ts';
+import { makeDocsRouter } from '../workbench/docs.ts';
+import type { Store } from '../store/index.ts';
+
+/** What the app is made of. */
+export interface AppOptions {
+  store: Store;
+  log?: Logger;
+  /** How long a request body may stall before it is answered 408 (D18). Default 10 s. */
+  bodyIdleTimeoutMs?: number;
+  /** The bearer token of the control plane under `/sandbox/v1` (D30). Default: a random one nobody knows. */
+  adminToken?: string;
+  /** The request log (D48): null turns it off. Default: one over the store keeping 10,000 entries per tenant. */
+  requestLog?: RequestLog | null;
+  /** The built console served at `/console`. Default: `dist/console` of the package (the browser tests build their own). */
+  consoleDir?: string;
+}
+
+/** The route shapes of a document's operations, for 404/405 (D21). */
+function routeShapes(ops: { path: string; method: string }[]): RouteShape[] {
+  const byPath = new Map<string, string[]>();
+  for (const { path, method } of ops) byPath.set(path, [...(byPath.get(path) ?? []), method]);
+  return [...byPath].map(([path, methods]) => ({ path, methods }));
+}
+
+/** The sandbox app over `store`. */
+export function createApp(options: AppOptions): express.Express {
+  const log = options.log ?? consoleLogger();
+  const cursors = makeCursorCodec(options.store.secret('cursor'));
+  const bodyIdleTimeoutMs = options.bodyIdleTimeoutMs ?? 10_000;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  // Paths are case-sensitive (D21): `/API/V1/...` is no operation.
+  app.set('case sensitive routing', true);
+  app.use(makeRequestId());
+  const requestLog = options.requestLog === undefined ? makeRequestLog(options.store.db) : options.requestLog;
+  if (requestLog !== null) app.use(makeRequestCapture({ log: requestLog }));
+  if (log.requests) app.use(makeAccessLog({ log }));
+  const sandboxShapes = sandboxOperations.map(({ path, method }) => ({ path: `${SANDBOX_PREFIX}${path}`, method }));
+  const fallback = makeFallback(routeShapes([...operations.values(), ...sandboxShapes]));
+  // No operation takes OPTIONS: the routers would answer it 200 text/plain themselves (D21).
+  app.use((req, res, next) => (req.method === 'OPTIONS' ? fallback(req, res, next) : next()));
+  app.use(makeDocsRouter());
+  app.use(makeConsoleRouter({ dir: options.consoleDir }));
+  app.use(makeIntegrationRouter({ store: options.store, cursors, bodyIdleTimeoutMs }));
+  // The tenants' simulations resume where they stopped (D53); `simulationOf(store).close()` ends their timer.
+  simulationOf(options.store, { log });
+  app.use(
+    SANDBOX_PREFIX,
+    makeSandboxRouter({ store: options.store, adminToken: options.adminToken ?? newAdminToken(), cursors, bodyIdleTimeoutMs, requestLog }),
+  );
+  app.use(fallback);
+  app.use(makeErrorHandler({ log }));
+  return app;
+}
+

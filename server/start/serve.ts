@@ -1,0 +1,195 @@
+/** `waybill serve`: the reference sandbox on 127.0.0.1:4000 over a SQLite file. */
+import { Command, Option } from 'commander';
+import { parseCommandLine, portNumber } from '../../bin/command-line.ts';
+import { ADMIN_TOKEN_FILE, adminTokenFileOf, writeAdminTokenFile } from '../../bin/admin-token-file.ts';
+import { UsageError } from '../../bin/errors.ts';
+import { createApp } from './app.ts';
+import { simulationOf } from '../simulation/runner.ts';
+import { newAdminToken } from '../http/admin-auth.ts';
+import { integerFlag } from '../../fixtures/cli.ts';
+import { maxSeed } from '../../fixtures/generate.ts';
+import { loadStartingDataset, type StartingDataset, startingDataset } from './starting-dataset.ts';
+import { type SeededTenant, seedDemo } from './demo.ts';
+import { warmValidators } from '../http/validate.ts';
+import { createHttpServer, listen } from '../http/server.ts';
+import { consoleLogger } from '../http/log.ts';
+import { DEFAULT_LOG_RETENTION, makeRequestLog } from '../request-log/recorder.ts';
+import { openStore } from '../store/index.ts';
+
+const DEFAULT_DB = '.waybill/sandbox.db';
+
+function command(): Command {
+  return new Command('waybill serve')
+    .description('Run the reference sandbox of the Delivery Integration API.')
+    .addOption(new Option('--port <n>', 'port to listen on (0 = any free port)').env('PORT').default(4000).argParser(portNumber(0)))
+    .option('--host <host>', 'address to listen on; loopback unless you mean to share it', '127.0.0.1')
+    .option('--db <file>', "SQLite database file, or ':memory:'", DEFAULT_DB)
+    .option('--quiet', 'do not log one line per request', false)
+    .option('--admin-token-file <path>', `where to leave the admin token for local tools (conformance --provision, client-check), or 'none' (default: ${ADMIN_TOKEN_FILE}; none with --db :memory:)`)
+    .addOption(
+      new Option('--log-retention <n>', 'request log entries kept per tenant, in the database (0 turns the log off)')
+        .default(DEFAULT_LOG_RETENTION)
+        .argParser(integerFlag('--log-retention', 0, 10_000_000)),
+    )
+    .addOption(new Option('--fixtures <file>', 'start from a dataset file `waybill fixtures` wrote, instead of the demo tenant').conflicts('seed'))
+    .addOption(new Option('--seed <n>', 'start from the dataset `waybill fixtures --seed <n>` writes (500 orders), made in memory').argParser(integerFlag('--seed', 0, maxSeed)))
+    .addHelpText('after', `
+--fixtures and --seed load the dataset into a tenant of its own, with new API keys
+(printed once), into an empty database only: a new file or ':memory:'. Started again
+on the database it was loaded into, the same dataset finds its tenant and loads
+nothing; a database holding anything else is refused. The same dataset gets the same
+tenant and order ids on every machine.
+
+The request log keeps, per tenant, the last --log-retention requests to the integration
+API made with the tenant's keys (never a key; bodies cut at 16 KiB), for the control
+plane's /tenants/{tenantId}/requests and the console, in a file beside the database
+(sandbox.db: sandbox.requests.db). It is written in batches every 50 ms: the last batch
+may be lost if the process is killed.
+
+Examples:
+  waybill serve
+  waybill serve --port 4100 --db :memory:
+  PORT=4200 waybill serve --db /tmp/sandbox.db
+  waybill fixtures --seed 7 --out data.json && waybill serve --fixtures data.json --db :memory:
+  waybill serve --seed 7 --db .waybill/seed-7.db
+  waybill serve --log-retention 0
+  waybill serve --db :memory: --admin-token-file .waybill/admin-token.json
+`)
+    .exitOverride();
+}
+
+/** Runs the sandbox until SIGINT or SIGTERM; resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const program = command();
+  if (!parseCommandLine(program, argv)) return 0;
+  const options = program.opts<{ port: number; host: string; db: string; quiet: boolean; logRetention: number; fixtures?: string; seed?: number; adminTokenFile?: string }>();
+  const tokenFile = adminTokenFileOf(options.adminTokenFile, options.db);
+  const log = consoleLogger({ quiet: options.quiet });
+  // A bad dataset file is refused before the database file is created.
+  const dataset = startingDataset(options);
+  const store = openStoreOrExplain(options.db);
+  let start: StartingData;
+  try {
+    start = startingData(store, dataset, options.db);
+  } catch (error) {
+    store.db.close();
+    throw error;
+  }
+  const adminToken = process.env['WAYBILL_ADMIN_TOKEN'] || newAdminToken();
+  const requestLog = options.logRetention === 0 ? null : makeRequestLog(store.db, { retention: options.logRetention });
+  const server = createHttpServer(createApp({ store, log, adminToken, requestLog }));
+  let url: string;
+  try {
+    url = await listen(server, options.port, options.host);
+    // Compile the request validators now, a step per event-loop turn, rather than on each operation's first request.
+    void warmValidators();
+  } catch (error) {
+    store.db.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${options.port} on ${options.host} is in use; pick another with --port`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${options.host}`);
+    throw error;
+  }
+  let removeTokenFile = () => {};
+  try {
+    if (tokenFile !== null) removeTokenFile = writeAdminTokenFile(url, adminToken, tokenFile);
+  } catch (error) {
+    await new Promise((resolve) => server.close(resolve));
+    await requestLog?.close();
+    simulationOf(store).close();
+    store.db.close();
+    throw new UsageError(`--admin-token-file ${tokenFile}: cannot write it (${(error as Error).message}); give another path, or none`);
+  }
+  // The signal handlers are in place before the banner tells anyone the sandbox is up.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      process.stdout.write(`\n${signal}: shutting down\n`);
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      setTimeout(() => server.closeAllConnections(), 2000).unref();
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  process.stdout.write(banner(url, options.db, start, adminToken, tokenFile));
+  await stopped;
+  removeTokenFile();
+  // The entries still waiting are written before the database closes.
+  await requestLog?.close();
+  simulationOf(store).close();
+  store.db.close();
+  return 0;
+}
+
+/** Opens the database, turning a file SQLite cannot use into a one-line usage error naming it. */
+function openStoreOrExplain(db: string): ReturnType<typeof openStore> {
+  try {
+    return openStore(db);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('SQLITE_') || code.startsWith('E'))) {
+      const reason = code === 'SQLITE_NOTADB' ? 'not a SQLite database' : (error as Error).message;
+      throw new UsageError(`--db ${db}: ${reason} (give another file, or ':memory:')`);
+    }
+    throw error;
+  }
+}
+
+/** What the sandbox starts with: the tenant it seeded (with keys to show) or the one it found. */
+interface StartingData {
+  tenantId: string | null;
+  seeded?: { headline: string; keysTitle: string; tenant: SeededTenant };
+  note?: string;
+}
+
+/** Seeds the demo tenant into an empty database, or loads the dataset asked for. */
+function startingData(store: ReturnType<typeof openStore>, dataset: StartingDataset | null, db: string): StartingData {
+  if (dataset !== null) {
+    const tenant = loadStartingDataset(store, dataset, db);
+    if (tenant === null) {
+      return { tenantId: dataset.tenantId, note: `${dataset.label}: already loaded into tenant ${dataset.tenantId}; its API keys were printed then (delete the file to start over)` };
+    }
+    const headline = `loaded ${dataset.label} into tenant ${tenant.tenantId}: ${tenant.orders} orders, ${tenant.trips} trips`;
+    return { tenantId: tenant.tenantId, seeded: { headline, keysTitle: 'its API keys', tenant } };
+  }
+  if (store.tenants.list().length === 0) {
+    const tenant = seedDemo(store);
+    const headline = `created the demo tenant ${tenant.tenantId}: ${tenant.orders} orders, ${tenant.trips} trips`;
+    return { tenantId: tenant.tenantId, seeded: { headline, keysTitle: 'demo API keys', tenant } };
+  }
+  return { tenantId: store.tenants.list()[0]!.id, note: 'existing database: its demo keys were printed when it was created; delete the file to start over.' };
+}
+
+/**
+ * What the sandbox prints when it is ready. The console link carries the admin token in its
+ * fragment, which a browser keeps to itself (never sent, never a Referer); the console takes
+ * it out of the address at once (D64).
+ */
+function banner(url: string, db: string, start: StartingData, adminToken: string, tokenFile: string | null): string {
+  const fixed = process.env['WAYBILL_ADMIN_TOKEN'] ? 'from WAYBILL_ADMIN_TOKEN' : 'new at every start; set WAYBILL_ADMIN_TOKEN to fix it';
+  const left = tokenFile === null
+    ? `not left in a file${db === ':memory:' ? ' (--db :memory:)' : ''}; --admin-token-file PATH leaves it for local tools`
+    : `left for local tools in ${tokenFile}`;
+  const lines = [
+    `waybill sandbox listening on ${url}`,
+    `  console: ${url}/console#token=${encodeURIComponent(adminToken)}  (signs you in; what follows # never leaves the browser)`,
+    `  API reference: ${url}/docs  (documents: ${url}/openapi.yaml, ${url}/sandbox.yaml; health: ${url}/health)`,
+    `  integration API: ${url}/api/v1/integration`,
+    `  database: ${db}`,
+    `  control plane: ${url}/sandbox/v1  admin token: ${adminToken}  (${fixed}; ${left})`,
+    `  create a key: curl -s -X POST -H 'Authorization: Bearer ${adminToken}' -H 'Content-Type: application/json' -d '{"name":"my-key","scopes":["orders:read","orders:write","trips:read"]}' '${url}/sandbox/v1/tenants/${start.tenantId ?? '<tenant id>'}/keys'`,
+  ];
+  if (start.seeded !== undefined) {
+    const { headline, keysTitle, tenant } = start.seeded;
+    lines.push(
+      `  ${headline}`,
+      `  ${keysTitle} (shown once; only their hashes are stored):`,
+      ...tenant.keys.map((key) => `    ${key.name.padEnd(22)} ${key.secret}  [${key.scopes.join(' ') || 'no scopes'}]`),
+      '',
+      '  try it:',
+      `    curl -s -H 'X-Api-Key: ${tenant.keys[0]!.secret}' '${url}/api/v1/integration/orders?limit=2'`,
+    );
+  }
+  if (start.note !== undefined) lines.push(`  ${start.note}`);
+  return `${lines.join('\n')}\n\n`;
+}

@@ -1,0 +1,26 @@
+/** Every control-plane operation under `/tenants/{tenantId}`: the tenant must exist (D30), and writes need it Active (D22, D31). */
+import type { NextFunction, Request, Response } from 'express';
+import { Refusal } from '../domain/refusal.ts';
+import { assertWritable } from './lifecycle.ts';
+import { aboutBlank } from '../http/problem.ts';
+import type { Tenants } from './store.ts';
+import { paramsOf, refusalProblem } from '../control-plane/respond.ts';
+
+/** Middleware: 404 `about:blank` for an unknown tenant; for a write, 409 when the tenant is Suspended or Archived. */
+export function makeTenantScope(options: { tenants: Tenants; writes: boolean }) {
+  return function tenantScope(_req: Request, res: Response, next: NextFunction): void {
+    const tenantId = paramsOf(res)['tenantId']!;
+    const tenant = options.tenants.get(tenantId);
+    if (tenant === undefined) {
+      next(aboutBlank(404, `No tenant ${tenantId}.`));
+      return;
+    }
+    try {
+      if (options.writes) assertWritable(tenant.state);
+    } catch (error) {
+      next(error instanceof Refusal ? refusalProblem(error) : error);
+      return;
+    }
+    next();
+  };
+}

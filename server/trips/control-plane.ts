@@ -1,0 +1,36 @@
+/** Trips in the control plane: build, read, start, stop outcomes, complete, cancel (D41–D43). */
+import { refuse } from '../domain/refusal.ts';
+import type { Store } from '../store/index.ts';
+import type { StopOutcomeInput } from './life.ts';
+import { bodyOf, type Handler, paramsOf, sendJson } from '../control-plane/respond.ts';
+
+/** Handlers of the trip operations; each answers the trip with its stops. */
+export function makeTripHandlers(store: Store): Record<string, Handler> {
+  const { tripLife } = store;
+  const target = (res: Parameters<Handler>[1]) => ({ tenantId: paramsOf(res)['tenantId']!, tripId: paramsOf(res)['tripId']! });
+  const answerTrip = (res: Parameters<Handler>[1], status: number, tenantId: string, tripId: string) =>
+    sendJson(res, status, tripLife.detail(tenantId, tripId) ?? refuse('planning.trip_not_found', `No trip ${tripId} in the tenant.`));
+  /** A handler that applies `move` to the trip the path names, then answers the trip. */
+  const onTrip =
+    (move: (trip: { tenantId: string; tripId: string }, res: Parameters<Handler>[1]) => void): Handler =>
+    (_req, res) => {
+      const trip = target(res);
+      move(trip, res);
+      answerTrip(res, 200, trip.tenantId, trip.tripId);
+    };
+
+  return {
+    buildTrip(_req, res) {
+      const tenantId = paramsOf(res)['tenantId']!;
+      const tripId = tripLife.build(tenantId, bodyOf<{ orderIds: string[]; driverId?: string | null; vehicleId?: string | null }>(res));
+      answerTrip(res, 201, tenantId, tripId);
+    },
+    getTrip: onTrip(() => undefined),
+    startTrip: onTrip(({ tenantId, tripId }) => tripLife.start(tenantId, tripId)),
+    recordStopOutcome: onTrip(({ tenantId, tripId }, res) =>
+      tripLife.recordOutcome(tenantId, tripId, Number(paramsOf(res)['stopIndex']), bodyOf<StopOutcomeInput>(res)),
+    ),
+    completeTrip: onTrip(({ tenantId, tripId }) => tripLife.complete(tenantId, tripId)),
+    cancelTrip: onTrip(({ tenantId, tripId }, res) => tripLife.cancel(tenantId, tripId, bodyOf<{ reasonCode: string }>(res).reasonCode)),
+  };
+}

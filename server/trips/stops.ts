@@ -1,0 +1,131 @@
+/**
+ * The stops of a trip: one per order, each with the order's lines and, once finished, each
+ * line's outcome (D41, D42). A trip loaded from a fixture dataset has no stop rows; they
+ * are made from its orders the first time the control plane touches it.
+ */
+import type { OrderType } from '../../spec/load.ts';
+import type { LineRole } from '../orders/intake-rules.ts';
+import { type RecordedLine, type StopLineSpec, vocabularyOf } from './outcomes.ts';
+import type { Db } from '../store/db.ts';
+
+/** A stop's status; Removed when its order left the trip while the stop was open (D43). */
+export type StopStatus = 'Open' | 'Completed' | 'Failed' | 'Cancelled' | 'Removed';
+
+/** A stop as the trip rules need it. */
+export interface StopState {
+  index: number;
+  orderId: string;
+  orderType: OrderType;
+  orderStatus: string;
+  status: StopStatus;
+  reasonCode: string | null;
+  finishedAtUtc: string | null;
+  outcomes: RecordedLine[] | null;
+}
+
+/** A stop as the control plane shows it. */
+export interface StopView {
+  index: number;
+  orderId: string;
+  status: StopStatus;
+  reasonCode: string | null;
+  finishedAtUtc: string | null;
+  lines: { line: number; lineId: string; role: LineRole; quantity: number; vocabulary: string; outcome: Omit<RecordedLine, 'line'> | null }[];
+}
+
+interface StopRow {
+  position: number;
+  order_id: string;
+  status: Exclude<StopStatus, 'Removed'>;
+  reason_code: string | null;
+  outcomes: string | null;
+  finished_at: string | null;
+  type: OrderType;
+  order_status: string;
+  order_trip: string | null;
+}
+
+/** Stop statements, prepared once. */
+export function makeTripStops(db: Db) {
+  const count = db.prepare<[string], number>('SELECT count(*) FROM trip_stops WHERE trip_id = ?').pluck();
+  // A fixture trip served its stops in creation order; an order still Planned or InProgress is an open stop.
+  const backfill = db.prepare(
+    `INSERT INTO trip_stops (trip_id, position, order_id, status, finished_at)
+     SELECT o.trip_id, row_number() OVER (ORDER BY o.created_at, o.id) - 1, o.id,
+       CASE WHEN o.status IN ('Planned', 'InProgress') THEN 'Open' WHEN o.status = 'Refused' THEN 'Failed' ELSE 'Completed' END,
+       CASE WHEN o.status IN ('Planned', 'InProgress') THEN NULL ELSE o.updated_at END
+     FROM orders o WHERE o.trip_id = ?`,
+  );
+  const rows = db.prepare<[string], StopRow>(
+    `SELECT s.position, s.order_id, s.status, s.reason_code, s.outcomes, s.finished_at, o.type, o.status AS order_status, o.trip_id AS order_trip
+     FROM trip_stops s JOIN orders o ON o.id = s.order_id WHERE s.trip_id = ? ORDER BY s.position`,
+  );
+  const lines = db.prepare<[string], { id: string; line: number; quantity: number; role: LineRole }>(
+    'SELECT id, position AS line, quantity, role FROM order_lines WHERE order_id = ? ORDER BY position',
+  );
+  const insert = db.prepare('INSERT INTO trip_stops (trip_id, position, order_id) VALUES (?, ?, ?)');
+  const finish = db.prepare('UPDATE trip_stops SET status = ?, reason_code = ?, outcomes = ?, finished_at = ? WHERE trip_id = ? AND position = ?');
+  const cancelOpen = db.prepare("UPDATE trip_stops SET status = 'Cancelled', finished_at = ? WHERE trip_id = ? AND status = 'Open'");
+
+  const toState = (tripId: string) => (row: StopRow): StopState => ({
+    index: row.position,
+    orderId: row.order_id,
+    orderType: row.type,
+    orderStatus: row.order_status,
+    status: row.status === 'Open' && row.order_trip !== tripId ? 'Removed' : row.status,
+    reasonCode: row.reason_code,
+    finishedAtUtc: row.finished_at,
+    outcomes: row.outcomes === null ? null : (JSON.parse(row.outcomes) as RecordedLine[]),
+  });
+
+  return {
+    /** Makes the stops of a trip that has none from its orders (fixture trips); call inside a transaction. */
+    ensure(tripId: string): void {
+      if (count.get(tripId) === 0) backfill.run(tripId);
+    },
+    /** The trip's stops in order. */
+    list(tripId: string): StopState[] {
+      return rows.all(tripId).map(toState(tripId));
+    },
+    /** The lines of an order as the outcome rules need them. */
+    lineSpecs(orderId: string): StopLineSpec[] {
+      return lines.all(orderId).map(({ line, quantity, role }) => ({ line, quantity, role }));
+    },
+    /** Adds one stop per order, in order, from index 0. */
+    add(tripId: string, orderIds: readonly string[]): void {
+      orderIds.forEach((orderId, position) => insert.run(tripId, position, orderId));
+    },
+    /** Finishes a stop with its outcomes. */
+    finish(tripId: string, index: number, outcome: { status: 'Completed' | 'Failed'; reasonCode: string | null; lines: RecordedLine[] }, stamp: string): void {
+      finish.run(outcome.status, outcome.reasonCode, JSON.stringify(outcome.lines), stamp, tripId, index);
+    },
+    /** Marks every open stop Cancelled (the trip was cancelled). */
+    cancelOpen(tripId: string, stamp: string): void {
+      cancelOpen.run(stamp, tripId);
+    },
+    /** The trip's stops as the control plane shows them. */
+    view(tripId: string): StopView[] {
+      return rows.all(tripId).map(toState(tripId)).map((stop) => ({
+        index: stop.index,
+        orderId: stop.orderId,
+        status: stop.status,
+        reasonCode: stop.reasonCode,
+        finishedAtUtc: stop.finishedAtUtc,
+        lines: lines.all(stop.orderId).map((spec) => {
+          const recorded = stop.outcomes?.find((outcome) => outcome.line === spec.line);
+          const { line: _line, ...outcome } = recorded ?? { line: spec.line };
+          return {
+            line: spec.line,
+            lineId: spec.id,
+            role: spec.role,
+            quantity: spec.quantity,
+            vocabulary: vocabularyOf(stop.orderType, spec.role),
+            outcome: recorded === undefined ? null : (outcome as Omit<RecordedLine, 'line'>),
+          };
+        }),
+      }));
+    },
+  };
+}
+
+export type TripStops = ReturnType<typeof makeTripStops>;
