@@ -38,6 +38,6 @@ describe('what each command loads', () => {
   });
 
   it('the graph walk follows imports, so a server import would be seen', () => {
-    expect(staticGraph('server/main.ts')).toContain('server/app.ts');
+    expect(staticGraph('server/start/serve.ts')).toContain('server/start/app.ts');
   });
 });

@@ -5,7 +5,7 @@
  * An in-process sandbox on 127.0.0.1 with its validators warmed as `waybill serve` warms
  * them; five rounds each, the first of them the process's first such body.
  *
- *   npx tsx server/bench/big-body.ts
+ *   npx tsx dev/bench/big-body.ts
  */
 import { warmValidators } from '../../server/http/validate.ts';
 import { memoryStore, orderIntake, seedTenant, startServer } from '../testing/sandbox.ts';

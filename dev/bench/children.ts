@@ -22,7 +22,7 @@ export function killChildren(): void {
   running.clear();
 }
 
-/** Starts `node --import tsx server/bench/<script> ...args` and resolves once it printed its URL. */
+/** Starts `node --import tsx dev/bench/<script> ...args` and resolves once it printed its URL. */
 export function startChild(name: string, script: string, args: string[], options: { nodeArgs?: string[] } = {}): Promise<ServerChild> {
   const file = fileURLToPath(new URL(script, import.meta.url));
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', file, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });

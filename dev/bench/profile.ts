@@ -3,7 +3,7 @@
  * `node --cpu-prof`, applies one scenario for a few seconds after a warm-up, and
  * summarises the samples of the measured part (see `cpu-profile.ts`).
  *
- *   npx tsx server/bench/profile.ts [--server sandbox|baseline] [--scenario feedPage|caughtUp]
+ *   npx tsx dev/bench/profile.ts [--server sandbox|baseline] [--scenario feedPage|caughtUp]
  *                                   [--orders N] [--duration S] [--connections N] [--top N]
  *
  * Writes the profiles to `reports/bench/profiles/<server>-<scenario>-<stamp>/` (open the

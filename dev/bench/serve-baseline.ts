@@ -5,7 +5,7 @@
  * `server/integration/feeds.ts` — with no Express, auth, rate limit, validation or
  * request id. The tenant is fixed on the command line. Prints its base URL on stdout.
  *
- *   node --import tsx server/bench/serve-baseline.ts --db FILE --tenant ID [--port 0]
+ *   node --import tsx dev/bench/serve-baseline.ts --db FILE --tenant ID [--port 0]
  */
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';

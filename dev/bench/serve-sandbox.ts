@@ -6,7 +6,7 @@
  *
  * `--request-log off` leaves the request log (D48) out, as `waybill serve --log-retention 0` does.
  *
- *   node --import tsx server/bench/serve-sandbox.ts --db FILE [--port 0] [--request-log on|off]
+ *   node --import tsx dev/bench/serve-sandbox.ts --db FILE [--port 0] [--request-log on|off]
  */
 import { parseArgs } from 'node:util';
 import { createApp } from '../../server/start/app.ts';

@@ -2,7 +2,7 @@
 -- the tenant's mini-status directory.
 
 -- One stop per order of a trip, in stop order (D41). A trip loaded from a fixture dataset
--- gets its stops when the control plane first touches it (store/trip-stops.ts).
+-- gets its stops when the control plane first touches it (server/trips/stops.ts).
 CREATE TABLE trip_stops (
   trip_id      TEXT NOT NULL REFERENCES trips (id),
   position     INTEGER NOT NULL,

@@ -1,5 +1,5 @@
 -- The request log (D48), in a database file of its own beside the sandbox's (see
--- server/store/request-log.ts): one row per request to the integration API whose key
+-- server/request-log/store.ts): one row per request to the integration API whose key
 -- resolved to a tenant. Written in batches by server/request-log/, pruned per tenant to the
 -- last N rows; a reset of the sandbox empties it.
 CREATE TABLE request_log (
