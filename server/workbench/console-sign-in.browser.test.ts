@@ -10,7 +10,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipWithoutBrowser } from '../../test/browser.ts';
 import { memoryStore, type RunningServer, sandboxClient, startServer, TEST_ADMIN_TOKEN } from '../../dev/testing/sandbox.ts';
-import { builtConsole, heardBy, openConsole, photograph, signIn, view } from './console-browser.ts';
+import { builtConsole, heardBy, openConsole, photograph, signIn, view } from '../../dev/testing/console-browser.ts';
 
 const SKIP = skipWithoutBrowser('console sign-in');
 let browser: Browser;

@@ -20,7 +20,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, seriousAccessibilityViolations, skipWithoutBrowser } from '../../test/browser.ts';
 import { memoryStore, type RunningServer, startServer, TEST_ADMIN_TOKEN } from '../../dev/testing/sandbox.ts';
-import { builtConsole, openConsole as openOn, photograph as shot, view } from './console-browser.ts';
+import { builtConsole, openConsole as openOn, photograph as shot, view } from '../../dev/testing/console-browser.ts';
 
 const SKIP = skipWithoutBrowser('console');
 let browser: Browser;

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { buildConsole } from '../../console/build.mjs';
 import { packageFile } from '../../spec/package-files.ts';
-import type { RunningServer } from '../../dev/testing/sandbox.ts';
+import type { RunningServer } from './sandbox.ts';
 
 /** Where the photographs go (reports/ is not in the repository); WAYBILL_SHOTS moves them. */
 export const SHOTS = process.env['WAYBILL_SHOTS'] ?? packageFile('reports/console');
