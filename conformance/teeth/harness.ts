@@ -6,9 +6,8 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { createApp } from '../../server/start/app.ts';
-import { createHttpServer, listen } from '../../server/http/server.ts';
 import { memoryLogger } from '../../server/http/log.ts';
+import { startSandbox } from '../../server/start/start-sandbox.ts';
 import { memoryStore } from '../../dev/testing/sandbox.ts';
 import type { Store } from '../../server/store/index.ts';
 import { checks } from '../checks/index.ts';
@@ -81,44 +80,41 @@ export interface AlternativeVariant extends Breakage {
 
 /** The reference over `store` on an ephemeral port; `answer` rewrites its answers as they are ended, `change` its server. */
 async function startReference(store: Store, answer: Breakage['answer'], change: Breakage['server']): Promise<{ url: string; close(): Promise<void> }> {
-  const app = createApp({ store, log: memoryLogger(), adminToken: ADMIN_TOKEN, bodyIdleTimeoutMs: 1000 });
-  const server = createHttpServer(
-    (answer === undefined
-      ? app
-      : // The server makes requests and responses with the app's prototypes (createHttpServer): the wrapper carries them.
-        Object.assign((request: IncomingMessage, response: ServerResponse) => {
-          const end = response.end.bind(response) as (chunk?: unknown, ...rest: unknown[]) => ServerResponse;
-          response.end = ((chunk?: unknown, ...rest: unknown[]) => {
-            const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : '';
-            const changed = response.headersSent ? undefined : answer(response.statusCode, text, request);
-            if (changed === undefined) return end(chunk, ...rest);
-            response.statusCode = changed.status;
-            return end(changed.body, ...rest.filter((item) => typeof item === 'function'));
-          }) as ServerResponse['end'];
-          app(request as Parameters<typeof app>[0], response as Parameters<typeof app>[1]);
-        }, { request: app.request, response: app.response })) as unknown as Parameters<typeof createHttpServer>[0],
-  );
-  if (answer !== undefined) {
-    // Answers the server writes straight to a socket (a request it cannot parse, a body cut short).
-    server.prependListener('clientError', (_error: Error, socket: Socket) => {
-      const end = socket.end.bind(socket) as (data?: unknown) => Socket;
-      socket.end = ((data?: unknown) => {
-        const match = typeof data === 'string' ? /^HTTP\/1\.1 (\d{3}) [^\r]*([\s\S]*?\r\n\r\n)([\s\S]*)$/.exec(data) : null;
-        const changed = match ? answer(Number(match[1]), match[3]!, null) : undefined;
-        return end(match && changed ? `HTTP/1.1 ${changed.status} Changed${match[2]}${changed.body}` : data);
-      }) as Socket['end'];
-    });
-  }
-  change?.(server);
-  const url = await listen(server, 0, '127.0.0.1');
-  return {
-    url,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return startSandbox({
+    store,
+    log: memoryLogger(),
+    adminToken: ADMIN_TOKEN,
+    bodyIdleTimeoutMs: 1000,
+    around: (app) =>
+      answer === undefined
+        ? app
+        : // The server makes requests and responses with the app's prototypes (createHttpServer): the wrapper carries them.
+          (Object.assign((request: IncomingMessage, response: ServerResponse) => {
+            const end = response.end.bind(response) as (chunk?: unknown, ...rest: unknown[]) => ServerResponse;
+            response.end = ((chunk?: unknown, ...rest: unknown[]) => {
+              const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : '';
+              const changed = response.headersSent ? undefined : answer(response.statusCode, text, request);
+              if (changed === undefined) return end(chunk, ...rest);
+              response.statusCode = changed.status;
+              return end(changed.body, ...rest.filter((item) => typeof item === 'function'));
+            }) as ServerResponse['end'];
+            app(request as Parameters<typeof app>[0], response as Parameters<typeof app>[1]);
+          }, { request: app.request, response: app.response }) as unknown as typeof app),
+    beforeListen: (server) => {
+      if (answer !== undefined) {
+        // Answers the server writes straight to a socket (a request it cannot parse, a body cut short).
+        server.prependListener('clientError', (_error: Error, socket: Socket) => {
+          const end = socket.end.bind(socket) as (data?: unknown) => Socket;
+          socket.end = ((data?: unknown) => {
+            const match = typeof data === 'string' ? /^HTTP\/1\.1 (\d{3}) [^\r]*([\s\S]*?\r\n\r\n)([\s\S]*)$/.exec(data) : null;
+            const changed = match ? answer(Number(match[1]), match[3]!, null) : undefined;
+            return end(match && changed ? `HTTP/1.1 ${changed.status} Changed${match[2]}${changed.body}` : data);
+          }) as Socket['end'];
+        });
+      }
+      change?.(server);
+    },
+  });
 }
 
 /** An `answer` rewrite that gives status `to` (and the problem's `status` member) where the reference answered `from` and `when` holds. */

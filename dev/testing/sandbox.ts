@@ -8,10 +8,9 @@ import { connect } from 'node:net';
 import type { Dataset, FixtureOrder, FixtureTrip } from '../../fixtures/dataset.ts';
 import { type ErrorObject } from 'ajv';
 import { catalog, operations, type OrderStatusName, sharedAjv, standaloneSchema, statusesOf, tripStatuses, validateSchema } from '../../spec/load.ts';
-import { type AppOptions, createApp } from '../../server/start/app.ts';
 import type { Clock } from '../../server/domain/time.ts';
-import { createHttpServer, listen } from '../../server/http/server.ts';
 import { memoryLogger } from '../../server/http/log.ts';
+import { type SandboxOptions, startSandbox } from '../../server/start/start-sandbox.ts';
 import { makeDatasetImport } from '../../server/store/dataset.ts';
 import { makeStore, type Store } from '../../server/store/index.ts';
 import { openDatabase } from '../../server/store/db.ts';
@@ -108,22 +107,11 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Starts the app over `store` on 127.0.0.1:0. */
-export async function startServer(store: Store, options: Partial<AppOptions> = {}): Promise<RunningServer> {
+/** Starts the sandbox over `store` on 127.0.0.1:0, logging to memory; `close` leaves the store open. */
+export async function startServer(store: Store, options: Omit<SandboxOptions, 'store'> = {}): Promise<RunningServer> {
   const log = memoryLogger();
-  const server = createHttpServer(createApp({ store, log, ...options }));
-  const url = await listen(server, 0, '127.0.0.1');
-  return {
-    url,
-    server,
-    store,
-    log,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const sandbox = await startSandbox({ log, ...options, store });
+  return { url: sandbox.url, server: sandbox.server, store, log, close: () => sandbox.close() };
 }
 
 /** The spec's schema for an answer of `operationId` with `status`, by component name. */

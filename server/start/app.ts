@@ -9,7 +9,7 @@ import { makeRequestId } from '../http/request-id.ts';
 import { makeIntegrationRouter } from '../integration/routes.ts';
 import { consoleLogger, type Logger, makeAccessLog } from '../http/log.ts';
 import { makeRequestCapture } from '../request-log/capture.ts';
-import { makeRequestLog, type RequestLog } from '../request-log/recorder.ts';
+import type { RequestLog } from '../request-log/recorder.ts';
 import { makeSandboxRouter, SANDBOX_PREFIX, sandboxOperations } from '../control-plane/routes.ts';
 import { simulationOf } from '../simulation/runner.ts';
 import { makeConsoleRouter } from '../workbench/console.ts';
@@ -24,8 +24,8 @@ export interface AppOptions {
   bodyIdleTimeoutMs?: number;
   /** The bearer token of the control plane under `/sandbox/v1` (D30). Default: a random one nobody knows. */
   adminToken?: string;
-  /** The request log (D48): null turns it off. Default: one over the store keeping 10,000 entries per tenant. */
-  requestLog?: RequestLog | null;
+  /** The request log (D48), or null for none; whoever made it closes it (`startSandbox` does). */
+  requestLog: RequestLog | null;
   /** The built console served at `/console`. Default: `dist/console` of the package (the browser tests build their own). */
   consoleDir?: string;
 }
@@ -49,7 +49,7 @@ export function createApp(options: AppOptions): express.Express {
   // Paths are case-sensitive (D21): `/API/V1/...` is no operation.
   app.set('case sensitive routing', true);
   app.use(makeRequestId());
-  const requestLog = options.requestLog === undefined ? makeRequestLog(options.store.db) : options.requestLog;
+  const { requestLog } = options;
   if (requestLog !== null) app.use(makeRequestCapture({ log: requestLog }));
   if (log.requests) app.use(makeAccessLog({ log }));
   const sandboxShapes = sandboxOperations.map(({ path, method }) => ({ path: `${SANDBOX_PREFIX}${path}`, method }));

@@ -3,18 +3,16 @@ import { Command, Option } from 'commander';
 import { parseCommandLine, portNumber } from '../../bin/command-line.ts';
 import { ADMIN_TOKEN_FILE, adminTokenFileOf, writeAdminTokenFile } from '../../bin/admin-token-file.ts';
 import { UsageError } from '../../bin/errors.ts';
-import { createApp } from './app.ts';
-import { simulationOf } from '../simulation/runner.ts';
 import { newAdminToken } from '../http/admin-auth.ts';
 import { integerFlag } from '../../fixtures/cli.ts';
 import { maxSeed } from '../../fixtures/generate.ts';
 import { loadStartingDataset, type StartingDataset, startingDataset } from './starting-dataset.ts';
 import { type SeededTenant, seedDemo } from './demo.ts';
 import { warmValidators } from '../http/validate.ts';
-import { createHttpServer, listen } from '../http/server.ts';
 import { consoleLogger } from '../http/log.ts';
-import { DEFAULT_LOG_RETENTION, makeRequestLog } from '../request-log/recorder.ts';
+import { DEFAULT_LOG_RETENTION } from '../request-log/recorder.ts';
 import { openStore } from '../store/index.ts';
+import { startSandbox } from './start-sandbox.ts';
 
 const DEFAULT_DB = '.waybill/sandbox.db';
 
@@ -64,7 +62,6 @@ export async function main(argv: string[]): Promise<number> {
   if (!parseCommandLine(program, argv)) return 0;
   const options = program.opts<{ port: number; host: string; db: string; quiet: boolean; logRetention: number; fixtures?: string; seed?: number; adminTokenFile?: string }>();
   const tokenFile = adminTokenFileOf(options.adminTokenFile, options.db);
-  const log = consoleLogger({ quiet: options.quiet });
   // A bad dataset file is refused before the database file is created.
   const dataset = startingDataset(options);
   const store = openStoreOrExplain(options.db);
@@ -75,49 +72,40 @@ export async function main(argv: string[]): Promise<number> {
     store.db.close();
     throw error;
   }
-  const adminToken = process.env['WAYBILL_ADMIN_TOKEN'] || newAdminToken();
-  const requestLog = options.logRetention === 0 ? null : makeRequestLog(store.db, { retention: options.logRetention });
-  const server = createHttpServer(createApp({ store, log, adminToken, requestLog }));
-  let url: string;
-  try {
-    url = await listen(server, options.port, options.host);
-    // Compile the request validators now, a step per event-loop turn, rather than on each operation's first request.
-    void warmValidators();
-  } catch (error) {
-    store.db.close();
+  const sandbox = await startSandbox({
+    store,
+    closeStore: true,
+    log: consoleLogger({ quiet: options.quiet }),
+    adminToken: process.env['WAYBILL_ADMIN_TOKEN'] || newAdminToken(),
+    logRetention: options.logRetention,
+    host: options.host,
+    port: options.port,
+  }).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`port ${options.port} on ${options.host} is in use; pick another with --port`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${options.host}`);
     throw error;
-  }
+  });
+  const { url, adminToken } = sandbox;
+  // Compile the request validators now, a step per event-loop turn, rather than on each operation's first request.
+  void warmValidators();
   let removeTokenFile = () => {};
   try {
     if (tokenFile !== null) removeTokenFile = writeAdminTokenFile(url, adminToken, tokenFile);
   } catch (error) {
-    await new Promise((resolve) => server.close(resolve));
-    await requestLog?.close();
-    simulationOf(store).close();
-    store.db.close();
+    await sandbox.close();
     throw new UsageError(`--admin-token-file ${tokenFile}: cannot write it (${(error as Error).message}); give another path, or none`);
   }
   // The signal handlers are in place before the banner tells anyone the sandbox is up.
-  const stopped = new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      process.stdout.write(`\n${signal}: shutting down\n`);
-      server.close(() => resolve());
-      server.closeIdleConnections();
-      setTimeout(() => server.closeAllConnections(), 2000).unref();
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+  const stopped = new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
   });
   process.stdout.write(banner(url, options.db, start, adminToken, tokenFile));
-  await stopped;
+  process.stdout.write(`\n${await stopped}: shutting down\n`);
+  // Answers in progress get two seconds to finish.
+  await sandbox.close({ graceMs: 2000 });
   removeTokenFile();
-  // The entries still waiting are written before the database closes.
-  await requestLog?.close();
-  simulationOf(store).close();
-  store.db.close();
   return 0;
 }
 
