@@ -7,7 +7,7 @@
 import { randomInt } from 'node:crypto';
 import { operations } from '../../spec/load.ts';
 import { refuse } from '../domain/refusal.ts';
-import { needsAnswer } from './plan.ts';
+import { needsAnswer } from './kinds.ts';
 import { STALL } from './inject.ts';
 import { aboutBlank } from '../http/problem.ts';
 import { sendEmpty } from '../http/reply.ts';

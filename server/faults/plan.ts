@@ -5,6 +5,7 @@
  */
 import type { FaultKind, FaultProblemType, FaultRule, FaultWhen } from './store.ts';
 import { DRAW, draw, drawBetween } from './draw.ts';
+import { needsAnswer } from './kinds.ts';
 import type { Preferred } from './prefer.ts';
 
 /** The fault of a call as the request log records it (RequestLogFault of spec/sandbox.yaml). */
@@ -57,11 +58,6 @@ export interface FaultPlan {
 /** True when the plan does something once the write has run: a strike or a wait `when: after`. */
 export function actsAfterWrite(plan: FaultPlan): boolean {
   return plan.waitAfterMs > 0 || plan.strike?.when === 'after';
-}
-
-/** True for the faults that need the call's answer (`malformed` cuts it, `stall` dribbles it): they strike after the effect (D51). */
-export function needsAnswer(fault: FaultKind): boolean {
-  return fault === 'malformed' || fault === 'stall';
 }
 
 /** True when the call is faulted at its answer rather than before it runs. */

@@ -6,7 +6,7 @@
  * honour is an error whose message names what is wrong.
  */
 import type { FaultKind, FaultWhen } from './store.ts';
-import { needsAnswer } from './plan.ts';
+import { needsAnswer } from './kinds.ts';
 
 /** The longest wait a `latency` asks for, in ms (as a rule's). */
 export const MAX_LATENCY_MS = 60_000;

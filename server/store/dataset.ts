@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Dataset } from '../../fixtures/dataset.ts';
-import { transaction } from './db.ts';
-import type { Store } from './index.ts';
+import type { Tenants } from '../tenants/store.ts';
+import { type Db, transaction } from './db.ts';
 
 /** The id a fixture row takes in `tenantId`: a UUID made from both. */
 export function scopedId(tenantId: string, id: string): string {
@@ -16,7 +16,7 @@ export function scopedId(tenantId: string, id: string): string {
 }
 
 /** Statements of the import, prepared once per store. */
-export function makeDatasetImport(store: Pick<Store, 'db' | 'tenants'>) {
+export function makeDatasetImport(store: { db: Db; tenants: Tenants }) {
   const { db } = store;
   const warehouse = db.prepare('INSERT INTO warehouses (id, tenant_id, name, address) VALUES (?, ?, ?, ?)');
   const product = db.prepare('INSERT INTO products (id, tenant_id, name, sku, weight_kg, volume_m3, price) VALUES (?, ?, ?, ?, ?, ?, ?)');
