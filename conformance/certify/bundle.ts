@@ -7,10 +7,10 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { create as createTar } from 'tar';
-import { WaybillError } from '../../bin/errors.ts';
+import { WaybillError } from '../../cli/errors.ts';
 import { PACKAGE_VERSION } from '../../spec/package-files.ts';
-import { createRedactor, type Secret } from '../redaction.ts';
-import type { Certificate, ExchangeRecord, RunReport, Waiver, WaiverStatus } from '../types.ts';
+import { createRedactor, type Secret } from '../transport/redaction.ts';
+import type { Certificate, ExchangeRecord, RunReport, Waiver, WaiverStatus } from '../engine/types.ts';
 import { signBytes } from './keys.ts';
 import { MANIFEST_FILE, type Manifest, sha256, SIGNATURE_FILE } from './manifest.ts';
 import type { KeyObject } from 'node:crypto';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { integrationRequirements } from '../contract.ts';
-import { parsePrecondition } from '../preconditions.ts';
-import { CheckDefinitionError, resolveCheck, resolveChecks } from '../verifies.ts';
+import { integrationRequirements } from '../contract/contract.ts';
+import { parsePrecondition } from '../engine/preconditions.ts';
+import { CheckDefinitionError, resolveCheck, resolveChecks } from '../engine/verifies.ts';
 import { checks } from './index.ts';
 
 describe('the check registry', () => {

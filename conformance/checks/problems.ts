@@ -9,9 +9,9 @@
  * bodies are discovery.responses.contract's rule.
  */
 import { operations } from '../../spec/load.ts';
-import { catalogEntryOf, mediaTypeOf, statusesOf } from '../catalog-rules.ts';
-import { describeExchange, finding, show } from '../findings.ts';
-import type { Check, CheckContext, ExchangeRecord, Finding } from '../types.ts';
+import { catalogEntryOf, mediaTypeOf, statusesOf } from '../contract/catalog-rules.ts';
+import { describeExchange, finding, show } from '../engine/findings.ts';
+import type { Check, CheckContext, ExchangeRecord, Finding } from '../engine/types.ts';
 import { asksUnmetExpectation } from './support/expectation.ts';
 
 /** Statuses whose problem `type` may be `about:blank` on the integration endpoints (their bodies are not shown, no catalog code reaches them). */

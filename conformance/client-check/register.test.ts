@@ -1,7 +1,7 @@
 /** The client-check register quotes its sources verbatim, and every scenario resolves against it. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { resolveChecks } from '../verifies.ts';
+import { resolveChecks } from '../engine/verifies.ts';
 import { clientRequirements, decisionRules } from './register.ts';
 import { scenarioCheck } from './scenario.ts';
 import { scenarios } from './scenarios/index.ts';

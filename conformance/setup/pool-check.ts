@@ -5,10 +5,10 @@
  * it has left, and one that cannot fill the selected checks says so once, before anything
  * runs, instead of as a skip per check (D67).
  */
-import { UsageError } from '../../bin/errors.ts';
+import { UsageError } from '../../cli/errors.ts';
 import { operations } from '../../spec/load.ts';
 import { poolStates, type OrderState } from '../checks/support/pool-state.ts';
-import type { KeyName, PoolName, Profile } from '../types.ts';
+import type { KeyName, PoolName, Profile } from '../engine/types.ts';
 import { objectBody, send } from './http.ts';
 
 /** The state each pool's ids must hold, and whose feed shows them: the checks' own predicates. */

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { curlLine } from '../replay.ts';
-import { createRedactor, profileSecrets } from '../redaction.ts';
-import type { Profile } from '../types.ts';
+import { curlLine } from '../transport/replay.ts';
+import { createRedactor, profileSecrets } from '../transport/redaction.ts';
+import type { Profile } from '../engine/types.ts';
 import { exportLines, main, profileEnvLine } from './profile-cli.ts';
 
 const awkward = `it's $(touch pwned) "quoted" \`ticks\` \\ and;more`;

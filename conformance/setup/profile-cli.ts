@@ -6,13 +6,13 @@
  */
 import { chmod, rename, writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
-import { parseCommandLine, runGroup } from '../../bin/command-line.ts';
-import { WaybillError } from '../../bin/errors.ts';
-import { shellQuote } from '../../bin/shell-quote.ts';
+import { parseCommandLine, runGroup } from '../../cli/command-line.ts';
+import { WaybillError } from '../../cli/errors.ts';
+import { shellQuote } from '../../cli/shell-quote.ts';
 import { packageFile } from '../../spec/package-files.ts';
-import { loadProfile } from '../profile.ts';
-import { profileSecrets } from '../redaction.ts';
-import type { Profile } from '../types.ts';
+import { loadProfile } from './profile.ts';
+import { profileSecrets } from '../transport/redaction.ts';
+import type { Profile } from '../engine/types.ts';
 import { refillPools } from './pool-refill.ts';
 
 const usage = `Usage: waybill profile <env|refill> FILE

@@ -1,8 +1,8 @@
 /** The preflight of a run (D66): each way a target can be wrong is one tool error saying what was found and what to do. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { UsageError, WaybillError } from '../../bin/errors.ts';
-import { answer, closedTargetUrl, conformingHandler, type FakeHandler, type FakeTarget, startFakeTarget, testKeys, testProfile } from '../testing/fake-target.ts';
-import { provisionReference, REFERENCE_ADMIN_TOKEN, type ReferenceTarget } from '../testing/reference.ts';
+import { UsageError, WaybillError } from '../../cli/errors.ts';
+import { answer, closedTargetUrl, conformingHandler, type FakeHandler, type FakeTarget, startFakeTarget, testKeys, testProfile } from '../../dev/testing/conformance/fake-target.ts';
+import { provisionReference, REFERENCE_ADMIN_TOKEN, type ReferenceTarget } from '../../dev/testing/conformance/reference.ts';
 import { API_PREFIX, checkTargetPath, confirmControlPlane, confirmIntegrationApi, targetMismatch } from './target-check.ts';
 
 const closers: (() => Promise<void>)[] = [];

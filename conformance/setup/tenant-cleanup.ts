@@ -4,8 +4,8 @@
  * saved for another run — are archived, so a sandbox's tenant list does not fill with
  * "waybill conformance" tenants. `--keep-tenants` keeps them all.
  */
-import { adminTokenRefused } from '../../bin/admin-token-refused.ts';
-import type { ExchangeRecord, Profile } from '../types.ts';
+import { adminTokenRefused } from '../../cli/admin-token-refused.ts';
+import type { ExchangeRecord, Profile } from '../engine/types.ts';
 import { objectBody, send } from './http.ts';
 import { confirmIntegrationApi } from './target-check.ts';
 

@@ -9,7 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { CheckContext, HttpResponse } from '../../types.ts';
+import type { CheckContext, HttpResponse } from '../../engine/types.ts';
 
 const whoamiPath = '/api/v1/integration/whoami';
 

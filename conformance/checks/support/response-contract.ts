@@ -18,9 +18,9 @@
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv, type Json, type OperationSpec, openapi, operations, sharedAjv, standaloneSchema } from '../../../spec/load.ts';
-import { mediaTypeOf } from '../../catalog-rules.ts';
-import { describeExchange, finding, show } from '../../findings.ts';
-import type { ExchangeRecord, Finding, Profile, TripMember } from '../../types.ts';
+import { mediaTypeOf } from '../../contract/catalog-rules.ts';
+import { describeExchange, finding, show } from '../../engine/findings.ts';
+import type { ExchangeRecord, Finding, Profile, TripMember } from '../../engine/types.ts';
 import { tripFieldNames, tripMembers } from './trip-fields.ts';
 
 type JsonObject = { [key: string]: Json };
