@@ -1,6 +1,6 @@
 /**
  * `waybill conformance`: parses the command line, gets the profile (file or provisioned),
- * runs the suite with the chosen reporters and resolves to the exit code (see exit-code.ts).
+ * runs the suite with the chosen reporters and resolves to the exit code (see engine/exit-code.ts).
  */
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';

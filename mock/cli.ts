@@ -32,7 +32,7 @@ Examples:
 
 /**
  * The arguments of `prism mock` for the mock's options (port and host aside). It serves the
- * document of mock-document.ts: the same examples, and generated answers (`--dynamic`,
+ * document document.ts derives: the same examples, and generated answers (`--dynamic`,
  * `Prefer: dynamic=true`) drawn from them where they are problems.
  */
 export function prismArguments(options: { dynamic: boolean; seed?: string; verbose: boolean }): string[] {

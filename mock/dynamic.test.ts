@@ -156,7 +156,7 @@ describe('waybill mock --dynamic', () => {
       .flatMap((exchange) => [...responseViolations(exchange), ...seedResponseViolations(exchange, {})])
       .map((finding) => `${finding.message}: ${finding.received}`);
     expect(violations.slice(0, 5), `${violations.length} violations in ${DRAWS} answers`).toEqual([]);
-    // Generated bodies differ; a problem is one of the answer's documented examples (mock-document.ts).
+    // Generated bodies differ; a problem is one of the answer's documented examples (document.ts).
     const distinct = new Set(exchanges.map((exchange) => exchange.response!.body)).size;
     if (Number(status) < 300) expect(distinct, 'the answers differ').toBeGreaterThan(status === '204' ? 0 : 1);
   }, 60_000);

@@ -38,7 +38,7 @@ export interface SealedBundle {
 function countRedactions(text: string, envNames: ReadonlyMap<string, string>, into: Record<string, number>): void {
   for (const match of text.matchAll(/<redacted:([A-Za-z0-9_-]+)>/g)) into[match[1]!] = (into[match[1]!] ?? 0) + 1;
   for (const match of text.matchAll(/\$\{?(WAYBILL_[A-Z0-9_]+)/g)) {
-    // A secret a check met at run time stands as WAYBILL_SECRET_<NAME> (context.ts addSecret).
+    // A secret a check met at run time stands as WAYBILL_SECRET_<NAME> (engine/context.ts addSecret).
     const name = envNames.get(match[1]!) ?? match[1]!.replace(/^WAYBILL_SECRET_/, '').toLowerCase().replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
     into[name] = (into[name] ?? 0) + 1;
   }

@@ -1,6 +1,6 @@
 /**
  * The registry of checks: every family's checks, in the order the suite lists them. A family is
- * one file of this folder; add its array here.
+ * one file of this folder, or a folder whose index.ts gathers its parts; add its array here.
  */
 import type { Check } from '../engine/types.ts';
 import { authChecks } from './auth.ts';

@@ -437,7 +437,7 @@ export interface RunStart {
   startedAt: string;
 }
 
-/** What a run's verdict says (D55; `conformance/verdict.ts`). */
+/** What a run's verdict says (D55; `conformance/engine/verdict.ts`). */
 export type VerdictWord = 'PASS' | 'FAIL' | 'INCOMPLETE' | 'PARTIAL';
 
 /** The whole run, as every reporter sees it. Contains no secret. */

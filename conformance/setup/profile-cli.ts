@@ -25,7 +25,7 @@ Run \`waybill profile <env|refill> --help\` for the options.
 
 /**
  * The `export NAME='value'` lines of the profile's secrets, one a line, named as the replay
- * lines name them (`WAYBILL_KEY_FULL`, …, `WAYBILL_SANDBOX_TOKEN`; redaction.ts), each value
+ * lines name them (`WAYBILL_KEY_FULL`, …, `WAYBILL_SANDBOX_TOKEN`; transport/redaction.ts), each value
  * quoted as one shell word.
  */
 export function exportLines(profile: Profile): string {

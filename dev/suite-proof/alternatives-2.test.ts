@@ -1,4 +1,4 @@
-/** Seed-valid alternatives that decide gaps otherwise (conformance/teeth/alternatives.ts), slice 2 of 3. */
+/** Seed-valid alternatives that decide gaps otherwise (dev/suite-proof/alternatives.ts), slice 2 of 3. */
 import { describe, it } from 'vitest';
 import { alternativeVariants } from './alternatives.ts';
 import { expectAlternative } from './expect-variant.ts';

@@ -1,7 +1,7 @@
 /**
  * Seed-valid alternatives to the reference: each obeys every sentence of the seeds but decides
  * the gaps it names otherwise than spec/DECISIONS.md. Without `--strict` each passes; with it,
- * each fails exactly the DECISION checks it lists (teeth/alternatives.test.ts).
+ * each fails exactly the DECISION checks it lists (alternatives-*.test.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { ORDER_JSON } from '../../server/store/feed-sql.ts';

@@ -1,4 +1,4 @@
-/** The teeth matrix, slice 4 of 4: deliberately broken references (conformance/teeth/broken.ts). */
+/** The suite-proof matrix, slice 4 of 4: deliberately broken references (dev/suite-proof/broken.ts). */
 import { describe, it } from 'vitest';
 import { brokenVariants } from './broken.ts';
 import { expectBroken } from './expect-variant.ts';

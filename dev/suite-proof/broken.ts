@@ -1,7 +1,7 @@
 /**
  * Deliberately broken variants of the reference: each breaks the seed requirements it names
  * (MUST or SHOULD) and must fail exactly the checks it lists. Together they break every
- * testable seed requirement of the register at least once (teeth/matrix.test.ts holds them to it).
+ * testable seed requirement of the register at least once (matrix.test.ts holds them to it).
  */
 import { makeFeedPage, ORDER_JSON } from '../../server/store/feed-sql.ts';
 import type { Store } from '../../server/store/index.ts';

@@ -1,5 +1,5 @@
 /**
- * The assertions of the teeth matrix, shared by its slices: a broken variant fails exactly its
+ * The assertions of the suite-proof matrix, shared by its slices: a broken variant fails exactly its
  * checks, each MUST or SHOULD one verifying a requirement it breaks, and every requirement it
  * breaks caught; an alternative-decision variant fails only DECISION checks, and only with --strict.
  */

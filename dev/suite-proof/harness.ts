@@ -1,5 +1,5 @@
 /**
- * Test support for the suite's teeth: the reference sandbox, provisioned as `--provision` does,
+ * Test support for the suite-proof: the reference sandbox, provisioned as `--provision` does,
  * made to misbehave in exactly one way — a wrapped store, or a proxy in front of it rewriting
  * one thing — and the whole suite run against it. Breakages live here, in test code, never as
  * switches in the server.

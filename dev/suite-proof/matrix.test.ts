@@ -1,5 +1,5 @@
 /**
- * The teeth matrix as a whole: the reference passes everything (also with its rateLimited key
+ * The suite-proof matrix as a whole: the reference passes everything (also with its rateLimited key
  * used just before the run, as a profile run again is), every testable MUST and SHOULD
  * requirement has a broken variant that a check meant for it catches, and there are at least
  * twelve seed-valid alternatives. The variants themselves run in broken-*.test.ts and

@@ -2,7 +2,7 @@
  * Feeds: the order feed and the trip feed as a consumer pages through them — order, page
  * size, cursors, filters, order statuses, what writes do to the order feed, and (once the run
  * is over) every page the run read. Each rule is one builder applied to both feeds
- * (`feeds.orders.*`, `feeds.trips.*`) where it applies to both; the parts live in feeds-*.ts.
+ * (`feeds.orders.*`, `feeds.trips.*`) where it applies to both; the parts live in this folder.
  */
 import type { Check } from '../../engine/types.ts';
 import { changeChecks } from './changes.ts';

@@ -23,7 +23,7 @@ async function reference(): Promise<ReferenceTarget> {
  * itself (Node's bare 400), and loses the answer to a body the reference refuses before
  * reading it (413), so the body-size and cut-off checks are tested without it, below; it is an
  * HTTP server of its own, which answers an unmet Expect, a pipeline and a bad head itself, so
- * the checks of what comes before any operation are tested in http-wire.test.ts.
+ * the checks of what comes before any operation are tested in wire.test.ts.
  */
 const proxiable: Check[] = httpChecks.filter((check) => !['http.body.limit', 'http.body.tooLarge', 'http.body.incomplete', 'http.body.incomplete.close', ...wireChecks.map((wire) => wire.id)].includes(check.id));
 
@@ -51,7 +51,7 @@ function withProblem(answer: ProxiedAnswer, changes: Record<string, unknown>): P
   return { ...answer, body: Buffer.from(JSON.stringify({ ...(answerJson(answer) as object), ...changes })) };
 }
 
-/** A byte-level proxy to `targetUrl`, closed after the test (see testing/byte-proxy.ts). */
+/** A byte-level proxy to `targetUrl`, closed after the test (see dev/testing/conformance/byte-proxy.ts). */
 async function byteProxy(targetUrl: string, options: Parameters<typeof startByteProxy>[1] = {}): Promise<string> {
   const proxy = await startByteProxy(targetUrl, options);
   open.push(proxy.close);

@@ -1,7 +1,7 @@
 /**
  * HTTP: how the API treats the request as a message — media types, malformed, missing,
- * oversized, too deeply nested (http-depth.ts) and cut-off bodies, unknown routes and methods,
- * what comes before any operation (http-wire.ts) — and the request id every answer carries.
+ * oversized, too deeply nested (depth.ts) and cut-off bodies, unknown routes and methods,
+ * what comes before any operation (wire.ts) — and the request id every answer carries.
  * Every request here aims at an external id no order carries, so nothing changes even when a
  * target wrongly accepts one; but a missing body is sent for a live order (a body that is not
  * there records nothing either way), so that no 404 can come first.

@@ -1,6 +1,6 @@
 /**
  * The checks of a body's depth (D58) and of what comes before any operation (D60), against
- * targets that decide them otherwise: the teeth alternatives' own changes, and a few more that
+ * targets that decide them otherwise: the suite-proof alternatives' own changes, and a few more that
  * only a small server or a proxy can show. That the reference passes them is http.test.ts's.
  */
 import type { Server } from 'node:http';
@@ -22,7 +22,7 @@ afterEach(async () => {
   while (open.length > 0) await open.pop()!();
 });
 
-/** The reference, its Node server changed by `change` (as a teeth alternative changes it). */
+/** The reference, its Node server changed by `change` (as a suite-proof alternative changes it). */
 async function reference(change: (server: Server) => void = () => undefined): Promise<ReferenceTarget> {
   const target = await startReference();
   open.push(target.close);
@@ -30,7 +30,7 @@ async function reference(change: (server: Server) => void = () => undefined): Pr
   return target;
 }
 
-/** The server change of the teeth alternative `name`. */
+/** The server change of the suite-proof alternative `name`. */
 const alternativeServer = (name: string) => httpAlternatives[name]!.server!;
 
 /** Runs `check` against `profile`; its result. */

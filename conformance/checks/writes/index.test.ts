@@ -27,7 +27,7 @@ async function behindProxy(target: ReferenceTarget, rewrite: AnswerRewrite): Pro
   return { ...target.profile, target: proxy.url };
 }
 
-/** tinyDataset cycles statuses by index (EXT-i has STATUS_AT[i % 9]), as conformance/testing/reference.ts builds it. */
+/** tinyDataset cycles statuses by index (EXT-i has STATUS_AT[i % 9]), as dev/testing/conformance/reference.ts builds it. */
 const STATUS_AT: readonly string[] = TINY_DATASET_STATUSES;
 
 /** The status the reference's dataset gave the order `EXT-i`, or undefined for other ids. */

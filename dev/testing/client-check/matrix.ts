@@ -1,5 +1,5 @@
 /**
- * The teeth of client-check, as a matrix like `conformance/teeth/`: each naive variant of the
+ * The proof of client-check both ways, as a matrix like `dev/suite-proof/`: each naive variant of the
  * example client breaks one rule and must fail the scenarios of that rule (and only those), at
  * page sizes 1, 50 and 100; the example clients, in JavaScript and in Python, must pass every
  * scenario at each of them. Page size matters to the sync scenarios only (the writes read no
