@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Profile } from '../conformance/engine/types.ts';
+import type { Profile } from '../conformance/engine/types/profile.ts';
 import { memoryStore, type RunningServer, startServer, TEST_ADMIN_TOKEN } from '../server/testing.ts';
 
 const bin = fileURLToPath(new URL('../bin/waybill.js', import.meta.url));

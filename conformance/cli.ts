@@ -28,7 +28,9 @@ import { shortageError, usablePools } from './setup/pool-check.ts';
 import { profileEnvLine } from './setup/profile-cli.ts';
 import { checkTargetPath, confirmControlPlane, confirmIntegrationApi, targetMismatch } from './setup/target-check.ts';
 import { archiveTenants, profileTenants, tenantsCreatedBy } from './setup/tenant-cleanup.ts';
-import type { Check, ExchangeRecord, Profile } from './engine/types.ts';
+import type { Check } from './engine/types/check.ts';
+import type { ExchangeRecord } from './engine/types/exchange.ts';
+import type { Profile } from './engine/types/profile.ts';
 import { resolveChecks } from './engine/verifies.ts';
 
 /** The parsed options of one invocation. */

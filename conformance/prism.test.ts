@@ -11,7 +11,7 @@ import { startPrism, SPEC_FILE } from '../mock/prism.ts';
 import { memoryStore, startServer } from '../server/testing.ts';
 import { main } from './cli.ts';
 import { startProxy } from '../dev/testing/conformance/proxy.ts';
-import type { RunReport } from './engine/types.ts';
+import type { RunReport } from './engine/types/report.ts';
 
 const ADMIN_TOKEN = 'prism-test-admin-token';
 const dirs: string[] = [];

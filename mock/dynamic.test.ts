@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseViolations, seedResponseViolations } from '../conformance/checks/support/response-contract.ts';
-import type { ExchangeRecord } from '../conformance/engine/types.ts';
+import type { ExchangeRecord } from '../conformance/engine/types/exchange.ts';
 import { catalog, catalogEntry, type CatalogCode, type Json, openapi, type OperationSpec, operations, resolveRef, statusesOf } from '../spec/load.ts';
 import { prismArguments } from './cli.ts';
 import { type RunningPrism, startPrism } from './prism.ts';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from
 import { main as conformance } from '../cli.ts';
 import { provisionProfile } from '../setup/profile.ts';
 import { provisionReference, REFERENCE_ADMIN_TOKEN, type ReferenceTarget } from '../../dev/testing/conformance/reference.ts';
-import type { Profile } from '../engine/types.ts';
+import type { Profile } from '../engine/types/profile.ts';
 import { main as keys, PRIVATE_KEY_FILE, PUBLIC_KEY_FILE } from './cli-keys.ts';
 import { main as verify } from './cli-verify.ts';
 import { signBytes } from './keys.ts';

@@ -16,7 +16,9 @@ import { reportHtml } from '../reporters/html.ts';
 import { junitXml } from '../reporters/junit.ts';
 import { runSuite } from '../engine/runner.ts';
 import { testProfile } from '../../dev/testing/conformance/fake-target.ts';
-import type { Check, Contract, RequirementInfo, RunReport, Waiver } from '../engine/types.ts';
+import type { Check } from '../engine/types/check.ts';
+import type { Contract, RequirementInfo } from '../engine/types/contract.ts';
+import type { RunReport, Waiver } from '../engine/types/report.ts';
 import { loadWaivers, waiverPolicy } from './waivers.ts';
 
 const register = new Map<string, RequirementInfo>([

@@ -6,7 +6,8 @@
  * when it names the seed requirement, of those the check verifies, that the failure concerns.
  */
 import { UsageError } from '../../cli/errors.ts';
-import type { CheckResult, ResolvedCheck, Waiver, WaiverStatus } from '../engine/types.ts';
+import type { ResolvedCheck } from '../engine/types/check.ts';
+import type { CheckResult, Waiver, WaiverStatus } from '../engine/types/report.ts';
 import { readValidated } from './schema-file.ts';
 
 /** The waivers of a run and what became of them. */

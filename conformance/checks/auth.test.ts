@@ -3,7 +3,7 @@ import type { KeyPrincipal } from '../../server/store/keys.ts';
 import type { Store } from '../../server/store/index.ts';
 import { answerJson, type ProxiedAnswer, type ProxyRewrite, startProxy } from '../../dev/testing/conformance/proxy.ts';
 import { runChecks, startReference, type ReferenceTarget } from '../../dev/testing/conformance/reference.ts';
-import type { Profile } from '../engine/types.ts';
+import type { Profile } from '../engine/types/profile.ts';
 import { authChecks } from './auth.ts';
 
 const open: (() => Promise<void>)[] = [];

@@ -5,7 +5,9 @@
  */
 import { mediaTypeOf } from '../contract/catalog-rules.ts';
 import { describeExchange, finding, show } from '../engine/findings.ts';
-import type { Check, CheckContext, Finding, HttpRequest, HttpResponse, KeyName } from '../engine/types.ts';
+import type { Check, CheckContext, Finding } from '../engine/types/check.ts';
+import type { HttpRequest, HttpResponse } from '../engine/types/exchange.ts';
+import type { KeyName } from '../engine/types/profile.ts';
 import { absentExternalId, everyOperation, expectProblem, type FeedItem, invalidKey, objectOf, paths, paymentBody, received, walkFeed, writeOperations } from './support/order-requests.ts';
 import { type OrderState, poolStates, qualifyingOrders } from './support/pool-state.ts';
 

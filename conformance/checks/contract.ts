@@ -7,7 +7,8 @@
  * Registered only when the run goes through Prism (an absent header then means "none").
  */
 import { describeExchange, finding, show } from '../engine/findings.ts';
-import type { Check, ExchangeRecord, Finding } from '../engine/types.ts';
+import type { Check, Finding } from '../engine/types/check.ts';
+import type { ExchangeRecord } from '../engine/types/exchange.ts';
 
 /** One entry of Prism's `sl-violations` header. */
 interface Violation {

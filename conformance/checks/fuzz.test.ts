@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../cli.ts';
 import { answer, conformingHandler, type FakeTarget, startFakeTarget, testProfile } from '../../dev/testing/conformance/fake-target.ts';
 import { runChecks, startReference } from '../../dev/testing/conformance/reference.ts';
-import type { RunReport } from '../engine/types.ts';
+import type { RunReport } from '../engine/types/report.ts';
 import { fuzzCheck } from './fuzz.ts';
 import { checks } from './index.ts';
 

@@ -14,7 +14,8 @@ import { describeExchange, finding } from '../engine/findings.ts';
 import { type Credential, fuzzCase, type FuzzCase, GARBAGE_KEY, type HttpCase } from '../fuzz/cases.ts';
 import { answerViolations, type OracleOptions, rawViolations } from '../fuzz/oracle.ts';
 import { fillRaw } from '../fuzz/raw-cases.ts';
-import type { Check, CheckContext, ExchangeRecord, Finding, HttpRequest } from '../engine/types.ts';
+import type { Check, CheckContext, Finding } from '../engine/types/check.ts';
+import type { ExchangeRecord, HttpRequest } from '../engine/types/exchange.ts';
 
 /** The seeds' problem rules; X-Request-Id is waybill's decision (D23), held elsewhere. */
 const ORACLE: OracleOptions = { requestId: false };

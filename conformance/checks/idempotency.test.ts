@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../server/store/index.ts';
 import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxyRewrite } from '../../dev/testing/conformance/proxy.ts';
 import { type ReferenceTarget, runAgainstBroken, runChecks, startReference } from '../../dev/testing/conformance/reference.ts';
-import type { CheckResult } from '../engine/types.ts';
+import type { CheckResult } from '../engine/types/report.ts';
 import { idempotencyChecks } from './idempotency.ts';
 
 const ids = idempotencyChecks.map((check) => check.id);

@@ -2,7 +2,7 @@
  * The registry of checks: every family's checks, in the order the suite lists them. A family is
  * one file of this folder, or a folder whose index.ts gathers its parts; add its array here.
  */
-import type { Check } from '../engine/types.ts';
+import type { Check } from '../engine/types/check.ts';
 import { authChecks } from './auth.ts';
 import { discoveryChecks } from './discovery/index.ts';
 import { feedsChecks } from './feeds/index.ts';

@@ -11,7 +11,8 @@
 import { operations } from '../../spec/load.ts';
 import { catalogEntryOf, mediaTypeOf, statusesOf } from '../contract/catalog-rules.ts';
 import { describeExchange, finding, show } from '../engine/findings.ts';
-import type { Check, CheckContext, ExchangeRecord, Finding } from '../engine/types.ts';
+import type { Check, CheckContext, Finding } from '../engine/types/check.ts';
+import type { ExchangeRecord } from '../engine/types/exchange.ts';
 import { asksUnmetExpectation } from './support/expectation.ts';
 
 /** Statuses whose problem `type` may be `about:blank` on the integration endpoints (their bodies are not shown, no catalog code reaches them). */

@@ -9,7 +9,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { describeExchange, finding, show } from '../engine/findings.ts';
-import type { Check, CheckContext, Finding, HttpResponse } from '../engine/types.ts';
+import type { Check, CheckContext, Finding } from '../engine/types/check.ts';
+import type { HttpResponse } from '../engine/types/exchange.ts';
 import { otherUses, refillIn, spendQuota, whoami } from './support/quota-burst.ts';
 import { answerClock, HONOURABLE_SECONDS, retryAfterDishonourable, retryAfterProblem, retryAfterUnreadable } from './support/retry-after.ts';
 

@@ -10,7 +10,8 @@ import { verdictLine } from '../reporters/console.ts';
 import { loggedRequestLine } from '../reporters/logged-request.ts';
 import { reporters } from '../reporters/index.ts';
 import { sampleReport } from '../../dev/testing/conformance/sample-report.ts';
-import type { LoggedRequest, RunReport } from '../engine/types.ts';
+import type { LoggedRequest } from '../engine/types/exchange.ts';
+import type { RunReport } from '../engine/types/report.ts';
 import { runVerdict } from '../engine/verdict.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verdictLine } from '../reporters/console.ts';
 import { runSuite } from '../engine/runner.ts';
-import type { RunReport } from '../engine/types.ts';
+import type { RunReport } from '../engine/types/report.ts';
 import { type OwnSandbox, startOwnSandbox } from './own-sandbox.ts';
 import { clientCheckContract } from './run.ts';
 import { type ClientScenario, scenarioCheck } from './scenario.ts';

@@ -1,7 +1,7 @@
 /** The integration API's contract as the runner needs it: routes and hash of spec/openapi.yaml, its requirements register, and the catalog coverage. */
 import { citationOf, operations, requirements, specHash } from '../../spec/load.ts';
 import { catalogCoverage } from '../engine/coverage.ts';
-import type { Contract, RequirementInfo } from '../engine/types.ts';
+import type { Contract, RequirementInfo } from '../engine/types/contract.ts';
 
 /** The register of spec/requirements.yaml as the runner sees it. */
 export const integrationRequirements: ReadonlyMap<string, RequirementInfo> = new Map(

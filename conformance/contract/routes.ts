@@ -1,5 +1,5 @@
 /** Names the contract operation an exchange hit, by method and path template. */
-import type { Route } from '../engine/types.ts';
+import type { Route } from '../engine/types/contract.ts';
 
 /** Finds the operationId of a request URL; null for a URL outside `base` or a route the contract lacks. */
 export type RouteMatcher = (method: string, url: string) => string | null;

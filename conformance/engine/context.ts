@@ -3,7 +3,8 @@ import { createHttpClient, type ExchangeLog, type Recorder } from '../transport/
 import { createRawPipeliner, createRawSender, createRawSessionOpener } from '../transport/raw-http.ts';
 import { type Redactor, redactRecord } from '../transport/redaction.ts';
 import type { RouteMatcher } from '../contract/routes.ts';
-import type { CheckContext, PoolName, Profile } from './types.ts';
+import type { CheckContext } from './types/check.ts';
+import type { PoolName, Profile } from './types/profile.ts';
 
 /** Thrown by `ctx.skip`; the runner turns it into outcome `skip`. */
 export class SkipSignal extends Error {

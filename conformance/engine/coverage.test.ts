@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalog } from '../../spec/load.ts';
 import { catalogCoverage } from './coverage.ts';
-import type { ExchangeRecord } from './types.ts';
+import type { ExchangeRecord } from './types/exchange.ts';
 
 let nextId = 1;
 /** A recorded answer with a JSON body. */

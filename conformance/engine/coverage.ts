@@ -5,7 +5,9 @@
  */
 import { catalog, type CatalogEntry, validateSchema } from '../../spec/load.ts';
 import { catalogEntryOf, mediaTypeOf, problemSchemaFor, statusesOf } from '../contract/catalog-rules.ts';
-import type { CoverageEntry, ExchangeRecord, Profile } from './types.ts';
+import type { CoverageEntry } from './types/contract.ts';
+import type { ExchangeRecord } from './types/exchange.ts';
+import type { Profile } from './types/profile.ts';
 
 /** Every object inside a JSON value, the value itself included. */
 function* objectsIn(value: unknown): Generator<Record<string, unknown>> {

@@ -2,7 +2,7 @@
  * What counts against the target, and the exit codes as `waybill conformance --help` gives them;
  * the verdict a run's exit code follows is decided in `verdict.ts` (D55).
  */
-import type { Level, Outcome } from './types.ts';
+import type { Level, Outcome } from './types/check.ts';
 
 /** The rule as `waybill conformance --help` prints it. */
 export const exitCodeHelp = [

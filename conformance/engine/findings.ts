@@ -1,5 +1,6 @@
 /** Small helpers checks use to write findings that read "Expected: … / Received: …". */
-import type { ExchangeRecord, Finding } from './types.ts';
+import type { Finding } from './types/check.ts';
+import type { ExchangeRecord } from './types/exchange.ts';
 
 /** A finding; attach the exchange that shows it whenever there is one. */
 export function finding(message: string, expected: string, received: string, exchange?: ExchangeRecord): Finding {

@@ -2,7 +2,7 @@
  * Hands out order external ids from the profile's pools so that no two checks ever get the
  * same id (an order one check archives must not be another check's payable order).
  */
-import type { PoolName, Profile } from './types.ts';
+import type { PoolName, Profile } from './types/profile.ts';
 
 /** Allocates ids from the named pools of one profile. */
 export interface PoolAllocator {

@@ -4,7 +4,8 @@
  * shortage is always a `skip`, never a `fail`.
  */
 import type { PoolAllocator } from './pools.ts';
-import type { KeyName, PoolName, Profile, Precondition } from './types.ts';
+import type { Precondition } from './types/check.ts';
+import type { KeyName, PoolName, Profile } from './types/profile.ts';
 
 const keyNames: readonly KeyName[] = ['full', 'ordersRead', 'tripsRead', 'noScopes', 'otherTenant', 'revoked', 'rateLimited', 'suspendedTenant'];
 const poolNames: readonly PoolName[] = ['payable', 'cancellable', 'notCancellable', 'archivable', 'onTrip', 'otherTenant'];

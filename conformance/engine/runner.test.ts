@@ -4,7 +4,8 @@ import { failsRun } from './exit-code.ts';
 import { runVerdict } from './verdict.ts';
 import { type RunOptions, runSuite } from './runner.ts';
 import { closedTargetUrl, type FakeTarget, startFakeTarget, testProfile } from '../../dev/testing/conformance/fake-target.ts';
-import type { Check, Contract, Level, RequirementInfo } from './types.ts';
+import type { Check, Level } from './types/check.ts';
+import type { Contract, RequirementInfo } from './types/contract.ts';
 
 /** A register of one requirement per level, and one no exchange can test. */
 const register = new Map<string, RequirementInfo>(

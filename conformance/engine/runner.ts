@@ -16,7 +16,11 @@ import { createRedactor, profileSecrets, type Redactor, type Secret } from '../t
 import { planPreconditions } from './preconditions.ts';
 import { createRouteMatcher } from '../contract/routes.ts';
 import { selectChecks } from './select.ts';
-import type { Check, CheckResult, Contract, CoverageState, ExchangeRecord, Finding, Level, LevelFilter, Outcome, OutcomeCounts, PoolName, Profile, ResolvedCheck, RunReport, RunStart, SuiteName, Waiver } from './types.ts';
+import type { Check, Finding, Level, LevelFilter, Outcome, ResolvedCheck } from './types/check.ts';
+import type { Contract, CoverageState } from './types/contract.ts';
+import type { ExchangeRecord } from './types/exchange.ts';
+import type { PoolName, Profile } from './types/profile.ts';
+import type { CheckResult, OutcomeCounts, RunReport, RunStart, SuiteName, Waiver } from './types/report.ts';
 import { runVerdict } from './verdict.ts';
 import { requirementResults, resolveChecks } from './verifies.ts';
 

@@ -1,6 +1,6 @@
 /** Which checks a run keeps: `--only`, `--skip` (ids, families or id prefixes) and `--level`. */
 import { UsageError } from '../../cli/errors.ts';
-import type { Level, LevelFilter, ResolvedCheck } from './types.ts';
+import type { Level, LevelFilter, ResolvedCheck } from './types/check.ts';
 
 const levelsOf: Record<LevelFilter, readonly Level[]> = {
   must: ['MUST'],

@@ -1,7 +1,7 @@
 /** The verdict of a run (D55): never PASS over what was not graded, in every reporter's words. */
 import { describe, expect, it } from 'vitest';
 import { sampleReport } from '../../dev/testing/conformance/sample-report.ts';
-import type { CheckResult, RunReport } from './types.ts';
+import type { CheckResult, RunReport } from './types/report.ts';
 import { runVerdict, verdictOf, verdictText } from './verdict.ts';
 
 type Result = Pick<CheckResult, 'id' | 'family' | 'outcome' | 'failsRun' | 'reason' | 'error'>;

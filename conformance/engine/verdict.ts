@@ -10,7 +10,7 @@
  * Outside `--certify` a skip of the conformance suite leaves the exit code as it is (a profile may
  * leave out what its target does not offer); a certification's verdict is the certificate's (D49).
  */
-import type { CheckResult, RunReport, SuiteName, VerdictWord } from './types.ts';
+import type { CheckResult, RunReport, SuiteName, VerdictWord } from './types/report.ts';
 
 /** The verdict, why (each thing not graded, by check id and reason), and the exit code it gives. */
 export interface RunVerdict {

@@ -5,7 +5,9 @@
  * seed statement with a decision (a MUST failure must always point at a sentence of the seeds).
  * `requirementResults` turns a run's results into coverage of the register.
  */
-import type { Check, CheckResult, Level, RequirementCounts, RequirementInfo, RequirementOutcome, RequirementResult, ResolvedCheck, RunReport } from './types.ts';
+import type { Check, Level, ResolvedCheck } from './types/check.ts';
+import type { RequirementInfo } from './types/contract.ts';
+import type { CheckResult, RequirementCounts, RequirementOutcome, RequirementResult, RunReport } from './types/report.ts';
 
 /** A check whose `verifies` the register cannot back: a bug of the suite, found before any request. */
 export class CheckDefinitionError extends Error {

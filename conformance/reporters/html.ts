@@ -6,7 +6,10 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CheckResult, CoverageState, ExchangeRecord, Finding, Level, Outcome, RecordedMessage, RequirementCounts, RequirementOutcome, RequirementResult, RunReport } from '../engine/types.ts';
+import type { Finding, Level, Outcome } from '../engine/types/check.ts';
+import type { CoverageState } from '../engine/types/contract.ts';
+import type { ExchangeRecord, RecordedMessage } from '../engine/types/exchange.ts';
+import type { CheckResult, RequirementCounts, RequirementOutcome, RequirementResult, RunReport } from '../engine/types/report.ts';
 import { reportCss, reportScript } from './html-assets.ts';
 import { certificateView, waiversView } from './html-certificate.ts';
 import { type Child, element, fragment, htmlDocument, type Markup, trusted } from './markup.ts';

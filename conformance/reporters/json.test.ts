@@ -8,7 +8,8 @@ import { integrationContract } from '../contract/contract.ts';
 import { runSuite } from '../engine/runner.ts';
 import { sampleReport } from '../../dev/testing/conformance/sample-report.ts';
 import { conformingHandler, type FakeTarget, startFakeTarget, testProfile } from '../../dev/testing/conformance/fake-target.ts';
-import type { Check, RunReport } from '../engine/types.ts';
+import type { Check } from '../engine/types/check.ts';
+import type { RunReport } from '../engine/types/report.ts';
 import { jsonReporter } from './json.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;

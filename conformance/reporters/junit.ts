@@ -9,7 +9,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CheckResult, RequirementCounts, RunReport } from '../engine/types.ts';
+import type { CheckResult, RequirementCounts, RunReport } from '../engine/types/report.ts';
 import { waiverLine } from './waiver-line.ts';
 import { type Child, element, type Markup, xmlDocument } from './markup.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';

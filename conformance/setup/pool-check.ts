@@ -8,7 +8,7 @@
 import { UsageError } from '../../cli/errors.ts';
 import { operations } from '../../spec/load.ts';
 import { poolStates, type OrderState } from '../checks/support/pool-state.ts';
-import type { KeyName, PoolName, Profile } from '../engine/types.ts';
+import type { KeyName, PoolName, Profile } from '../engine/types/profile.ts';
 import { objectBody, send } from './http.ts';
 
 /** The state each pool's ids must hold, and whose feed shows them: the checks' own predicates. */

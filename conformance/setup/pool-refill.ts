@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { adminTokenRefused } from '../../cli/admin-token-refused.ts';
 import { UsageError, WaybillError } from '../../cli/errors.ts';
 import { intake } from '../checks/support/control-plane.ts';
-import type { PoolName, Profile } from '../engine/types.ts';
+import type { PoolName, Profile } from '../engine/types/profile.ts';
 import { objectBody, problemTypeOf, send, type SetupRequest } from './http.ts';
 import { POOL_STATES, readOrderStates } from './pool-check.ts';
 import { confirmIntegrationApi } from './target-check.ts';

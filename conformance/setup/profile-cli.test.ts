@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { curlLine } from '../transport/replay.ts';
 import { createRedactor, profileSecrets } from '../transport/redaction.ts';
-import type { Profile } from '../engine/types.ts';
+import type { Profile } from '../engine/types/profile.ts';
 import { exportLines, main, profileEnvLine } from './profile-cli.ts';
 
 const awkward = `it's $(touch pwned) "quoted" \`ticks\` \\ and;more`;

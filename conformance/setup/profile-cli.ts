@@ -12,7 +12,7 @@ import { shellQuote } from '../../cli/shell-quote.ts';
 import { packageFile } from '../../spec/package-files.ts';
 import { loadProfile } from './profile.ts';
 import { profileSecrets } from '../transport/redaction.ts';
-import type { Profile } from '../engine/types.ts';
+import type { Profile } from '../engine/types/profile.ts';
 import { refillPools } from './pool-refill.ts';
 
 const usage = `Usage: waybill profile <env|refill> FILE

@@ -8,7 +8,8 @@ import { adminTokenRefused } from '../../cli/admin-token-refused.ts';
 import { UsageError, WaybillError } from '../../cli/errors.ts';
 import { packageFile } from '../../spec/package-files.ts';
 import { describeNetworkError } from '../transport/network-error.ts';
-import type { Profile, RunReport } from '../engine/types.ts';
+import type { Profile } from '../engine/types/profile.ts';
+import type { RunReport } from '../engine/types/report.ts';
 
 const profileSchema = JSON.parse(readFileSync(packageFile('conformance/profile.schema.json'), 'utf8')) as object;
 const validateProfile = new Ajv2020({ allErrors: true, strict: true }).compile(profileSchema);

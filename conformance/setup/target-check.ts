@@ -9,7 +9,7 @@ import { sameBaseUrl } from '../../cli/admin-token-file.ts';
 import { adminTokenRefused } from '../../cli/admin-token-refused.ts';
 import { UsageError, WaybillError } from '../../cli/errors.ts';
 import { operations } from '../../spec/load.ts';
-import type { Profile } from '../engine/types.ts';
+import type { Profile } from '../engine/types/profile.ts';
 import { objectBody, problemTypeOf, send } from './http.ts';
 
 /** The path prefix every operation of the integration API shares (`/api/v1/integration`), read from the contract. */

@@ -5,7 +5,8 @@
  * "waybill conformance" tenants. `--keep-tenants` keeps them all.
  */
 import { adminTokenRefused } from '../../cli/admin-token-refused.ts';
-import type { ExchangeRecord, Profile } from '../engine/types.ts';
+import type { ExchangeRecord } from '../engine/types/exchange.ts';
+import type { Profile } from '../engine/types/profile.ts';
 import { objectBody, send } from './http.ts';
 import { confirmIntegrationApi } from './target-check.ts';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExchangeError } from './exchange.ts';
 import { answer, type FakeTarget, startFakeTarget, testKeys, testProfile } from '../../dev/testing/conformance/fake-target.ts';
 import { contextFor as contextOver } from '../../dev/testing/conformance/check-context.ts';
-import type { Profile } from '../engine/types.ts';
+import type { Profile } from '../engine/types/profile.ts';
 
 /** A check context against `target`, and the log it records into. */
 const contextFor = (target: string, profile: Profile = testProfile(), timeoutMs = 2000) => contextOver(target, { profile, timeoutMs });

@@ -7,7 +7,7 @@ import { describeNetworkError } from './network-error.ts';
 import type { Redactor } from './redaction.ts';
 import { curlLine, isUtf8 } from './replay.ts';
 import type { RouteMatcher } from '../contract/routes.ts';
-import type { ExchangeRecord, HttpClient, HttpRequest, HttpResponse, RecordedMessage } from '../engine/types.ts';
+import type { ExchangeRecord, HttpClient, HttpRequest, HttpResponse, RecordedMessage } from '../engine/types/exchange.ts';
 
 /** A request that got no (complete) answer; carries the recorded exchange. */
 export class ExchangeError extends Error {

@@ -10,7 +10,7 @@ import tls from 'node:tls';
 import { ExchangeError, parseJson, type Recorder, recordLimits, recordMessage } from './exchange.ts';
 import { type Answer, parseAnswer, parseAnswers, parseRequest } from './http-message.ts';
 import { rawLine } from './replay.ts';
-import type { ExchangeRecord, RawOptions, RawPipeline, RawResponse, RawSession } from '../engine/types.ts';
+import type { ExchangeRecord, RawOptions, RawPipeline, RawResponse, RawSession } from '../engine/types/exchange.ts';
 
 /** One client connection: collects what comes back from the moment it opens. */
 interface Connection {

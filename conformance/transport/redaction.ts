@@ -3,7 +3,8 @@
  * admin token are replaced by `<redacted:name>` in records and findings, and by a
  * `$WAYBILL_…` environment variable in replay lines.
  */
-import type { ExchangeRecord, Profile, RecordedMessage } from '../engine/types.ts';
+import type { ExchangeRecord, RecordedMessage } from '../engine/types/exchange.ts';
+import type { Profile } from '../engine/types/profile.ts';
 
 /** A secret the run knows, with the label and environment variable that stand in for it. */
 export interface Secret {

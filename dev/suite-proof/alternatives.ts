@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { ORDER_JSON } from '../../server/store/feed-sql.ts';
 import type { Store } from '../../server/store/index.ts';
 import { openapi } from '../../spec/load.ts';
-import type { Profile } from '../../conformance/engine/types.ts';
+import type { Profile } from '../../conformance/engine/types/profile.ts';
 import { httpAlternatives } from './alternatives-http.ts';
 import type { AlternativeVariant } from './harness.ts';
 import { dropHeader, editJson, editOrders, editProblems, editTrips, is, overrideOrders, pathOf, queryOf, restatus, resendChanged, setHeader, typeOf, withJson, withQuery } from './rewrites.ts';

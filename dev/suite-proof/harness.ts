@@ -17,7 +17,8 @@ import { provisionProfile } from '../../conformance/setup/profile.ts';
 import { runSuite } from '../../conformance/engine/runner.ts';
 import { type RunningByteProxy, startByteProxy } from '../testing/conformance/byte-proxy.ts';
 import { type ProxyRewrite, type RunningProxy, startProxy } from '../testing/conformance/proxy.ts';
-import type { Profile, RunReport } from '../../conformance/engine/types.ts';
+import type { Profile } from '../../conformance/engine/types/profile.ts';
+import type { RunReport } from '../../conformance/engine/types/report.ts';
 
 const ADMIN_TOKEN = 'teeth-admin-token';
 

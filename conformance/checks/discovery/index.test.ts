@@ -5,7 +5,10 @@ import { runSuite } from '../../engine/runner.ts';
 import { answer, conformingHandler, type FakeHandler, type FakeTarget, startFakeTarget, testKeys, testProfile, testScopes } from '../../../dev/testing/conformance/fake-target.ts';
 import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxiedRequest, startProxy } from '../../../dev/testing/conformance/proxy.ts';
 import { runChecks, startReference } from '../../../dev/testing/conformance/reference.ts';
-import type { Check, CheckResult, HttpRequest, Profile, RunReport, TargetChoices } from '../../engine/types.ts';
+import type { Check } from '../../engine/types/check.ts';
+import type { HttpRequest } from '../../engine/types/exchange.ts';
+import type { Profile, TargetChoices } from '../../engine/types/profile.ts';
+import type { CheckResult, RunReport } from '../../engine/types/report.ts';
 import { discoveryChecks } from './index.ts';
 import { problemsChecks } from '../problems.ts';
 

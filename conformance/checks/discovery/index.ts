@@ -3,7 +3,9 @@
  * contract: what the seeds fix (MUST), and the shape spec/openapi.yaml decides on top (DECISION).
  */
 import { describeExchange, finding, show } from '../../engine/findings.ts';
-import type { Check, CheckContext, ExchangeRecord, Finding, KeyName, Profile } from '../../engine/types.ts';
+import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
+import type { ExchangeRecord } from '../../engine/types/exchange.ts';
+import type { KeyName, Profile } from '../../engine/types/profile.ts';
 import { timestampsDecided } from './timestamps.ts';
 import { asksUnmetExpectation } from '../support/expectation.ts';
 import { decidedResponseViolations, seedContractErrors, seedResponseViolations } from '../support/response-contract.ts';

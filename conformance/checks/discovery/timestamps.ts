@@ -5,7 +5,9 @@
  * departure from a decision too.
  */
 import { describeExchange, finding, show } from '../../engine/findings.ts';
-import type { Check, ExchangeRecord, Finding, Profile } from '../../engine/types.ts';
+import type { Check, Finding } from '../../engine/types/check.ts';
+import type { ExchangeRecord } from '../../engine/types/exchange.ts';
+import type { Profile } from '../../engine/types/profile.ts';
 import { capFindings } from '../feeds/walk.ts';
 import { tripFieldNames } from '../support/trip-fields.ts';
 

@@ -6,7 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describeExchange, finding, show } from '../../engine/findings.ts';
-import type { Check, CheckContext, Finding, HttpResponse, PoolName } from '../../engine/types.ts';
+import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
+import type { HttpResponse } from '../../engine/types/exchange.ts';
+import type { PoolName } from '../../engine/types/profile.ts';
 import { CANCELLABLE_STATUSES, type OrderState, qualifyingOrders } from '../support/pool-state.ts';
 import {
   continueWalk,

@@ -5,7 +5,7 @@
  * `since` sent with it is ignored and the filters apply as sent).
  */
 import { finding, show } from '../../engine/findings.ts';
-import type { Check, CheckContext, Finding } from '../../engine/types.ts';
+import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
 import {
   asWalk,
   capFindings,

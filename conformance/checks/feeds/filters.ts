@@ -4,7 +4,7 @@
  * pages returned both before and after it, so others' writes cannot fake a miss.
  */
 import { finding } from '../../engine/findings.ts';
-import type { Check, CheckContext, Finding } from '../../engine/types.ts';
+import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
 import {
   asWalk,
   capFindings,

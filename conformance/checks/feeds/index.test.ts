@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeFeedPage, ORDER_JSON, TRIP_JSON, type FeedQuery, type FeedRows } from '../../../server/store/feed-sql.ts';
 import type { Store } from '../../../server/store/index.ts';
 import { type ReferenceTarget, runChecks, startReference } from '../../../dev/testing/conformance/reference.ts';
-import type { Check, CheckResult } from '../../engine/types.ts';
+import type { Check } from '../../engine/types/check.ts';
+import type { CheckResult } from '../../engine/types/report.ts';
 import { feedsChecks } from './index.ts';
 
 const ids = feedsChecks.map((check) => check.id);

@@ -4,7 +4,7 @@
  * is over) every page the run read. Each rule is one builder applied to both feeds
  * (`feeds.orders.*`, `feeds.trips.*`) where it applies to both; the parts live in this folder.
  */
-import type { Check } from '../../engine/types.ts';
+import type { Check } from '../../engine/types/check.ts';
 import { changeChecks } from './changes.ts';
 import { cursorChecks } from './cursor.ts';
 import { filterChecks } from './filters.ts';

@@ -4,7 +4,7 @@
  * applied to the order feed and the trip feed alike.
  */
 import { describeExchange, finding, show } from '../../engine/findings.ts';
-import type { Check, CheckContext, Finding } from '../../engine/types.ts';
+import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
 import {
   capFindings,
   feedRun,

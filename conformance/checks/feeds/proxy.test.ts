@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxiedRequest, type ProxyRewrite, startProxy } from '../../../dev/testing/conformance/proxy.ts';
 import { runAgainstBroken, runChecks, startReference } from '../../../dev/testing/conformance/reference.ts';
-import type { CheckResult } from '../../engine/types.ts';
+import type { CheckResult } from '../../engine/types/report.ts';
 import { feedsChecks } from './index.ts';
 
 /** Runs the family through a proxy in front of the reference that applies `rewrite`. */

@@ -6,7 +6,8 @@
  * filters where such an item would hide, so a run of that check alone still looks there.
  */
 import { describeExchange, finding, show } from '../../engine/findings.ts';
-import type { Check, CheckContext, ExchangeRecord, Finding } from '../../engine/types.ts';
+import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
+import type { ExchangeRecord } from '../../engine/types/exchange.ts';
 import { capFindings, FeedUnreadable, type FeedSpec, itemNames, orderFeed, statusesOf, tripFeed, type Walk, walkFeed, type WalkOptions } from './walk.ts';
 
 /** The profile keys of the tenant under test that read the feeds. */

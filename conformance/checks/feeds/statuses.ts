@@ -5,7 +5,7 @@
  */
 import type { OrderStatusName } from '../../../spec/load.ts';
 import { finding, show } from '../../engine/findings.ts';
-import type { Check, Finding } from '../../engine/types.ts';
+import type { Check, Finding } from '../../engine/types/check.ts';
 import { capFindings, feedRun, type FeedItem, ORDER_STATUSES, orderFeed, requestFeed, walkFeed } from './walk.ts';
 
 /** The end statuses of a delivery (01-integration-api.md › Order statuses, rule 1; a Rebox uses them, rule 3). */

@@ -7,7 +7,8 @@
  */
 import { orderStatuses, tripStatuses } from '../../../spec/load.ts';
 import { describeExchange, finding, show } from '../../engine/findings.ts';
-import type { Check, CheckContext, ExchangeRecord, Finding, HttpResponse } from '../../engine/types.ts';
+import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
+import type { ExchangeRecord, HttpResponse } from '../../engine/types/exchange.ts';
 
 /** One of the two feeds, and what differs between them. */
 export interface FeedSpec {

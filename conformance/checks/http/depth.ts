@@ -7,7 +7,7 @@
  * is recorded in any status, D10), and a depth refused before anything is read changes nothing.
  */
 import { describeExchange, finding } from '../../engine/findings.ts';
-import type { Check, CheckContext, Finding } from '../../engine/types.ts';
+import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
 import { expectProblem, paths, paymentBody, received } from '../support/order-requests.ts';
 import { qualifyingOrders } from '../support/pool-state.ts';
 

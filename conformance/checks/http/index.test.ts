@@ -3,7 +3,8 @@ import { answer as fakeAnswer, startFakeTarget } from '../../../dev/testing/conf
 import { startByteProxy } from '../../../dev/testing/conformance/byte-proxy.ts';
 import { answerJson, type ProxiedAnswer, type ProxyRewrite, startProxy } from '../../../dev/testing/conformance/proxy.ts';
 import { runChecks, startReference, type ReferenceTarget } from '../../../dev/testing/conformance/reference.ts';
-import type { Check, Profile } from '../../engine/types.ts';
+import type { Check } from '../../engine/types/check.ts';
+import type { Profile } from '../../engine/types/profile.ts';
 import { bodyLimit, bodyTooLarge, httpChecks } from './index.ts';
 import { wireChecks } from './wire.ts';
 

@@ -9,7 +9,8 @@
 import { gzipSync } from 'node:zlib';
 import { ExchangeError } from '../../transport/exchange.ts';
 import { describeExchange, finding, show } from '../../engine/findings.ts';
-import type { Check, CheckContext, Finding, HttpRequest, HttpResponse } from '../../engine/types.ts';
+import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
+import type { HttpRequest, HttpResponse } from '../../engine/types/exchange.ts';
 import { aboutBlankFindings, absentExternalId, expectProblem, objectOf, paths, paymentBody, received } from '../support/order-requests.ts';
 import { liveId } from '../support/write-answers.ts';
 import { bodyDepth } from './depth.ts';

@@ -13,7 +13,9 @@ import { startByteProxy } from '../../../dev/testing/conformance/byte-proxy.ts';
 import { contextFor } from '../../../dev/testing/conformance/check-context.ts';
 import { type ProxyRewrite, startProxy } from '../../../dev/testing/conformance/proxy.ts';
 import { runChecks, provisionReference, startReference, type ReferenceTarget } from '../../../dev/testing/conformance/reference.ts';
-import type { Check, CheckResult, Profile } from '../../engine/types.ts';
+import type { Check } from '../../engine/types/check.ts';
+import type { Profile } from '../../engine/types/profile.ts';
+import type { CheckResult } from '../../engine/types/report.ts';
 import { bodyDepth } from './depth.ts';
 import { expectUnmet, headUnreadable, pipelineOrder, wireChecks } from './wire.ts';
 

@@ -10,7 +10,8 @@
  */
 import { ExchangeError } from '../../transport/exchange.ts';
 import { describeExchange, finding } from '../../engine/findings.ts';
-import type { Check, CheckContext, Finding, RawResponse } from '../../engine/types.ts';
+import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
+import type { RawResponse } from '../../engine/types/exchange.ts';
 import { aboutBlankFindings, absentExternalId, expectProblem, objectOf, paths, paymentBody, received } from '../support/order-requests.ts';
 
 /** An expectation no server meets: any `Expect` but `100-continue` is 417 (D60). */

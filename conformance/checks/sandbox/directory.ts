@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { finding, show } from '../../engine/findings.ts';
-import type { Check } from '../../engine/types.ts';
+import type { Check } from '../../engine/types/check.ts';
 import { intake, onControlPlane } from '../support/control-plane.ts';
 
 /** Tag name 1 to 64 characters and unique, colour #RRGGBB, an unknown tag 404. */

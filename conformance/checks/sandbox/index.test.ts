@@ -3,7 +3,8 @@ import { catalog } from '../../../spec/load.ts';
 import type { Store } from '../../../server/store/index.ts';
 import { answerJson, type AnswerRewrite, type ProxiedAnswer, type RunningProxy, startProxy } from '../../../dev/testing/conformance/proxy.ts';
 import { provisionReference, type ReferenceTarget, runChecks, startReference } from '../../../dev/testing/conformance/reference.ts';
-import type { Profile, RunReport } from '../../engine/types.ts';
+import type { Profile } from '../../engine/types/profile.ts';
+import type { RunReport } from '../../engine/types/report.ts';
 import { sandboxChecks } from './index.ts';
 
 /**

@@ -4,7 +4,7 @@
  * decisions on the plane itself (its access, profiles and request log: D30, D39, D48), and an
  * archived tenant's integration writes (D22). Skipped when the profile has no sandbox.
  */
-import type { Check } from '../../engine/types.ts';
+import type { Check } from '../../engine/types/check.ts';
 import { sandboxDirectoryChecks } from './directory.ts';
 import { sandboxOrderChecks } from './orders.ts';
 import { sandboxPlaneChecks } from './plane.ts';

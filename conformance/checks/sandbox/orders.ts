@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describeExchange, finding, show } from '../../engine/findings.ts';
-import type { Check, Finding, HttpResponse } from '../../engine/types.ts';
+import type { Check, Finding } from '../../engine/types/check.ts';
+import type { HttpResponse } from '../../engine/types/exchange.ts';
 import { intake, onControlPlane } from '../support/control-plane.ts';
 import { objectOf, received } from '../support/order-requests.ts';
 

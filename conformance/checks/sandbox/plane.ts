@@ -6,7 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describeExchange, finding, show } from '../../engine/findings.ts';
 import { profileProblems } from '../../setup/profile.ts';
-import type { Check, CheckContext, Finding, HttpRequest, HttpResponse, Profile } from '../../engine/types.ts';
+import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
+import type { HttpRequest, HttpResponse } from '../../engine/types/exchange.ts';
+import type { Profile } from '../../engine/types/profile.ts';
 import { fullKeyTenant, onControlPlane } from '../support/control-plane.ts';
 import { objectOf, paths, paymentBody, received } from '../support/order-requests.ts';
 

@@ -5,7 +5,7 @@
  * builds its own tenant through the control plane.
  */
 import { describeExchange, finding } from '../../engine/findings.ts';
-import type { Check, CheckContext } from '../../engine/types.ts';
+import type { Check, CheckContext } from '../../engine/types/check.ts';
 import { type ControlPlane, intake, onControlPlane } from '../support/control-plane.ts';
 import { paths, paymentBody, received } from '../support/order-requests.ts';
 

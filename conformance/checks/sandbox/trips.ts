@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describeExchange, finding, show } from '../../engine/findings.ts';
-import type { Check } from '../../engine/types.ts';
+import type { Check } from '../../engine/types/check.ts';
 import { onControlPlane } from '../support/control-plane.ts';
 import { paths, received } from '../support/order-requests.ts';
 

@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { mediaTypeOf } from '../../contract/catalog-rules.ts';
 import { describeExchange, finding, show } from '../../engine/findings.ts';
-import type { CheckContext, ExchangeRecord, Finding, HttpRequest, HttpResponse } from '../../engine/types.ts';
+import type { CheckContext, Finding } from '../../engine/types/check.ts';
+import type { ExchangeRecord, HttpRequest, HttpResponse } from '../../engine/types/exchange.ts';
 
 const integration = '/api/v1/integration';
 

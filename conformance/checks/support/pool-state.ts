@@ -5,7 +5,8 @@
  * other check writes its pool ids, so what it reads of its own ids is current.
  */
 import type { OrderStatusName } from '../../../spec/load.ts';
-import type { CheckContext, KeyName, PoolName } from '../../engine/types.ts';
+import type { CheckContext } from '../../engine/types/check.ts';
+import type { KeyName, PoolName } from '../../engine/types/profile.ts';
 
 /** What the order feed says of one order. */
 export interface OrderState {

@@ -20,7 +20,9 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv, type Json, type OperationSpec, openapi, operations, sharedAjv, standaloneSchema } from '../../../spec/load.ts';
 import { mediaTypeOf } from '../../contract/catalog-rules.ts';
 import { describeExchange, finding, show } from '../../engine/findings.ts';
-import type { ExchangeRecord, Finding, Profile, TripMember } from '../../engine/types.ts';
+import type { Finding } from '../../engine/types/check.ts';
+import type { ExchangeRecord } from '../../engine/types/exchange.ts';
+import type { Profile, TripMember } from '../../engine/types/profile.ts';
 import { tripFieldNames, tripMembers } from './trip-fields.ts';
 
 type JsonObject = { [key: string]: Json };

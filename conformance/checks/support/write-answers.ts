@@ -1,6 +1,7 @@
 /** What the write checks expect of an answer, and the pool ids they write. */
 import { describeExchange, finding, show } from '../../engine/findings.ts';
-import type { CheckContext, Finding, HttpResponse } from '../../engine/types.ts';
+import type { CheckContext, Finding } from '../../engine/types/check.ts';
+import type { HttpResponse } from '../../engine/types/exchange.ts';
 import { objectOf, received } from './order-requests.ts';
 import { CANCELLABLE_STATUSES, poolStates, preferring, qualifyingOrders } from './pool-state.ts';
 import { seedContractErrors } from './response-contract.ts';

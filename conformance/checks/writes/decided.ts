@@ -7,7 +7,8 @@
  * refuses a payment, but for the ended order D10's check pays on purpose.
  */
 import { describeExchange, finding, show } from '../../engine/findings.ts';
-import type { Check, CheckContext, Finding, HttpResponse } from '../../engine/types.ts';
+import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
+import type { HttpResponse } from '../../engine/types/exchange.ts';
 import { expectProblem, objectOf, paths, paymentBody, received } from '../support/order-requests.ts';
 import { type OrderState, poolStates, preferring, qualifyingOrders } from '../support/pool-state.ts';
 

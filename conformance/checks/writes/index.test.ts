@@ -5,7 +5,7 @@ import type { Store } from '../../../server/store/index.ts';
 import { TINY_DATASET_STATUSES } from '../../../server/testing.ts';
 import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxiedRequest, startProxy } from '../../../dev/testing/conformance/proxy.ts';
 import { runChecks, startReference, type ReferenceTarget } from '../../../dev/testing/conformance/reference.ts';
-import type { Profile } from '../../engine/types.ts';
+import type { Profile } from '../../engine/types/profile.ts';
 import { writesChecks } from './index.ts';
 
 const open: (() => Promise<void>)[] = [];

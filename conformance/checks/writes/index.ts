@@ -6,7 +6,7 @@
  * and only those whose state, read from the order feed first, is the one it needs. Seed-level
  * checks never rest on a decision: where a decision picks the state or the code, a separate
  * DECISION check holds the target to it.
- */import type { Check } from '../../engine/types.ts';
+ */import type { Check } from '../../engine/types/check.ts';
 import { decidedWriteChecks } from './decided.ts';
 import { orderWriteChecks } from './orders.ts';
 import { paymentChecks } from './payment.ts';

@@ -4,7 +4,8 @@
  * the feed; not while on a trip), and the code of a refusal for the order's state.
  */
 import { describeExchange, finding, show } from '../../engine/findings.ts';
-import type { Check, CheckContext, Finding, HttpRequest } from '../../engine/types.ts';
+import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
+import type { HttpRequest } from '../../engine/types/exchange.ts';
 import { fullKeyTenant, onControlPlane, orderHistory } from '../support/control-plane.ts';
 import { absentExternalId, expectProblem, type FeedWalk, objectOf, paths, paymentBody, received, walkFeed, writeOperations } from '../support/order-requests.ts';
 import { CANCELLABLE_STATUSES, endedBySeeds, type OrderState, poolStates, preferring, qualifyingOrders } from '../support/pool-state.ts';

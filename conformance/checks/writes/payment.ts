@@ -4,7 +4,8 @@
  * order feed first.
  */
 import { describeExchange, finding, show } from '../../engine/findings.ts';
-import type { Check, CheckContext, Finding, HttpResponse } from '../../engine/types.ts';
+import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
+import type { HttpResponse } from '../../engine/types/exchange.ts';
 import { fullKeyTenant, onControlPlane, orderHistory } from '../support/control-plane.ts';
 import { expectProblem, objectOf, paths, paymentBody, received } from '../support/order-requests.ts';
 import { expectOrder, liveId } from '../support/write-answers.ts';

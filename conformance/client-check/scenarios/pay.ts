@@ -3,7 +3,7 @@
  * `Retry-After` (the rate limit's, and an earlier request with the same key in flight), and
  * the body a write carries.
  */
-import type { Finding } from '../../engine/types.ts';
+import type { Finding } from '../../engine/types/check.ts';
 import type { LogSummary } from '../control-plane.ts';
 import type { ClientScenario, ScenarioSession } from '../scenario.ts';
 import { found, neverPaid, payableOrder, requestsOf, retriedAfter } from './grading.ts';

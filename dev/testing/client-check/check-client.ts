@@ -1,5 +1,5 @@
 /** Test support: a client-check run of a command against a sandbox of its own, results by scenario id. */
-import type { CheckResult, RunReport } from '../../../conformance/engine/types.ts';
+import type { CheckResult, RunReport } from '../../../conformance/engine/types/report.ts';
 import { startOwnSandbox } from '../../../conformance/client-check/own-sandbox.ts';
 import { runClientCheck } from '../../../conformance/client-check/run.ts';
 

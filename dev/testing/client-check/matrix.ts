@@ -6,7 +6,7 @@
  * page), so at 1 and 50 only `client.sync` runs, and at 100 every scenario.
  */
 import { describe, expect, it } from 'vitest';
-import type { CheckResult, RunReport } from '../../../conformance/engine/types.ts';
+import type { CheckResult, RunReport } from '../../../conformance/engine/types/report.ts';
 import { scenarios } from '../../../conformance/client-check/scenarios/index.ts';
 import { checkClient, EXAMPLE_CLIENT, NAIVE_CLIENT, notPassed, PYTHON_CLIENT } from './check-client.ts';
 

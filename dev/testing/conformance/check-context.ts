@@ -4,7 +4,7 @@ import { integrationContract } from '../../../conformance/contract/contract.ts';
 import { createExchangeLog } from '../../../conformance/transport/exchange.ts';
 import { createRedactor, profileSecrets } from '../../../conformance/transport/redaction.ts';
 import { createRouteMatcher } from '../../../conformance/contract/routes.ts';
-import type { Profile } from '../../../conformance/engine/types.ts';
+import type { Profile } from '../../../conformance/engine/types/profile.ts';
 import { testProfile } from './fake-target.ts';
 
 /** The context check `checkId` would get against `target` with `profile`, and its exchange log. */

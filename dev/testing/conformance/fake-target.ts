@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Profile } from '../../../conformance/engine/types.ts';
+import type { Profile } from '../../../conformance/engine/types/profile.ts';
 
 /** A request as the fake target saw it. */
 export interface SeenRequest {

@@ -12,7 +12,9 @@ import { integrationContract } from '../../../conformance/contract/contract.ts';
 import { provisionProfile } from '../../../conformance/setup/profile.ts';
 import { runSuite } from '../../../conformance/engine/runner.ts';
 import { type AnswerRewrite, type ProxyRewrite, startProxy } from './proxy.ts';
-import type { Check, CheckResult, Profile, RunReport } from '../../../conformance/engine/types.ts';
+import type { Check } from '../../../conformance/engine/types/check.ts';
+import type { Profile } from '../../../conformance/engine/types/profile.ts';
+import type { CheckResult, RunReport } from '../../../conformance/engine/types/report.ts';
 
 // tinyDataset cycles statuses by index: i % 9.
 const STATUS_AT: readonly OrderStatusName[] = TINY_DATASET_STATUSES;

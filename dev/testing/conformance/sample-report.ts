@@ -5,7 +5,9 @@
 import { integrationRequirements } from '../../../conformance/contract/contract.ts';
 import { catalogCoverage } from '../../../conformance/engine/coverage.ts';
 import { citation, requirementResults } from '../../../conformance/engine/verifies.ts';
-import type { CheckResult, ExchangeRecord, RequirementInfo, RunReport } from '../../../conformance/engine/types.ts';
+import type { RequirementInfo } from '../../../conformance/engine/types/contract.ts';
+import type { ExchangeRecord } from '../../../conformance/engine/types/exchange.ts';
+import type { CheckResult, RunReport } from '../../../conformance/engine/types/report.ts';
 
 const exchange: ExchangeRecord = {
   id: 3,
