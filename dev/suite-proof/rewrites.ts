@@ -2,6 +2,7 @@
  * Small rewrites for the proxy in front of the reference, each changing one thing of what the
  * target answers, and store wraps that change one rule of the reference's domain. Test code only.
  */
+import { makeFeedPage, ORDER_JSON } from '../../server/store/feed-sql.ts';
 import type { Store } from '../../server/store/index.ts';
 import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxiedRequest, type ProxyRewrite } from '../testing/conformance/proxy.ts';
 
@@ -144,4 +145,43 @@ type OrderMethods = { [K in keyof Orders]: Orders[K] extends (...args: infer A) 
 /** The store with `orders` methods replaced by `override(original)`. */
 export function overrideOrders(store: Store, override: (orders: Orders) => Partial<OrderMethods>): Store {
   return { ...store, orders: { ...store.orders, ...(override(store.orders) as Partial<Orders>) } };
+}
+
+/** The order feed of a store, over `where` instead of the real filter. */
+export function orderFeedOver(store: Store, where: string): Store {
+  const feedPage = makeFeedPage(store.db, { select: `SELECT o.updated_at, o.id, o.status, ${ORDER_JSON} FROM orders o WHERE ${where}`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' });
+  return overrideOrders(store, () => ({ feedPage }));
+}
+
+/** A request made with the profile key `key` (its secret in X-Api-Key). */
+export const withKey = (key: string | undefined) => (request: { headers: Record<string, string> }) => key !== undefined && request.headers['x-api-key'] === key;
+
+/** Problem answers of a control-plane request matching `path` and `type`, turned into 200 `{}`: the sandbox accepts what it should refuse. */
+export function sandboxAccepts(method: string, path: RegExp, type: string): ProxyRewrite {
+  return {
+    answer: (answer, request) =>
+      request.method === method && path.test(pathOf(request)) && typeOf(answer) === type ? { status: 200, headers: { ...answer.headers, 'content-type': 'application/json' }, body: Buffer.from('{}') } : answer,
+  };
+}
+
+/**
+ * A store that records every order of `type` in end status `from` as `to` (read before each page,
+ * so the feed, its filters and the writes all see it).
+ */
+export function endStatusRecordedAs(type: string, from: string, to: string): (store: Store) => Store {
+  return (store) => {
+    const record = store.db.prepare('UPDATE orders SET status = ? WHERE tenant_id = ? AND type = ? AND status = ?');
+    return overrideOrders(store, (orders) => ({
+      feedPage: (tenantId, query) => {
+        record.run(to, tenantId, type, from);
+        return orders.feedPage(tenantId, query);
+      },
+    }));
+  };
+}
+
+/** A problem+json answer of `status`, as the reference would write one. */
+export function problemAnswer(answer: ProxiedAnswer, status: number, type: string, detail: string): ProxiedAnswer {
+  const title = { 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict' }[status] ?? 'Error';
+  return withJson({ status, headers: { ...answer.headers, 'content-type': 'application/problem+json' }, body: Buffer.alloc(0) }, { type, title, status, detail, instance: null });
 }
