@@ -25,6 +25,13 @@ async function openOrders(ctx: CheckContext): Promise<OrderState[]> {
   return preferring(await qualifyingOrders(ctx, 'cancellable', poolStates.cancellable), ['New', 'InPlanning', 'Planned']);
 }
 
+/** Two of the pool's cancellable ids of this check, New first; the check skips when only one qualifies. */
+async function twoOpenOrders(ctx: CheckContext): Promise<[OrderState, OrderState]> {
+  const [first, second] = (await openOrders(ctx)) as [OrderState, OrderState | undefined];
+  if (second === undefined) return ctx.skip(`needs two orders in New, InPlanning or Planned from profile orders.cancellable; one qualified (${first.externalId})`);
+  return [first, second];
+}
+
 /** A payment of a cancelled order and of an ended one: 200 with the order (D10: any status of a live order). */
 export const paymentAnyStatus: Check = {
   id: 'writes.payment.anyStatus',
@@ -62,8 +69,7 @@ export const paymentOtherOrder: Check = {
   verifies: ['D29'],
   requires: ['orders:cancellable:2'],
   async run(ctx) {
-    const [first, second] = (await openOrders(ctx)) as [OrderState, OrderState | undefined];
-    if (second === undefined) return ctx.skip(`needs two orders in New, InPlanning or Planned from profile orders.cancellable; one qualified (${first.externalId})`);
+    const [first, second] = await twoOpenOrders(ctx);
     const body = paymentBody();
     const paid = await ctx.http.request({ method: 'POST', path: paths.payment(first.externalId), body });
     // Whether a payment answers 200 is writes.payment.success's rule; this check needs one recorded to repeat its id.
@@ -91,8 +97,7 @@ export const unknownBodyFields: Check = {
   verifies: ['D19'],
   requires: ['orders:cancellable:2'],
   async run(ctx) {
-    const [payable, cancellable] = (await openOrders(ctx)) as [OrderState, OrderState | undefined];
-    if (cancellable === undefined) return ctx.skip(`needs two orders in New, InPlanning or Planned from profile orders.cancellable; one qualified (${payable.externalId})`);
+    const [payable, cancellable] = await twoOpenOrders(ctx);
     const extra = { note: 'waybill conformance: a member the contract does not define', metadata: { source: 'waybill', attempt: 1 } };
     const findings: Finding[] = [];
     const payment = await ctx.http.request({ method: 'POST', path: paths.payment(payable.externalId), body: { ...paymentBody(), ...extra } });
