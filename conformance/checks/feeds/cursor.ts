@@ -57,7 +57,7 @@ function damaged(cursor: string, withDecision: boolean): [string, string][] {
 
 /** A garbage cursor or an issued one with junk appended is answered 400. */
 const malformedCursor = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.cursor.malformed`,
+  id: feed.name === 'orders' ? 'feeds.orders.cursor.malformed' : 'feeds.trips.cursor.malformed',
   family: 'feeds',
   title: `the ${feed.label} answers 400 to a malformed cursor`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.cursor'] : ['int.trips-feed.refusals'],
@@ -75,7 +75,7 @@ const malformedCursor = (feed: FeedSpec): Check => ({
 
 /** Every cursor the target did not issue, cut or edited ones too, is 400 `api.malformed_request` naming `cursor` (D5). */
 const unissuedCursor = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.cursor.unissued`,
+  id: feed.name === 'orders' ? 'feeds.orders.cursor.unissued' : 'feeds.trips.cursor.unissued',
   family: 'feeds',
   title: `the ${feed.label} refuses any cursor it did not issue (garbage, junk appended, cut short, edited) with 400 naming cursor`,
   verifies: ['D5'],
@@ -157,7 +157,7 @@ async function nullTooEarly(ctx: CheckContext, feed: FeedSpec, plan: WalkPlan): 
 
 /** nextCursor is not null while items remain, under several page sizes and filters. */
 const cursorWhileItemsRemain = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.cursor.more`,
+  id: feed.name === 'orders' ? 'feeds.orders.cursor.more' : 'feeds.trips.cursor.more',
   family: 'feeds',
   title: `the ${feed.label} gives a nextCursor on every page while matching items remain (pages of 1, 2, 3 and one short of the tail; status and since filters)`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.caught-up', 'int.order-page.nextCursor'] : ['int.trips-feed.oldest-first', 'int.trip-page.nextCursor'],
@@ -186,7 +186,7 @@ async function positionAfterFirstPage(ctx: CheckContext, feed: FeedSpec): Promis
 
 /** A cursor sent with a since (after every item, before every item) continues after the cursor as the cursor alone does (D5). */
 const sinceWithCursor = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.cursor.since-ignored`,
+  id: feed.name === 'orders' ? 'feeds.orders.cursor.since-ignored' : 'feeds.trips.cursor.since-ignored',
   family: 'feeds',
   title: `the ${feed.label} follows a cursor sent together with since, and ignores since`,
   verifies: ['D5'],
@@ -238,7 +238,7 @@ function filterProblems(feed: FeedSpec, query: FeedQuery, page: FeedPage, expect
 
 /** The status and limit sent with a cursor apply, not those of the walk that issued it (D5). */
 const filtersAsSent = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.cursor.filters-as-sent`,
+  id: feed.name === 'orders' ? 'feeds.orders.cursor.filters-as-sent' : 'feeds.trips.cursor.filters-as-sent',
   family: 'feeds',
   title: `the ${feed.label} applies the status and limit sent with a cursor, not those of the request that issued it`,
   verifies: ['D5'],

@@ -35,7 +35,7 @@ async function firstPage(ctx: CheckContext, feed: FeedSpec, least: number): Prom
 
 /** A single and a repeated `status` return exactly the items of those statuses. */
 const statusFilter = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.status.filter`,
+  id: feed.name === 'orders' ? 'feeds.orders.status.filter' : 'feeds.trips.status.filter',
   family: 'feeds',
   title: `the ${feed.label}'s status filter, single or repeated, keeps exactly the items of those statuses`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.status'] : ['int.trips-feed.params'],
@@ -73,7 +73,7 @@ function unknownStatusQueries(feed: FeedSpec): string[][] {
 
 /** An unknown status, alone or repeated with a known one, is answered 400. */
 const unknownStatus = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.status.unknown`,
+  id: feed.name === 'orders' ? 'feeds.orders.status.unknown' : 'feeds.trips.status.unknown',
   family: 'feeds',
   title: `the ${feed.label} answers 400 to an unknown status filter`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.status'] : ['int.trips-feed.refusals'],
@@ -90,7 +90,7 @@ const unknownStatus = (feed: FeedSpec): Check => ({
 
 /** The refusal of an unknown status names `status` (D9); the trip feed knows only trip statuses (D16). */
 const unknownStatusField = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.status.unknown-field`,
+  id: feed.name === 'orders' ? 'feeds.orders.status.unknown-field' : 'feeds.trips.status.unknown-field',
   family: 'feeds',
   title: `the ${feed.label} refuses an unknown status as api.malformed_request naming status${feed.name === 'trips' ? ' (Planned included)' : ''}`,
   verifies: feed.name === 'orders' ? ['D9'] : ['D9', 'D16'],
@@ -109,7 +109,7 @@ const unknownStatusField = (feed: FeedSpec): Check => ({
 
 /** With `since`, every item is stamped at or after it, and the items stamped after it are there. */
 const sinceFilter = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.since.filter`,
+  id: feed.name === 'orders' ? 'feeds.orders.since.filter' : 'feeds.trips.since.filter',
   family: 'feeds',
   title: `the ${feed.label} from since holds the items changed since then and none changed before`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.since'] : ['int.trips-feed.params'],
@@ -134,7 +134,7 @@ const sinceFilter = (feed: FeedSpec): Check => ({
 
 /** Items stamped exactly `since` are included (D4). */
 const sinceInclusive = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.since.inclusive`,
+  id: feed.name === 'orders' ? 'feeds.orders.since.inclusive' : 'feeds.trips.since.inclusive',
   family: 'feeds',
   title: `the ${feed.label} from since includes the items stamped exactly since`,
   verifies: ['D4'],
@@ -186,7 +186,7 @@ function withOffset(stamp: string, minutes: number): string | undefined {
 
 /** `since` written with an offset denotes the same instant as its Z form (D20). */
 const sinceOffset = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.since.offset`,
+  id: feed.name === 'orders' ? 'feeds.orders.since.offset' : 'feeds.trips.since.offset',
   family: 'feeds',
   title: `the ${feed.label} reads a since written with an offset (+02:00, -05:30) as the same instant as its Z form`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.since'] : ['int.trips-feed.params'],
@@ -220,7 +220,7 @@ const sinceOffset = (feed: FeedSpec): Check => ({
 
 /** A `since` that is not an RFC 3339 date-time is 400 `api.malformed_request` naming `since` (D9). */
 const invalidSince = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.since.invalid`,
+  id: feed.name === 'orders' ? 'feeds.orders.since.invalid' : 'feeds.trips.since.invalid',
   family: 'feeds',
   title: `the ${feed.label} refuses a since that is not a date-time with 400 naming since`,
   verifies: ['D9'],
@@ -245,7 +245,7 @@ const YEAR_MS = 365 * 24 * 3600 * 1000;
  * Whether that page's nextCursor is null is D6's exactness, checked by `feeds.*.cursor.end`.
  */
 const sinceFuture = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.since.future`,
+  id: feed.name === 'orders' ? 'feeds.orders.since.future' : 'feeds.trips.since.future',
   family: 'feeds',
   title: `the ${feed.label} from a since a year ahead holds no item`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.since'] : ['int.trips-feed.params'],

@@ -37,7 +37,7 @@ async function headWalk(ctx: CheckContext, feed: FeedSpec): Promise<Walk> {
 
 /** Along a walk, updatedAtUtc never decreases. */
 const oldestFirst = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.order`,
+  id: feed.name === 'orders' ? 'feeds.orders.order' : 'feeds.trips.order',
   family: 'feeds',
   title: `the ${feed.label} comes oldest change first, across pages`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.oldest-first'] : ['int.trips-feed.oldest-first'],
@@ -55,7 +55,7 @@ const oldestFirst = (feed: FeedSpec): Check => ({
 
 /** Items sharing updatedAtUtc come in id order, each once (D7). */
 const tiesById = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.order.ties`,
+  id: feed.name === 'orders' ? 'feeds.orders.order.ties' : 'feeds.trips.order.ties',
   family: 'feeds',
   title: `items of the ${feed.label} that share updatedAtUtc come in id order, each once`,
   verifies: ['D7'],
@@ -75,7 +75,7 @@ const tiesById = (feed: FeedSpec): Check => ({
 
 /** Without `limit`, a page holds 50 items. */
 const defaultLimit = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.limit.default`,
+  id: feed.name === 'orders' ? 'feeds.orders.limit.default' : 'feeds.trips.limit.default',
   family: 'feeds',
   title: `the ${feed.label} serves 50 items a page when limit is absent`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.limit', 'int.limits.page-size'] : ['int.trips-feed.params', 'int.limits.page-size'],
@@ -90,7 +90,7 @@ const defaultLimit = (feed: FeedSpec): Check => ({
 
 /** `limit` above 100 is served as 100, without an error. */
 const cappedLimit = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.limit.cap`,
+  id: feed.name === 'orders' ? 'feeds.orders.limit.cap' : 'feeds.trips.limit.cap',
   family: 'feeds',
   title: `the ${feed.label} caps limit at 100 (limit=101 and limit=100000 give pages of 100)`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.limit', 'int.limits.page-size'] : ['int.trips-feed.params', 'int.limits.page-size'],
@@ -113,7 +113,7 @@ const cappedLimit = (feed: FeedSpec): Check => ({
 
 /** A `limit` below 1 or not an integer is 400 `api.malformed_request` naming `limit` (D8). */
 const invalidLimit = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.limit.invalid`,
+  id: feed.name === 'orders' ? 'feeds.orders.limit.invalid' : 'feeds.trips.limit.invalid',
   family: 'feeds',
   title: `the ${feed.label} refuses limit 0, -1, abc and 1.5 with 400 naming limit`,
   verifies: ['D8'],
@@ -140,7 +140,7 @@ function pageOver(walk: Walk, item: FeedItem) {
  * stamped before the point every read surely reached.
  */
 const sameItemsAnyLimit = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.walk.same-items`,
+  id: feed.name === 'orders' ? 'feeds.orders.walk.same-items' : 'feeds.trips.walk.same-items',
   family: 'feeds',
   title: `walking the ${feed.label} 1 item a page returns the items a page of 100 returns, each once`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.caught-up', 'int.order-page.nextCursor', 'int.orders-feed.cursor'] : ['int.trips-feed.oldest-first', 'int.trip-page.nextCursor', 'int.trips-feed.params'],
@@ -210,7 +210,7 @@ async function lookAtTail(ctx: CheckContext, feed: FeedSpec, since: string): Pro
 
 /** nextCursor is null exactly on the page holding the last item (D6). */
 const exactEnd = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.cursor.end`,
+  id: feed.name === 'orders' ? 'feeds.orders.cursor.end' : 'feeds.trips.cursor.end',
   family: 'feeds',
   title: `the ${feed.label}'s nextCursor is null exactly on the page holding the last item`,
   verifies: ['D6'],

@@ -131,7 +131,7 @@ async function ownWalks(ctx: CheckContext, feed: FeedSpec, statuses: readonly st
 
 /** Every page of the feed the run read with the tenant's keys holds none of the other tenant's items. */
 const tenantOnlyWalks = (feed: FeedSpec): Check => ({
-  id: `feeds.${feed.name}.walks.tenant`,
+  id: feed.name === 'orders' ? 'feeds.orders.walks.tenant' : 'feeds.trips.walks.tenant',
   family: 'feeds',
   title: `every page of the ${feed.label} the run read with the tenant's keys (any filter, page size or since) holds only that tenant's ${feed.name}`,
   verifies: ['int.service.tenant-only', 'int.auth.one-tenant'],
