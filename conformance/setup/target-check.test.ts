@@ -82,9 +82,9 @@ describe('confirmIntegrationApi', () => {
 
   it('401: the full key is refused, so the profile is another server\'s (naming the one it was made for)', async () => {
     const target = await fake(conformingHandler({}));
-    expect(await refusal(target.url, { ...testProfile(), target: 'http://127.0.0.1:4000' })).toEqual([
+    expect(await refusal(target.url, { ...testProfile(), target: 'http://sandbox.invalid' })).toEqual([
       'tool',
-      `--target ${target.url}: GET /api/v1/integration/whoami with the profile's full key answered 401: the full key is refused, so the profile belongs to another sandbox or server (it was made for http://127.0.0.1:4000); give this target's profile, or --provision one against a waybill sandbox`,
+      `--target ${target.url}: GET /api/v1/integration/whoami with the profile's full key answered 401: the full key is refused, so the profile belongs to another sandbox or server (it was made for http://sandbox.invalid); give this target's profile, or --provision one against a waybill sandbox`,
     ]);
   });
 
