@@ -4,6 +4,7 @@
  */
 import { makeFeedPage, ORDER_JSON } from '../../server/store/feed-sql.ts';
 import type { Store } from '../../server/store/index.ts';
+import type { OrderStatusName, OrderType } from '../../spec/load.ts';
 import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxiedRequest, type ProxyRewrite } from '../testing/conformance/proxy.ts';
 
 type JsonObject = Record<string, unknown>;
@@ -168,7 +169,7 @@ export function sandboxAccepts(method: string, path: RegExp, type: string): Prox
  * A store that records every order of `type` in end status `from` as `to` (read before each page,
  * so the feed, its filters and the writes all see it).
  */
-export function endStatusRecordedAs(type: string, from: string, to: string): (store: Store) => Store {
+export function endStatusRecordedAs(type: OrderType, from: OrderStatusName, to: OrderStatusName): (store: Store) => Store {
   return (store) => {
     const record = store.db.prepare('UPDATE orders SET status = ? WHERE tenant_id = ? AND type = ? AND status = ?');
     return overrideOrders(store, (orders) => ({

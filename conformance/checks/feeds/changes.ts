@@ -5,11 +5,12 @@
  * and first reads their state from the feed: an id whose status does not allow the write skips.
  */
 import { randomUUID } from 'node:crypto';
+import { CANCELLABLE_STATUSES, ON_TRIP_STATUSES, statusWords } from '../../contract/order-statuses.ts';
 import { describeExchange, finding, show } from '../../engine/findings.ts';
 import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
 import type { HttpResponse } from '../../engine/types/exchange.ts';
 import type { PoolName } from '../../engine/types/profile.ts';
-import { CANCELLABLE_STATUSES, type OrderState, qualifyingOrders } from '../support/pool-state.ts';
+import { type OrderState, qualifyingOrders } from '../support/pool-state.ts';
 import {
   continueWalk,
   feedRun,
@@ -41,9 +42,9 @@ async function wholeFeed(ctx: CheckContext, since?: string): Promise<Walk> {
 }
 
 /** What an order must be to be archived (D12: any status but Planned and InProgress). */
-const ARCHIVABLE = { describe: 'an archivable order (any status but Planned or InProgress, D12)', qualifies: (state: OrderState) => state.status !== 'Planned' && state.status !== 'InProgress' };
+const ARCHIVABLE = { describe: `an archivable order (any status but ${statusWords(ON_TRIP_STATUSES)}, D12)`, qualifies: (state: OrderState) => !ON_TRIP_STATUSES.includes(state.status) };
 /** What an order must be to be cancelled (D11: New, InPlanning or Planned). */
-const CANCELLABLE = { describe: 'cancellable orders (New, InPlanning or Planned, D11)', qualifies: (state: OrderState) => CANCELLABLE_STATUSES.includes(state.status) };
+const CANCELLABLE = { describe: `cancellable orders (${statusWords(CANCELLABLE_STATUSES)}, D11)`, qualifies: (state: OrderState) => CANCELLABLE_STATUSES.includes(state.status) };
 /** What an order must be to take a payment: live, i.e. in the feed. */
 const PAYABLE = { describe: 'live orders (in the order feed)', qualifies: () => true };
 

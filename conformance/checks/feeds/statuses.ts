@@ -3,20 +3,15 @@
  * carries an end status of another kind of order (a Delivery or Rebox never ends as a pickup
  * does, a Pickup or Return never as a delivery does), as far as the order feed shows them.
  */
-import type { OrderStatusName } from '../../../spec/load.ts';
+import { COLLECTION_END_STATUSES, DELIVERY_END_STATUSES } from '../../contract/order-statuses.ts';
 import { finding, show } from '../../engine/findings.ts';
 import type { Check, Finding } from '../../engine/types/check.ts';
 import { capFindings, feedRun, type FeedItem, ORDER_STATUSES, orderFeed, requestFeed, walkFeed } from './walk.ts';
 
-/** The end statuses of a delivery (01-integration-api.md › Order statuses, rule 1; a Rebox uses them, rule 3). */
-const DELIVERY_ENDS: string[] = ['FullyDelivered', 'PartiallyDelivered', 'Returned'] satisfies OrderStatusName[];
-/** The end statuses of a pickup or return (rule 2). */
-const PICKUP_ENDS: string[] = ['Collected', 'PartiallyCollected', 'NotCollected'] satisfies OrderStatusName[];
-
 /** The end statuses an order of `type` never takes: the other kind's; undefined for a type the seeds do not list. */
-function foreignEnds(type: unknown): string[] | undefined {
-  if (type === 'Delivery' || type === 'Rebox') return PICKUP_ENDS;
-  if (type === 'Pickup' || type === 'Return') return DELIVERY_ENDS;
+function foreignEnds(type: unknown): readonly string[] | undefined {
+  if (type === 'Delivery' || type === 'Rebox') return COLLECTION_END_STATUSES;
+  if (type === 'Pickup' || type === 'Return') return DELIVERY_END_STATUSES;
   return undefined;
 }
 
@@ -24,7 +19,7 @@ function foreignEnds(type: unknown): string[] | undefined {
 const statusValues: Check = {
   id: 'feeds.orders.status.values',
   family: 'feeds',
-  title: 'the order feed accepts each of the 13 order statuses the seeds list as a status filter, alone and repeated',
+  title: `the order feed accepts each of the ${ORDER_STATUSES.length} order statuses the seeds list as a status filter, alone and repeated`,
   verifies: ['int.status.values'],
   requires: [],
   run: feedRun(async (ctx) => {
@@ -57,7 +52,7 @@ const endStatusesByType: Check = {
     const typed = walk.items.filter((item) => foreignEnds(item.type) !== undefined);
     if (typed.length === 0) return ctx.skip(`none of the ${walk.items.length} orders read has a type the seeds list`);
     const findings = typed.filter(wrongEnd).map((item) => {
-      const allowed = foreignEnds(item.type) === PICKUP_ENDS ? DELIVERY_ENDS : PICKUP_ENDS;
+      const allowed = foreignEnds(item.type) === COLLECTION_END_STATUSES ? DELIVERY_END_STATUSES : COLLECTION_END_STATUSES;
       return finding(`order feed: a ${String(item.type)} order ends as ${String(item.status)}`, `a ${String(item.type)} order ending as ${allowed.join(', ')} (or any status that is not another type's end)`, `${item.id} (externalId ${show(item.externalId)}) with status ${String(item.status)}`, item.exchange);
     });
     return capFindings(findings);

@@ -4,6 +4,7 @@
  * the check builds.
  */
 import { randomUUID } from 'node:crypto';
+import type { OrderStatusName } from '../../../spec/load.ts';
 import { finding, show } from '../../engine/findings.ts';
 import type { Check } from '../../engine/types/check.ts';
 import { intake, onControlPlane } from '../support/control-plane.ts';
@@ -37,7 +38,7 @@ export const miniStatusRules: Check = {
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();
     const directory = `${tenant}/ministatuses`;
-    const create = (status: string, name: string) => ({ method: 'POST', path: directory, body: { status, name } });
+    const create = (status: OrderStatusName, name: string) => ({ method: 'POST', path: directory, body: { status, name } });
     await plane.expect({ what: 'a mini-status name of 65 characters', code: 'ministatuses.name.invalid', field: 'name', request: create('New', 'x'.repeat(65)) });
     await plane.need('adding the mini-status "Awaiting stock" to New', create('New', 'Awaiting stock'));
     await plane.expect({ what: 'a second "Awaiting stock" in New', code: 'ministatuses.duplicate', request: create('New', 'Awaiting stock') });
@@ -90,7 +91,7 @@ export const miniStatusesDecided: Check = {
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();
     const directory = `${tenant}/ministatuses`;
-    const create = (status: string, name: string) => ({ method: 'POST', path: directory, body: { status, name } });
+    const create = (status: OrderStatusName, name: string) => ({ method: 'POST', path: directory, body: { status, name } });
     const entry = await plane.needId('adding "Awaiting stock" to New', create('New', 'Awaiting stock'));
     await plane.expect({ what: '"AWAITING STOCK" in New beside "Awaiting stock"', code: 'ministatuses.duplicate', request: create('New', 'AWAITING STOCK') });
     await plane.need('adding "Awaiting stock" to InPlanning, another status group', create('InPlanning', 'Awaiting stock'));

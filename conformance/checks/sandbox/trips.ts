@@ -4,6 +4,7 @@
  * produced on trips of a tenant the check builds.
  */
 import { randomUUID } from 'node:crypto';
+import type { OrderStatusName, TripStatus } from '../../../spec/load.ts';
 import { describeExchange, finding, show } from '../../engine/findings.ts';
 import type { Check } from '../../engine/types/check.ts';
 import { onControlPlane } from '../support/control-plane.ts';
@@ -74,7 +75,7 @@ export const tripCancelDecided: Check = {
     const trip = await plane.trip(tenant, [delivered, open], { start: true });
     await plane.need('delivering stop 0', outcome(trip, 0));
     const cancelled = await plane.need('cancelling the trip', { method: 'POST', path: `${trip}/cancel`, body: { reasonCode: 'VehicleBreakdown' } });
-    const expected = { status: 'Cancelled', stops: ['Completed', 'Cancelled'], orders: ['FullyDelivered', 'InPlanning'] };
+    const expected = { status: 'Cancelled' satisfies TripStatus, stops: ['Completed', 'Cancelled'], orders: ['FullyDelivered', 'InPlanning'] satisfies OrderStatusName[] };
     const actual = { status: cancelled['status'], stops: stopStatuses(cancelled), orders: [await statusOf(delivered), await statusOf(open)] };
     if (JSON.stringify(actual) !== JSON.stringify(expected)) plane.findings.push(finding('cancelling a started trip after its first stop was delivered', show(expected), show(actual)));
     await plane.trip(tenant, [open]);

@@ -4,7 +4,7 @@
  * is read once per run and key (`ctx.shared`); a check reads it before its first write, and no
  * other check writes its pool ids, so what it reads of its own ids is current.
  */
-import type { OrderStatusName } from '../../../spec/load.ts';
+import { CANCELLABLE_STATUSES, END_STATUSES_BY_TYPE, ON_TRIP_STATUSES, statusWords } from '../../contract/order-statuses.ts';
 import type { CheckContext } from '../../engine/types/check.ts';
 import type { KeyName, PoolName } from '../../engine/types/profile.ts';
 
@@ -70,23 +70,10 @@ export async function qualifyingOrders(
   return qualifying;
 }
 
-/** The statuses a seed says an order of each type ends in (01-integration-api.md › Order statuses, rules 1–3). */
-const SEED_END_STATUSES: Readonly<Record<string, readonly OrderStatusName[]>> = {
-  Delivery: ['FullyDelivered', 'PartiallyDelivered', 'Returned'],
-  Rebox: ['FullyDelivered', 'PartiallyDelivered', 'Returned'],
-  Pickup: ['Collected', 'PartiallyCollected', 'NotCollected'],
-  Return: ['Collected', 'PartiallyCollected', 'NotCollected'],
-};
-
 /** True when the seeds make the order final: it is in an end status of its type. */
 export function endedBySeeds(state: OrderState): boolean {
-  return (SEED_END_STATUSES[state.type] as readonly string[] | undefined)?.includes(state.status) ?? false;
+  return (END_STATUSES_BY_TYPE as Readonly<Record<string, readonly string[] | undefined>>)[state.type]?.includes(state.status) ?? false;
 }
-
-/** D11: the statuses cancel is legal from. */
-export const CANCELLABLE_STATUSES: readonly string[] = ['New', 'InPlanning', 'Planned'] satisfies OrderStatusName[];
-/** The statuses of an order on a trip; D12 refuses to archive them. */
-export const ON_TRIP_STATUSES: readonly string[] = ['Planned', 'InProgress'] satisfies OrderStatusName[];
 
 /** What a check wants of a pool's ids, for `qualifyingOrders`. */
 export type Wanted = Parameters<typeof qualifyingOrders>[2];
@@ -96,11 +83,11 @@ export const poolStates = {
   /** D10: a payment is recorded in any status of a live order. */
   payable: { describe: 'a live order (D10: any status)', qualifies: () => true },
   /** D11: New, InPlanning or Planned. */
-  cancellable: { describe: 'an order in New, InPlanning or Planned (D11)', qualifies: (state: OrderState) => CANCELLABLE_STATUSES.includes(state.status) },
+  cancellable: { describe: `an order in ${statusWords(CANCELLABLE_STATUSES)} (D11)`, qualifies: (state: OrderState) => CANCELLABLE_STATUSES.includes(state.status) },
   /** D12: any status but Planned and InProgress. */
-  archivable: { describe: 'an order neither Planned nor InProgress (D12)', qualifies: (state: OrderState) => !ON_TRIP_STATUSES.includes(state.status) },
+  archivable: { describe: `an order neither ${ON_TRIP_STATUSES.join(' nor ')} (D12)`, qualifies: (state: OrderState) => !ON_TRIP_STATUSES.includes(state.status) },
   /** On a trip: Planned or InProgress. */
-  onTrip: { describe: 'an order on a trip (Planned or InProgress)', qualifies: (state: OrderState) => ON_TRIP_STATUSES.includes(state.status) },
+  onTrip: { describe: `an order on a trip (${statusWords(ON_TRIP_STATUSES)})`, qualifies: (state: OrderState) => ON_TRIP_STATUSES.includes(state.status) },
 } satisfies Record<string, Wanted>;
 
 /** `states` with those in `preferred` statuses first (in that order), the rest after, each group in pool order. */

@@ -6,6 +6,7 @@
  * orders they pay or cancel are New, InPlanning or Planned ones, which no reading of the seeds
  * refuses a payment, but for the ended order D10's check pays on purpose.
  */
+import { CANCELLABLE_STATUSES, statusWords } from '../../contract/order-statuses.ts';
 import { describeExchange, finding, show } from '../../engine/findings.ts';
 import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
 import type { HttpResponse } from '../../engine/types/exchange.ts';
@@ -22,13 +23,13 @@ function expectAccepted(response: HttpResponse, what: string): Finding[] {
 
 /** The pool's cancellable ids of this check, New first. */
 async function openOrders(ctx: CheckContext): Promise<OrderState[]> {
-  return preferring(await qualifyingOrders(ctx, 'cancellable', poolStates.cancellable), ['New', 'InPlanning', 'Planned']);
+  return preferring(await qualifyingOrders(ctx, 'cancellable', poolStates.cancellable), CANCELLABLE_STATUSES);
 }
 
 /** Two of the pool's cancellable ids of this check, New first; the check skips when only one qualifies. */
 async function twoOpenOrders(ctx: CheckContext): Promise<[OrderState, OrderState]> {
   const [first, second] = (await openOrders(ctx)) as [OrderState, OrderState | undefined];
-  if (second === undefined) return ctx.skip(`needs two orders in New, InPlanning or Planned from profile orders.cancellable; one qualified (${first.externalId})`);
+  if (second === undefined) return ctx.skip(`needs two orders in ${statusWords(CANCELLABLE_STATUSES)} from profile orders.cancellable; one qualified (${first.externalId})`);
   return [first, second];
 }
 
@@ -41,7 +42,7 @@ export const paymentAnyStatus: Check = {
   requires: ['orders:cancellable:1', 'orders:notCancellable:1'],
   async run(ctx) {
     const [open] = (await openOrders(ctx)) as [OrderState];
-    const [ended] = (await qualifyingOrders(ctx, 'notCancellable', { describe: 'a live order outside New, InPlanning and Planned', qualifies: () => true })) as [OrderState];
+    const [ended] = (await qualifyingOrders(ctx, 'notCancellable', { describe: `a live order outside ${statusWords(CANCELLABLE_STATUSES, 'and')}`, qualifies: () => true })) as [OrderState];
     const cancelled = await ctx.http.request({ method: 'POST', path: paths.cancel(open.externalId), body: { reason: 'waybill conformance: paid after cancelling' } });
     // Whether the cancel answers 200 is writes.cancel.legal's rule; without it there is no cancelled order to pay.
     if (cancelled.status < 200 || cancelled.status > 299) return ctx.skip(`the cancel of ${open.externalId} (${open.status}) was refused: ${received(cancelled)} (see writes.cancel.legal)`);

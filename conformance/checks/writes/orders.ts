@@ -3,12 +3,14 @@
  * cancels (the reason in the history), archiving (204, then gone for every operation and from
  * the feed; not while on a trip), and the code of a refusal for the order's state.
  */
+import { CANCELLABLE_STATUSES, COLLECTION_END_STATUSES, DELIVERY_END_STATUSES, statusWords } from '../../contract/order-statuses.ts';
+import { orderStatuses } from '../../../spec/load.ts';
 import { describeExchange, finding, show } from '../../engine/findings.ts';
 import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
 import type { HttpRequest } from '../../engine/types/exchange.ts';
 import { fullKeyTenant, onControlPlane, orderHistory } from '../support/control-plane.ts';
 import { absentExternalId, expectProblem, type FeedWalk, objectOf, paths, paymentBody, received, walkFeed, writeOperations } from '../support/order-requests.ts';
-import { CANCELLABLE_STATUSES, endedBySeeds, type OrderState, poolStates, preferring, qualifyingOrders } from '../support/pool-state.ts';
+import { endedBySeeds, type OrderState, poolStates, preferring, qualifyingOrders } from '../support/pool-state.ts';
 import { cancellableId, expectOrder, liveId } from '../support/write-answers.ts';
 
 /** An external id nobody holds: 404 orders.notFound on payment and archive, whose sections say so. */
@@ -147,10 +149,13 @@ export const cancelIllegal: Check = {
   verifies: ['int.status.illegal-move'],
   requires: [`orders:notCancellable:${NOT_CANCELLABLE_IDS}`],
   async run(ctx) {
-    const ended = await qualifyingOrders(ctx, 'notCancellable', { describe: "an order in an end status of its type (Delivery/Rebox FullyDelivered, PartiallyDelivered, Returned; Pickup/Return Collected, PartiallyCollected, NotCollected)", qualifies: endedBySeeds });
+    const ended = await qualifyingOrders(ctx, 'notCancellable', { describe: `an order in an end status of its type (Delivery/Rebox ${DELIVERY_END_STATUSES.join(', ')}; Pickup/Return ${COLLECTION_END_STATUSES.join(', ')})`, qualifies: endedBySeeds });
     return expectIllegalCancels(ctx, ended);
   },
 };
+
+/** The statuses of the contract a cancel is refused from though no end rule makes them final (D11): InProgress, Refused, Cancelled, Closed. */
+const NOT_ENDED_OUTSIDE_CANCEL = orderStatuses.filter((status) => !CANCELLABLE_STATUSES.includes(status) && !DELIVERY_END_STATUSES.includes(status) && !COLLECTION_END_STATUSES.includes(status));
 
 /** Cancel of an InProgress, Cancelled, Refused or Closed order: 409 orders.status.illegal (D11). */
 export const cancelIllegalDecided: Check = {
@@ -160,7 +165,7 @@ export const cancelIllegalDecided: Check = {
   verifies: ['D11'],
   requires: [`orders:notCancellable:${NOT_CANCELLABLE_IDS}`],
   async run(ctx) {
-    const refused = await qualifyingOrders(ctx, 'notCancellable', { describe: 'an order outside New, InPlanning and Planned that has not ended by its type (InProgress, Cancelled, Refused, Closed)', qualifies: (state) => !CANCELLABLE_STATUSES.includes(state.status) && !endedBySeeds(state) });
+    const refused = await qualifyingOrders(ctx, 'notCancellable', { describe: `an order outside ${statusWords(CANCELLABLE_STATUSES, 'and')} that has not ended by its type (${NOT_ENDED_OUTSIDE_CANCEL.join(', ')})`, qualifies: (state) => !CANCELLABLE_STATUSES.includes(state.status) && !endedBySeeds(state) });
     return expectIllegalCancels(ctx, refused);
   },
 };

@@ -9,6 +9,7 @@ import type { AppOptions } from '../../../server/app.ts';
 import type { OrderStatusName } from '../../../spec/load.ts';
 import type { Store } from '../../../server/store/index.ts';
 import { integrationContract } from '../../../conformance/contract/contract.ts';
+import { CANCELLABLE_STATUSES, ON_TRIP_STATUSES } from '../../../conformance/contract/order-statuses.ts';
 import { provisionProfile } from '../../../conformance/setup/profile.ts';
 import { runSuite } from '../../../conformance/engine/runner.ts';
 import { type AnswerRewrite, type ProxyRewrite, startProxy } from './proxy.ts';
@@ -28,7 +29,7 @@ export interface ReferenceTarget {
 }
 
 /** External ids of tinyDataset orders whose status is in `statuses`, skipping those already taken. */
-function pool(total: number, statuses: readonly OrderStatusName[], size: number, taken: Set<string>): string[] {
+function pool(total: number, statuses: readonly string[], size: number, taken: Set<string>): string[] {
   const ids: string[] = [];
   for (let i = 0; i < total && ids.length < size; i += 1) {
     const id = `EXT-${i}`;
@@ -77,11 +78,11 @@ export async function startReference(options: { wrapStore?: (store: Store) => St
       suspendedTenant: c.keys.full,
     },
     orders: {
-      cancellable: pool(orders, ['New', 'InPlanning', 'Planned'], 30, taken),
-      notCancellable: pool(orders, ['InProgress', 'FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed'], 30, taken),
-      archivable: pool(orders, ['New', 'InPlanning', 'FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed'], 30, taken),
+      cancellable: pool(orders, CANCELLABLE_STATUSES, 30, taken),
+      notCancellable: pool(orders, STATUS_AT.filter((status) => !CANCELLABLE_STATUSES.includes(status)), 30, taken),
+      archivable: pool(orders, STATUS_AT.filter((status) => !ON_TRIP_STATUSES.includes(status)), 30, taken),
       payable: pool(orders, STATUS_AT, 30, taken),
-      onTrip: pool(orders, ['Planned', 'InProgress'], 20, taken),
+      onTrip: pool(orders, ON_TRIP_STATUSES, 20, taken),
       otherTenant: Array.from({ length: 20 }, (_, i) => `OTHER-${i}`),
     },
     trips: { otherTenant: otherDataset.trips.map((trip) => trip.id) },
