@@ -20,7 +20,7 @@ import { type ProxyRewrite, type RunningProxy, startProxy } from '../testing/con
 import type { Profile } from '../../conformance/engine/types/profile.ts';
 import type { RunReport } from '../../conformance/engine/types/report.ts';
 
-const ADMIN_TOKEN = 'teeth-admin-token';
+const ADMIN_TOKEN = 'suite-proof-admin-token';
 
 /** One way to make the reference misbehave. */
 export interface Breakage {
