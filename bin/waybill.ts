@@ -2,7 +2,7 @@
  * The `waybill` command: one dispatcher for every subcommand. Each subcommand lives in
  * its own part of the tree and is loaded only when asked for, so `waybill --help` stays fast.
  */
-import { reportToolError } from './errors.ts';
+import { reportToolError } from '../cli/errors.ts';
 
 /** What a subcommand module exports: run with the arguments after its name, resolve to an exit code. */
 export interface SubcommandModule {
@@ -16,7 +16,7 @@ interface Subcommand {
 
 const subcommands: Record<string, Subcommand> = {
   serve: { summary: 'run the reference sandbox (SQLite) on 127.0.0.1:4000', load: () => import('../server/start/serve.ts') },
-  mock: { summary: 'run a stateless Prism mock of spec/openapi.yaml on 127.0.0.1:4010', load: () => import('./mock.ts') },
+  mock: { summary: 'run a stateless Prism mock of spec/openapi.yaml on 127.0.0.1:4010', load: () => import('../mock/cli.ts') },
   conformance: {
     summary: 'run the conformance suite against any base URL and write reports',
     load: () => import('../conformance/cli.ts'),

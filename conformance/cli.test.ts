@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { defaultOutDir, main } from './cli.ts';
-import { answer, closedTargetUrl, conformingHandler, type FakeHandler, type FakeTarget, startFakeTarget, testKeys, testProfile, testScopes } from './testing/fake-target.ts';
+import { answer, closedTargetUrl, conformingHandler, type FakeHandler, type FakeTarget, startFakeTarget, testKeys, testProfile, testScopes } from '../dev/testing/conformance/fake-target.ts';
 
 let stdout: MockInstance;
 let stderr: MockInstance;
@@ -87,9 +87,9 @@ describe('waybill conformance: usage errors exit 2', () => {
   it("a target that refuses the profile's full key (another sandbox's profile): one line, exit 2, no check run, no report", async () => {
     target = await startFakeTarget(conformingHandler({}));
     const out = join(tempDir(), 'run');
-    expect(await main(['--target', target.url, '--profile', profileFile({ ...testProfile(), target: 'http://127.0.0.1:4000' }), '--out', out])).toBe(2);
+    expect(await main(['--target', target.url, '--profile', profileFile({ ...testProfile(), target: 'http://sandbox.invalid' }), '--out', out])).toBe(2);
     expect(printed(stderr)).toBe(
-      `waybill: --target ${target.url}: GET /api/v1/integration/whoami with the profile's full key answered 401: the full key is refused, so the profile belongs to another sandbox or server (it was made for http://127.0.0.1:4000); give this target's profile, or --provision one against a waybill sandbox\n`,
+      `waybill: --target ${target.url}: GET /api/v1/integration/whoami with the profile's full key answered 401: the full key is refused, so the profile belongs to another sandbox or server (it was made for http://sandbox.invalid); give this target's profile, or --provision one against a waybill sandbox\n`,
     );
     expect(target.requests.map((request) => request.url)).toEqual(['/api/v1/integration/whoami']);
     expect(existsSync(out)).toBe(false);

@@ -1,35 +1,37 @@
 /**
  * `waybill conformance`: parses the command line, gets the profile (file or provisioned),
- * runs the suite with the chosen reporters and resolves to the exit code (see exit-code.ts).
+ * runs the suite with the chosen reporters and resolves to the exit code (see engine/exit-code.ts).
  */
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { reportToolError, UsageError, WaybillError } from '../bin/errors.ts';
-import { ADMIN_TOKEN_FILE, adminTokenUrls, readAdminTokenFor } from '../bin/admin-token-file.ts';
-import { parseCommandLine } from '../bin/command-line.ts';
-import { SPEC_FILE, startPrism, type RunningPrism } from '../bin/prism.ts';
+import { reportToolError, UsageError, WaybillError } from '../cli/errors.ts';
+import { ADMIN_TOKEN_FILE, adminTokenUrls, readAdminTokenFor } from '../cli/admin-token-file.ts';
+import { parseCommandLine } from '../cli/command-line.ts';
+import { SPEC_FILE, startPrism, type RunningPrism } from '../mock/prism.ts';
 import { contractChecks } from './checks/contract.ts';
 import { fuzzCheck } from './checks/fuzz.ts';
 import { checks } from './checks/index.ts';
-import { integrationContract } from './contract.ts';
+import { integrationContract } from './contract/contract.ts';
 import { bundleSummary } from './certify/bundle-summary.ts';
 import { prepareRun, readCertifyFiles, validateCertifyOptions } from './certify/session.ts';
-import { certificationExitCode, exitCodeHelp } from './exit-code.ts';
-import { poolDemand } from './preconditions.ts';
-import { loadProfile, provisionProfile } from './profile.ts';
+import { certificationExitCode, exitCodeHelp } from './engine/exit-code.ts';
+import { poolDemand } from './engine/preconditions.ts';
+import { loadProfile, provisionProfile } from './setup/profile.ts';
 import { isReporterName, type Reporter, type ReporterName, reporters } from './reporters/index.ts';
 import { useColour, verdictLine } from './reporters/console.ts';
-import { profileSecrets } from './redaction.ts';
-import { runLabel, runSuite } from './runner.ts';
-import { selectChecks } from './select.ts';
+import { profileSecrets } from './transport/redaction.ts';
+import { runLabel, runSuite } from './engine/runner.ts';
+import { selectChecks } from './engine/select.ts';
 import { shortageError, usablePools } from './setup/pool-check.ts';
 import { profileEnvLine } from './setup/profile-cli.ts';
 import { checkTargetPath, confirmControlPlane, confirmIntegrationApi, targetMismatch } from './setup/target-check.ts';
 import { archiveTenants, profileTenants, tenantsCreatedBy } from './setup/tenant-cleanup.ts';
-import type { Check, ExchangeRecord, Profile } from './types.ts';
-import { resolveChecks } from './verifies.ts';
+import type { Check } from './engine/types/check.ts';
+import type { ExchangeRecord } from './engine/types/exchange.ts';
+import type { Profile } from './engine/types/profile.ts';
+import { resolveChecks } from './engine/verifies.ts';
 
 /** The parsed options of one invocation. */
 interface CliOptions {

@@ -7,11 +7,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { startPrism, SPEC_FILE } from '../bin/prism.ts';
+import { startPrism, SPEC_FILE } from '../mock/prism.ts';
 import { memoryStore, startServer } from '../dev/testing/sandbox.ts';
 import { main } from './cli.ts';
-import { startProxy } from './testing/proxy.ts';
-import type { RunReport } from './types.ts';
+import { startProxy } from '../dev/testing/conformance/proxy.ts';
+import type { RunReport } from './engine/types/report.ts';
 
 const ADMIN_TOKEN = 'prism-test-admin-token';
 const dirs: string[] = [];

@@ -7,10 +7,11 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { create as createTar } from 'tar';
-import { WaybillError } from '../../bin/errors.ts';
+import { WaybillError } from '../../cli/errors.ts';
 import { PACKAGE_VERSION } from '../../spec/package-files.ts';
-import { createRedactor, type Secret } from '../redaction.ts';
-import type { Certificate, ExchangeRecord, RunReport, Waiver, WaiverStatus } from '../types.ts';
+import { createRedactor, type Secret } from '../transport/redaction.ts';
+import type { ExchangeRecord } from '../engine/types/exchange.ts';
+import type { Certificate, RunReport, Waiver, WaiverStatus } from '../engine/types/report.ts';
 import { signBytes } from './keys.ts';
 import { MANIFEST_FILE, type Manifest, sha256, SIGNATURE_FILE } from './manifest.ts';
 import type { KeyObject } from 'node:crypto';
@@ -38,7 +39,7 @@ export interface SealedBundle {
 function countRedactions(text: string, envNames: ReadonlyMap<string, string>, into: Record<string, number>): void {
   for (const match of text.matchAll(/<redacted:([A-Za-z0-9_-]+)>/g)) into[match[1]!] = (into[match[1]!] ?? 0) + 1;
   for (const match of text.matchAll(/\$\{?(WAYBILL_[A-Z0-9_]+)/g)) {
-    // A secret a check met at run time stands as WAYBILL_SECRET_<NAME> (context.ts addSecret).
+    // A secret a check met at run time stands as WAYBILL_SECRET_<NAME> (engine/context.ts addSecret).
     const name = envNames.get(match[1]!) ?? match[1]!.replace(/^WAYBILL_SECRET_/, '').toLowerCase().replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
     into[name] = (into[name] ?? 0) + 1;
   }

@@ -3,8 +3,8 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { createPublicKey } from 'node:crypto';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { UsageError } from '../../bin/errors.ts';
-import { parseCommandLine, runGroup } from '../../bin/command-line.ts';
+import { UsageError } from '../../cli/errors.ts';
+import { parseCommandLine, runGroup } from '../../cli/command-line.ts';
 import { generateSigningKeys, keyFingerprint } from './keys.ts';
 
 /** The file names `generate` writes into its folder. */

@@ -1,8 +1,8 @@
 /** `waybill verify BUNDLE`: checks a certification bundle offline and prints what it verified (exit 0 only when all holds). */
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
-import { UsageError } from '../../bin/errors.ts';
-import { parseCommandLine } from '../../bin/command-line.ts';
+import { UsageError } from '../../cli/errors.ts';
+import { parseCommandLine } from '../../cli/command-line.ts';
 import { readPublicKey } from './keys.ts';
 import { readBundle } from './read-bundle.ts';
 import { verifyBundle, type VerifyLine } from './verify.ts';

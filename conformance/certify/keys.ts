@@ -6,7 +6,7 @@
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { UsageError } from '../../bin/errors.ts';
+import { UsageError } from '../../cli/errors.ts';
 
 /** A key pair as PEM text. */
 export interface KeyPairPem {

@@ -3,7 +3,7 @@
  * verdict of a report, the spec files whose hashes it records, and the files a bundle holds.
  */
 import { createHash } from 'node:crypto';
-import type { Certificate, RunReport, WaiverStatus } from '../types.ts';
+import type { Certificate, RunReport, WaiverStatus } from '../engine/types/report.ts';
 
 /** The manifest's file name; `manifest.sig` holds its Ed25519 signature (base64). */
 export const MANIFEST_FILE = 'manifest.json';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parse as parseYaml } from 'yaml';
-import { UsageError } from '../../bin/errors.ts';
+import { UsageError } from '../../cli/errors.ts';
 import { packageFile } from '../../spec/package-files.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;

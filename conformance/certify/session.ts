@@ -5,11 +5,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { UsageError } from '../../bin/errors.ts';
+import { UsageError } from '../../cli/errors.ts';
 import { packageFile, PACKAGE_VERSION } from '../../spec/package-files.ts';
 import type { ReporterName } from '../reporters/index.ts';
-import type { Secret } from '../redaction.ts';
-import type { Certificate, ExchangeRecord, ResolvedCheck, RunReport, Waiver } from '../types.ts';
+import type { Secret } from '../transport/redaction.ts';
+import type { ResolvedCheck } from '../engine/types/check.ts';
+import type { ExchangeRecord } from '../engine/types/exchange.ts';
+import type { Certificate, RunReport, Waiver } from '../engine/types/report.ts';
 import { sealBundle, type SealedBundle } from './bundle.ts';
 import { readSigningKey } from './keys.ts';
 import { certificationVerdict, sha256, SPEC_FILES } from './manifest.ts';

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
 import { packageFile, PACKAGE_VERSION } from '../../spec/package-files.ts';
-import type { RunReport } from '../types.ts';
+import type { RunReport } from '../engine/types/report.ts';
 import { signatureHolds } from './keys.ts';
 import { certificationVerdict, MANIFEST_FILE, type Manifest, sha256, SIGNATURE_FILE, SPEC_FILES } from './manifest.ts';
 import type { BundleContents } from './read-bundle.ts';

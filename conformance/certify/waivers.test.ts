@@ -10,13 +10,15 @@ import { Writable } from 'node:stream';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../bin/errors.ts';
+import { UsageError } from '../../cli/errors.ts';
 import { consoleReporter } from '../reporters/console.ts';
 import { reportHtml } from '../reporters/html.ts';
 import { junitXml } from '../reporters/junit.ts';
-import { runSuite } from '../runner.ts';
-import { testProfile } from '../testing/fake-target.ts';
-import type { Check, Contract, RequirementInfo, RunReport, Waiver } from '../types.ts';
+import { runSuite } from '../engine/runner.ts';
+import { testProfile } from '../../dev/testing/conformance/fake-target.ts';
+import type { Check } from '../engine/types/check.ts';
+import type { Contract, RequirementInfo } from '../engine/types/contract.ts';
+import type { RunReport, Waiver } from '../engine/types/report.ts';
 import { loadWaivers, waiverPolicy } from './waivers.ts';
 
 const register = new Map<string, RequirementInfo>([

@@ -5,8 +5,9 @@
  * fail is reported as such. In a certification (`--certify`) a waiver covers a MUST check only
  * when it names the seed requirement, of those the check verifies, that the failure concerns.
  */
-import { UsageError } from '../../bin/errors.ts';
-import type { CheckResult, ResolvedCheck, Waiver, WaiverStatus } from '../types.ts';
+import { UsageError } from '../../cli/errors.ts';
+import type { ResolvedCheck } from '../engine/types/check.ts';
+import type { CheckResult, Waiver, WaiverStatus } from '../engine/types/report.ts';
 import { readValidated } from './schema-file.ts';
 
 /** The waivers of a run and what became of them. */

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KeyPrincipal } from '../../server/tenants/keys.ts';
 import type { Store } from '../../server/store/index.ts';
-import { answerJson, type ProxiedAnswer, type ProxyRewrite, startProxy } from '../testing/proxy.ts';
-import { runChecks, startReference, type ReferenceTarget } from '../testing/reference.ts';
-import type { Profile } from '../types.ts';
+import { answerJson, type ProxiedAnswer, type ProxyRewrite, startProxy } from '../../dev/testing/conformance/proxy.ts';
+import { runChecks, startReference, type ReferenceTarget } from '../../dev/testing/conformance/reference.ts';
+import type { Profile } from '../engine/types/profile.ts';
 import { authChecks } from './auth.ts';
 
 const open: (() => Promise<void>)[] = [];

@@ -3,9 +3,11 @@
  * Bearer form), what each scope allows, what 401 and 403 bodies look like, and that a key
  * reads and writes its own tenant only — including a suspended one, which stays readable.
  */
-import { mediaTypeOf } from '../catalog-rules.ts';
-import { describeExchange, finding, show } from '../findings.ts';
-import type { Check, CheckContext, Finding, HttpRequest, HttpResponse, KeyName } from '../types.ts';
+import { mediaTypeOf } from '../contract/catalog-rules.ts';
+import { describeExchange, finding, show } from '../engine/findings.ts';
+import type { Check, CheckContext, Finding } from '../engine/types/check.ts';
+import type { HttpRequest, HttpResponse } from '../engine/types/exchange.ts';
+import type { KeyName } from '../engine/types/profile.ts';
 import { absentExternalId, everyOperation, expectProblem, type FeedItem, invalidKey, objectOf, paths, paymentBody, received, walkFeed, writeOperations } from './support/order-requests.ts';
 import { type OrderState, poolStates, qualifyingOrders } from './support/pool-state.ts';
 

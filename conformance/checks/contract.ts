@@ -6,8 +6,9 @@
  * request (2xx): the suite sends invalid requests on purpose, and refusing them is right.
  * Registered only when the run goes through Prism (an absent header then means "none").
  */
-import { describeExchange, finding, show } from '../findings.ts';
-import type { Check, ExchangeRecord, Finding } from '../types.ts';
+import { describeExchange, finding, show } from '../engine/findings.ts';
+import type { Check, Finding } from '../engine/types/check.ts';
+import type { ExchangeRecord } from '../engine/types/exchange.ts';
 
 /** One entry of Prism's `sl-violations` header. */
 interface Violation {

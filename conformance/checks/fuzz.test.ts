@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../cli.ts';
-import { answer, conformingHandler, type FakeTarget, startFakeTarget, testProfile } from '../testing/fake-target.ts';
-import { runChecks, startReference } from '../testing/reference.ts';
-import type { RunReport } from '../types.ts';
+import { answer, conformingHandler, type FakeTarget, startFakeTarget, testProfile } from '../../dev/testing/conformance/fake-target.ts';
+import { runChecks, startReference } from '../../dev/testing/conformance/reference.ts';
+import type { RunReport } from '../engine/types/report.ts';
 import { fuzzCheck } from './fuzz.ts';
 import { checks } from './index.ts';
 

@@ -9,12 +9,13 @@
  * check, since its writes with the full key could disturb them.
  */
 import fc from 'fast-check';
-import { ExchangeError } from '../exchange.ts';
-import { describeExchange, finding } from '../findings.ts';
+import { ExchangeError } from '../transport/exchange.ts';
+import { describeExchange, finding } from '../engine/findings.ts';
 import { type Credential, fuzzCase, type FuzzCase, GARBAGE_KEY, type HttpCase } from '../fuzz/cases.ts';
 import { answerViolations, type OracleOptions, rawViolations } from '../fuzz/oracle.ts';
 import { fillRaw } from '../fuzz/raw-cases.ts';
-import type { Check, CheckContext, ExchangeRecord, Finding, HttpRequest } from '../types.ts';
+import type { Check, CheckContext, Finding } from '../engine/types/check.ts';
+import type { ExchangeRecord, HttpRequest } from '../engine/types/exchange.ts';
 
 /** The seeds' problem rules; X-Request-Id is waybill's decision (D23), held elsewhere. */
 const ORACLE: OracleOptions = { requestId: false };

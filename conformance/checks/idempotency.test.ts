@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../server/store/index.ts';
-import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxyRewrite } from '../testing/proxy.ts';
-import { type ReferenceTarget, runAgainstBroken, runChecks, startReference } from '../testing/reference.ts';
-import type { CheckResult } from '../types.ts';
+import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxyRewrite } from '../../dev/testing/conformance/proxy.ts';
+import { type ReferenceTarget, runAgainstBroken, runChecks, startReference } from '../../dev/testing/conformance/reference.ts';
+import type { CheckResult } from '../engine/types/report.ts';
 import { idempotencyChecks } from './idempotency.ts';
 
 const ids = idempotencyChecks.map((check) => check.id);

@@ -8,9 +8,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ExchangeError } from '../exchange.ts';
-import { describeExchange, finding, show } from '../findings.ts';
-import type { Check, CheckContext, Finding, HttpResponse, RawResponse } from '../types.ts';
+import { ExchangeError } from '../transport/exchange.ts';
+import { describeExchange, finding, show } from '../engine/findings.ts';
+import type { Check, CheckContext, Finding } from '../engine/types/check.ts';
+import type { HttpResponse, RawResponse } from '../engine/types/exchange.ts';
 import { answerText, firstField, freshKey, freshPayment, keyRefusalFindings, pay, paymentPath, replayFindings } from './support/idempotency-requests.ts';
 import { absentExternalId, paths } from './support/order-requests.ts';
 import { type OrderState, poolStates, preferring, qualifyingOrders } from './support/pool-state.ts';

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { integrationRequirements } from '../contract.ts';
-import { parsePrecondition } from '../preconditions.ts';
-import { CheckDefinitionError, resolveCheck, resolveChecks } from '../verifies.ts';
+import { idsNotSpelledOut } from '../../dev/testing/conformance/literal-ids.ts';
+import { integrationRequirements } from '../contract/contract.ts';
+import { parsePrecondition } from '../engine/preconditions.ts';
+import { CheckDefinitionError, resolveCheck, resolveChecks } from '../engine/verifies.ts';
+import { contractChecks } from './contract.ts';
+import { fuzzCheck } from './fuzz.ts';
 import { checks } from './index.ts';
 
 describe('the check registry', () => {
@@ -9,6 +12,14 @@ describe('the check registry', () => {
     const ids = checks.map((check) => check.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const check of checks) expect(check.id.startsWith(`${check.family}.`), check.id).toBe(true);
+  });
+
+  it('spells every check id out as a literal in its source, so that grepping an id from a report finds its check', () => {
+    const ids = [...checks, ...contractChecks, fuzzCheck(1)].map((check) => check.id);
+    expect(ids.length).toBeGreaterThan(100);
+    expect(idsNotSpelledOut(new URL('./', import.meta.url), ids)).toEqual([]);
+    // The test can fail: an id built from a template is not found.
+    expect(idsNotSpelledOut(new URL('./', import.meta.url), ['feeds.orders.cursor.malformed', 'feeds.orders.cursor'])).toEqual(['feeds.orders.cursor']);
   });
 
   it('gives every check a title, requirements of the register that fix its level, and preconditions the runner knows', () => {

@@ -9,10 +9,11 @@
  * bodies are discovery.responses.contract's rule.
  */
 import { operations } from '../../spec/load.ts';
-import { catalogEntryOf, mediaTypeOf, statusesOf } from '../catalog-rules.ts';
-import { describeExchange, finding, show } from '../findings.ts';
-import type { Check, CheckContext, ExchangeRecord, Finding } from '../types.ts';
-import { asksUnmetExpectation } from './support/expectation.ts';
+import { catalogEntryOf, mediaTypeOf, statusesOf } from '../contract/catalog-rules.ts';
+import { describeExchange, finding, show } from '../engine/findings.ts';
+import type { Check, CheckContext, Finding } from '../engine/types/check.ts';
+import type { ExchangeRecord } from '../engine/types/exchange.ts';
+import { isProtocolStatus } from './support/expectation.ts';
 
 /** Statuses whose problem `type` may be `about:blank` on the integration endpoints (their bodies are not shown, no catalog code reaches them). */
 const openTypeStatuses = [401, 403, 500];
@@ -52,10 +53,10 @@ function problemOf(exchange: ExchangeRecord): Record<string, unknown> | undefine
 /**
  * What the seeds allow as this failure's `type`: on a contract operation a catalog code, or for
  * a 401, 403 or 500 also `about:blank`; off the contract's operations, null (D21 decides those),
- * as for a request with an Expect no operation meets (D60: 417 before any operation runs).
+ * as for HTTP's own answers (a 417 to an Expect no operation meets: support/expectation.ts).
  */
 function typeRuleOf(exchange: ExchangeRecord): 'catalog' | 'catalog-or-blank' | null {
-  if (operationOf(exchange) === null || asksUnmetExpectation(exchange)) return null;
+  if (operationOf(exchange) === null || isProtocolStatus(exchange.response!.status)) return null;
   return openTypeStatuses.includes(exchange.response!.status) ? 'catalog-or-blank' : 'catalog';
 }
 

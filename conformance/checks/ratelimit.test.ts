@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../server/store/index.ts';
-import { answerJson, type AnswerRewrite } from '../testing/proxy.ts';
-import { type ReferenceTarget, runAgainstBroken, runChecks, startReference } from '../testing/reference.ts';
-import type { Check, CheckResult } from '../types.ts';
+import { answerJson, type AnswerRewrite } from '../../dev/testing/conformance/proxy.ts';
+import { type ReferenceTarget, runAgainstBroken, runChecks, startReference } from '../../dev/testing/conformance/reference.ts';
+import type { Check } from '../engine/types/check.ts';
+import type { CheckResult } from '../engine/types/report.ts';
 import { ratelimitChecks } from './ratelimit.ts';
 import { spendQuota, WHOLE_QUOTA_MS } from './support/quota-burst.ts';
-import { startProxy } from '../testing/proxy.ts';
+import { startProxy } from '../../dev/testing/conformance/proxy.ts';
 
 let reference: ReferenceTarget | undefined;
 afterEach(async () => {

@@ -8,8 +8,9 @@
  * refilled during the burst is counted, not held against the target.
  */
 import { performance } from 'node:perf_hooks';
-import { describeExchange, finding, show } from '../findings.ts';
-import type { Check, CheckContext, Finding, HttpResponse } from '../types.ts';
+import { describeExchange, finding, show } from '../engine/findings.ts';
+import type { Check, CheckContext, Finding } from '../engine/types/check.ts';
+import type { HttpResponse } from '../engine/types/exchange.ts';
 import { otherUses, refillIn, spendQuota, whoami } from './support/quota-burst.ts';
 import { answerClock, HONOURABLE_SECONDS, retryAfterDishonourable, retryAfterProblem, retryAfterUnreadable } from './support/retry-after.ts';
 

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../spec/package-files.ts';
 import { startOwnSandbox } from './own-sandbox.ts';
-import { EXAMPLE_CLIENT, NAIVE_CLIENT } from './testing.ts';
+import { EXAMPLE_CLIENT, NAIVE_CLIENT } from '../../dev/testing/client-check/check-client.ts';
 
 const bin = fileURLToPath(new URL('../../bin/waybill.js', import.meta.url));
 const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'WAYBILL_ADMIN_TOKEN'));

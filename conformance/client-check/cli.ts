@@ -5,15 +5,15 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ADMIN_TOKEN_FILE, readAdminTokenFor } from '../../bin/admin-token-file.ts';
-import { parseCommandLine } from '../../bin/command-line.ts';
-import { adminTokenRefused } from '../../bin/admin-token-refused.ts';
-import { UsageError, WaybillError } from '../../bin/errors.ts';
-import { describeNetworkError } from '../network-error.ts';
+import { ADMIN_TOKEN_FILE, readAdminTokenFor } from '../../cli/admin-token-file.ts';
+import { parseCommandLine } from '../../cli/command-line.ts';
+import { adminTokenRefused } from '../../cli/admin-token-refused.ts';
+import { UsageError, WaybillError } from '../../cli/errors.ts';
+import { describeNetworkError } from '../transport/network-error.ts';
 import { useColour, verdictLine } from '../reporters/console.ts';
 import { isReporterName, type Reporter, type ReporterName, reporters } from '../reporters/index.ts';
 import { runClientCheck } from './run.ts';
-import { matchesSelector } from '../select.ts';
+import { matchesSelector } from '../engine/select.ts';
 import { familyOf } from './scenario.ts';
 import { scenarios } from './scenarios/index.ts';
 

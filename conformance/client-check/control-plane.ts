@@ -4,7 +4,7 @@
  * Every call goes through the run's recorded sandbox client, so the report counts and redacts
  * them like any exchange of the suite; an unexpected answer is a broken sandbox, thrown.
  */
-import type { HttpClient, HttpResponse } from '../types.ts';
+import type { HttpClient, HttpResponse } from '../engine/types/exchange.ts';
 
 /** One entry of a tenant's request log, as the list gives it (spec/sandbox.yaml RequestLogSummary). */
 export interface LogSummary {

@@ -1,7 +1,7 @@
 /** A client that does nothing fails every scenario, each with a finding: no scenario passes a client by default. */
 import { describe, expect, it } from 'vitest';
 import { scenarios } from './scenarios/index.ts';
-import { checkClient, notPassed } from './testing.ts';
+import { checkClient, notPassed } from '../../dev/testing/client-check/check-client.ts';
 
 describe('a client that does nothing', () => {
   it('fails every scenario, each with a finding', async () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { scenarios } from './scenarios/index.ts';
-import { cellsOf, exampleClients, expectCell } from './testing/matrix.ts';
+import { cellsOf, exampleClients, expectCell } from '../../dev/testing/client-check/matrix.ts';
 
 describe('the example clients', () => {
   it.each(cellsOf(exampleClients))('%s at page size %i passes every scenario it runs', async (_name, pageSize, client) => {

@@ -1,5 +1,5 @@
 /** The matrix, the feed mistakes at 50 and 100 a page: each variant fails exactly the scenarios of its rule. */
-import { cellsOf, describeNaiveCells, naiveClients } from './testing/matrix.ts';
+import { cellsOf, describeNaiveCells, naiveClients } from '../../dev/testing/client-check/matrix.ts';
 
 const feedMistakes = Object.fromEntries(Object.entries(naiveClients).filter(([, client]) => client.breaks?.startsWith('client.sync.')));
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { scenarios } from './scenarios/index.ts';
-import { exampleClients, naiveClients, PAGE_SIZES, pageSizesOf } from './testing/matrix.ts';
+import { exampleClients, naiveClients, PAGE_SIZES, pageSizesOf } from '../../dev/testing/client-check/matrix.ts';
 
 const ids = scenarios.map((scenario) => scenario.id);
 

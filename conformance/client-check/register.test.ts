@@ -1,7 +1,8 @@
 /** The client-check register quotes its sources verbatim, and every scenario resolves against it. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { resolveChecks } from '../verifies.ts';
+import { idsNotSpelledOut } from '../../dev/testing/conformance/literal-ids.ts';
+import { resolveChecks } from '../engine/verifies.ts';
 import { clientRequirements, decisionRules } from './register.ts';
 import { scenarioCheck } from './scenario.ts';
 import { scenarios } from './scenarios/index.ts';
@@ -30,5 +31,9 @@ describe('the client-check register', () => {
     const ids = scenarios.map((scenario) => scenario.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^client\.[a-z-]+\.[a-z0-9-]+$/);
+  });
+
+  it('spells every scenario id out as a literal in its source, so that grepping an id from a report finds its scenario', () => {
+    expect(idsNotSpelledOut(new URL('./scenarios/', import.meta.url), scenarios.map((scenario) => scenario.id))).toEqual([]);
   });
 });

@@ -6,8 +6,8 @@
  * client does, its sentence is quoted verbatim under a `client.` id at level SHOULD: it follows
  * from the sandbox's documented behaviour, which the seeds leave open.
  */
-import { integrationRequirements } from '../contract.ts';
-import type { RequirementInfo } from '../types.ts';
+import { integrationRequirements } from '../contract/contract.ts';
+import type { RequirementInfo } from '../engine/types/contract.ts';
 
 /** The seed statements about a client, by their spec/requirements.yaml ids. */
 const seedIds = ['int.orders-feed.caught-up', 'int.trips-feed.oldest-first', 'int.status.unknown-not-final', 'int.errors.rate-limit-429', 'int.idempotency.in-flight', 'int.body.media-type'] as const;

@@ -9,9 +9,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { verdictLine } from '../reporters/console.ts';
 import { loggedRequestLine } from '../reporters/logged-request.ts';
 import { reporters } from '../reporters/index.ts';
-import { sampleReport } from '../testing/sample-report.ts';
-import type { LoggedRequest, RunReport } from '../types.ts';
-import { runVerdict } from '../verdict.ts';
+import { sampleReport } from '../../dev/testing/conformance/sample-report.ts';
+import type { LoggedRequest } from '../engine/types/exchange.ts';
+import type { RunReport } from '../engine/types/report.ts';
+import { runVerdict } from '../engine/verdict.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const lost: LoggedRequest = { entryId: 7, requestId: 'req_a', atUtc: '2026-11-24T09:00:00.000Z', operation: 'attachPayment', method: 'POST', path: '/api/v1/integration/orders/externalid/SO-1/payment', status: 0, problemType: null, idempotencyKey: 'pay-1', replayed: false, fault: 'reset after (rule)' };

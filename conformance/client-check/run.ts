@@ -3,8 +3,9 @@
  * control plane, graded into the same `RunReport` the conformance suite writes.
  */
 import { operations, specHash } from '../../spec/load.ts';
-import { runSuite } from '../runner.ts';
-import type { CheckResult, Contract, RunReport, RunStart } from '../types.ts';
+import { runSuite } from '../engine/runner.ts';
+import type { Contract } from '../engine/types/contract.ts';
+import type { CheckResult, RunReport, RunStart } from '../engine/types/report.ts';
 import { clientRequirements } from './register.ts';
 import { type ClientScenario, scenarioCheck } from './scenario.ts';
 import { scenarios } from './scenarios/index.ts';

@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Check, CheckContext, Finding, HttpClient, LoggedRequest } from '../types.ts';
+import type { Check, CheckContext, Finding } from '../engine/types/check.ts';
+import type { HttpClient, LoggedRequest } from '../engine/types/exchange.ts';
 import { clientEnvironment, type ClientExit, runClient } from './client-process.ts';
 import { type ControlPlane, controlPlane, type CreatedKey, type LogSummary } from './control-plane.ts';
 

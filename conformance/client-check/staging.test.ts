@@ -5,13 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verdictLine } from '../reporters/console.ts';
-import { runSuite } from '../runner.ts';
-import type { RunReport } from '../types.ts';
+import { runSuite } from '../engine/runner.ts';
+import type { RunReport } from '../engine/types/report.ts';
 import { type OwnSandbox, startOwnSandbox } from './own-sandbox.ts';
 import { clientCheckContract } from './run.ts';
 import { type ClientScenario, scenarioCheck } from './scenario.ts';
 import { scenarios } from './scenarios/index.ts';
-import { EXAMPLE_CLIENT } from './testing.ts';
+import { EXAMPLE_CLIENT } from '../../dev/testing/client-check/check-client.ts';
 
 const scenario = (id: string) => scenarios.find((candidate) => candidate.id === id) as ClientScenario;
 

@@ -4,7 +4,7 @@
  * and whose `status` is the answer's; with `requestId`, `X-Request-Id` on every answer; and
  * on a raw socket, an answer before the connection closes unless nothing asked for one.
  */
-import { catalogEntryOf, mediaTypeOf, statusesOf } from '../catalog-rules.ts';
+import { catalogEntryOf, mediaTypeOf, statusesOf } from '../contract/catalog-rules.ts';
 import type { RawCase } from './raw-cases.ts';
 
 /** One answer as the oracle reads it; header names in lower case. */

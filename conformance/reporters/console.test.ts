@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { integrationRequirements } from '../contract.ts';
-import { sampleReport } from '../testing/sample-report.ts';
+import { integrationRequirements } from '../contract/contract.ts';
+import { sampleReport } from '../../dev/testing/conformance/sample-report.ts';
 import { consoleReporter, requirementsLine, useColour } from './console.ts';
 
 /** Runs the console reporter over the sample report; returns what it printed. */

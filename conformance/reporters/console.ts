@@ -3,8 +3,9 @@
  * families × outcomes, the catalog coverage, one line of requirement coverage, and each failure
  * with Expected / Received and its replay line. Colour only on a TTY and never when NO_COLOR is set.
  */
-import type { CheckResult, Outcome, RequirementCounts, RunReport, RunStart, VerdictWord } from '../types.ts';
-import { verdictOf, verdictText } from '../verdict.ts';
+import type { Outcome } from '../engine/types/check.ts';
+import type { CheckResult, RequirementCounts, RunReport, RunStart, VerdictWord } from '../engine/types/report.ts';
+import { verdictOf, verdictText } from '../engine/verdict.ts';
 import { waiverLine } from './waiver-line.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
 import { loggedRequestLine, toolName } from './logged-request.ts';

@@ -1,5 +1,5 @@
 /** The parts of `report.html` a certification adds: the certificate header and the waivers of the run. */
-import type { Certificate, WaiverStatus } from '../types.ts';
+import type { Certificate, WaiverStatus } from '../engine/types/report.ts';
 import { element, fragment, type Markup } from './markup.ts';
 
 const verdictClass: Record<Certificate['verdict'], string> = { PASS: 'exit-0', FAIL: 'exit-1', INCOMPLETE: 'exit-2' };

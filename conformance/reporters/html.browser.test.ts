@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipWithoutBrowser } from '../../test/browser.ts';
-import { sampleReport } from '../testing/sample-report.ts';
+import { sampleReport } from '../../dev/testing/conformance/sample-report.ts';
 import { reportHtml } from './html.ts';
 
 const SKIP = skipWithoutBrowser('report.html');

@@ -1,7 +1,7 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { hostileQuote, hostileReason, sampleReport } from '../testing/sample-report.ts';
-import { findAll, parseXml, type XmlElement } from '../testing/xml-tree.ts';
+import { hostileQuote, hostileReason, sampleReport } from '../../dev/testing/conformance/sample-report.ts';
+import { findAll, parseXml, type XmlElement } from '../../dev/testing/conformance/xml-tree.ts';
 import { reportHtml } from './html.ts';
 
 const report = sampleReport();

@@ -6,14 +6,17 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CheckResult, CoverageState, ExchangeRecord, Finding, Level, Outcome, RecordedMessage, RequirementCounts, RequirementOutcome, RequirementResult, RunReport } from '../types.ts';
+import type { Finding, Level, Outcome } from '../engine/types/check.ts';
+import type { CoverageState } from '../engine/types/contract.ts';
+import type { ExchangeRecord, RecordedMessage } from '../engine/types/exchange.ts';
+import type { CheckResult, RequirementCounts, RequirementOutcome, RequirementResult, RunReport } from '../engine/types/report.ts';
 import { reportCss, reportScript } from './html-assets.ts';
 import { certificateView, waiversView } from './html-certificate.ts';
 import { type Child, element, fragment, htmlDocument, type Markup, trusted } from './markup.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
 import { waiverLine } from './waiver-line.ts';
 import { loggedRequestLine, toolName } from './logged-request.ts';
-import { verdictOf, verdictText } from '../verdict.ts';
+import { verdictOf, verdictText } from '../engine/verdict.ts';
 
 const outcomes: readonly Outcome[] = ['pass', 'fail', 'skip', 'error'];
 const levels: readonly Level[] = ['MUST', 'SHOULD', 'DECISION'];

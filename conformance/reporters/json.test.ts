@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrationContract } from '../contract.ts';
-import { runSuite } from '../runner.ts';
-import { sampleReport } from '../testing/sample-report.ts';
-import { conformingHandler, type FakeTarget, startFakeTarget, testProfile } from '../testing/fake-target.ts';
-import type { Check, RunReport } from '../types.ts';
+import { integrationContract } from '../contract/contract.ts';
+import { runSuite } from '../engine/runner.ts';
+import { sampleReport } from '../../dev/testing/conformance/sample-report.ts';
+import { conformingHandler, type FakeTarget, startFakeTarget, testProfile } from '../../dev/testing/conformance/fake-target.ts';
+import type { Check } from '../engine/types/check.ts';
+import type { RunReport } from '../engine/types/report.ts';
 import { jsonReporter } from './json.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hostileQuote, sampleReport } from '../testing/sample-report.ts';
-import { findAll, parseXml, type XmlElement } from '../testing/xml-tree.ts';
+import { hostileQuote, sampleReport } from '../../dev/testing/conformance/sample-report.ts';
+import { findAll, parseXml, type XmlElement } from '../../dev/testing/conformance/xml-tree.ts';
 import { junitXml } from './junit.ts';
 
 /** The `name → value` pairs of an element's own `<properties>`. */

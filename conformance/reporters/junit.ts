@@ -9,12 +9,12 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CheckResult, RequirementCounts, RunReport } from '../types.ts';
+import type { CheckResult, RequirementCounts, RunReport } from '../engine/types/report.ts';
 import { waiverLine } from './waiver-line.ts';
 import { type Child, element, type Markup, xmlDocument } from './markup.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
 import { loggedRequestLine, toolName } from './logged-request.ts';
-import { verdictOf } from '../verdict.ts';
+import { verdictOf } from '../engine/verdict.ts';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 

@@ -1,5 +1,6 @@
 /** What every reporter prints the same way for a client-check: the tool's name and a request of the client's log. */
-import type { LoggedRequest, SuiteName } from '../types.ts';
+import type { LoggedRequest } from '../engine/types/exchange.ts';
+import type { SuiteName } from '../engine/types/report.ts';
 
 /** `waybill conformance` or `waybill client-check`: the tool a report comes from, as its title names it. */
 export function toolName(suite: SuiteName | undefined): string {

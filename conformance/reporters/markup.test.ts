@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseXml } from '../testing/xml-tree.ts';
+import { parseXml } from '../../dev/testing/conformance/xml-tree.ts';
 import { element, fragment, trusted, xmlDocument } from './markup.ts';
 
 describe('element', () => {

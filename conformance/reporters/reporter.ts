@@ -1,5 +1,5 @@
 /** What every reporter implements; it reads only the typed run data. */
-import type { CheckResult, RunReport, RunStart } from '../types.ts';
+import type { CheckResult, RunReport, RunStart } from '../engine/types/report.ts';
 
 /** Where a reporter writes. */
 export interface ReporterOptions {

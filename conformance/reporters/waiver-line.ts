@@ -1,5 +1,5 @@
 /** How every reporter names the waiver that covered a failure. */
-import type { Waiver } from '../types.ts';
+import type { Waiver } from '../engine/types/report.ts';
 
 /** `waived (int.x): reason — granted by X, until 2026-12-31, link`. */
 export function waiverLine(waiver: Waiver): string {

@@ -3,9 +3,9 @@
  * the run's tenants): not recorded in the run's exchange log, and a request that gets no
  * answer at all is a tool error naming what was being done.
  */
-import { WaybillError } from '../../bin/errors.ts';
-import { parseJson } from '../exchange.ts';
-import { describeNetworkError } from '../network-error.ts';
+import { WaybillError } from '../../cli/errors.ts';
+import { parseJson } from '../transport/exchange.ts';
+import { describeNetworkError } from '../transport/network-error.ts';
 
 /** An answer as the setup steps read it. */
 export interface SetupAnswer {

@@ -5,11 +5,10 @@
  * it has left, and one that cannot fill the selected checks says so once, before anything
  * runs, instead of as a skip per check (D67).
  */
-import { UsageError } from '../../bin/errors.ts';
-import { operations } from '../../spec/load.ts';
-import { poolStates, type OrderState } from '../checks/support/pool-state.ts';
-import type { KeyName, PoolName, Profile } from '../types.ts';
-import { objectBody, send } from './http.ts';
+import { UsageError } from '../../cli/errors.ts';
+import { ORDER_FEED_PATH, orderStatesFrom, poolStates, type OrderState } from '../checks/support/pool-state.ts';
+import type { KeyName, PoolName, Profile } from '../engine/types/profile.ts';
+import { send } from './http.ts';
 
 /** The state each pool's ids must hold, and whose feed shows them: the checks' own predicates. */
 export const POOL_STATES: Record<PoolName, { describe: string; qualifies: (state: OrderState) => boolean; key: KeyName }> = {
@@ -22,33 +21,21 @@ export const POOL_STATES: Record<PoolName, { describe: string; qualifies: (state
   otherTenant: { ...poolStates.payable, key: 'otherTenant' },
 };
 
-const ORDER_FEED = operations.get('orderFeed')!.path;
-/** Pages of 100 read at most, as the checks read the feed (pool-state.ts). */
-const MAX_PAGES = 100;
-
-/** The live orders of `key`'s tenant by external id, or null when its order feed cannot be read. */
+/**
+ * The live orders of `key`'s tenant by external id, read before the run (unrecorded) with the
+ * checks' own reader, or null when its order feed cannot be read.
+ */
 export async function readOrderStates(target: string, profile: Profile, key: KeyName, timeoutMs: number): Promise<Map<string, OrderState> | null> {
   const entry = profile.keys[key];
   const secret = typeof entry === 'string' ? entry : entry?.key;
   if (secret === undefined) return null;
   const auth = profile.auth ?? { header: 'X-Api-Key', prefix: '' };
-  const states = new Map<string, OrderState>();
-  let cursor: string | null = null;
-  for (let page = 0; page < MAX_PAGES; page += 1) {
-    const query = new URLSearchParams({ limit: '100', ...(cursor === null ? {} : { cursor }) });
-    const answer = await send(`${target}${ORDER_FEED}?${query}`, { headers: { [auth.header]: `${auth.prefix ?? ''}${secret}` } }, timeoutMs, `reading the order feed of the ${key} key at ${target}`);
-    const body = objectBody(answer);
-    if (answer.status !== 200 || !Array.isArray(body?.['items'])) return null;
-    for (const item of body['items'] as Record<string, unknown>[]) {
-      if (typeof item?.['externalId'] === 'string' && typeof item['id'] === 'string') {
-        states.set(item['externalId'], { id: item['id'], externalId: item['externalId'], status: String(item['status']), type: String(item['type']), updatedAtUtc: String(item['updatedAtUtc']) });
-      }
-    }
-    const next = body['nextCursor'];
-    cursor = typeof next === 'string' && (body['items'] as unknown[]).length > 0 ? next : null;
-    if (cursor === null) break;
-  }
-  return states;
+  const read = await orderStatesFrom(async ({ limit, cursor }) => {
+    const query = new URLSearchParams({ limit: String(limit), ...(cursor === undefined ? {} : { cursor }) });
+    const { status, json, text } = await send(`${target}${ORDER_FEED_PATH}?${query}`, { headers: { [auth.header]: `${auth.prefix ?? ''}${secret}` } }, timeoutMs, `reading the order feed of the ${key} key at ${target}`);
+    return { status, json, text };
+  });
+  return 'states' in read ? read.states : null;
 }
 
 /** A pool that cannot give the selected checks the ids they ask for. */

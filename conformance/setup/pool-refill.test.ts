@@ -1,7 +1,7 @@
 /** `waybill profile refill` over the reference's control plane (D67): what it keeps, what it makes, and in which states. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { provisionReference, type ReferenceTarget } from '../testing/reference.ts';
-import type { PoolName } from '../types.ts';
+import { provisionReference, type ReferenceTarget } from '../../dev/testing/conformance/reference.ts';
+import type { PoolName } from '../engine/types/profile.ts';
 import { POOL_STATES, readOrderStates, usablePools } from './pool-check.ts';
 import { refillPools } from './pool-refill.ts';
 

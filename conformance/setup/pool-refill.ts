@@ -6,10 +6,10 @@
  * built, started and delivered as a driver would (D67).
  */
 import { randomBytes } from 'node:crypto';
-import { adminTokenRefused } from '../../bin/admin-token-refused.ts';
-import { UsageError, WaybillError } from '../../bin/errors.ts';
+import { adminTokenRefused } from '../../cli/admin-token-refused.ts';
+import { UsageError, WaybillError } from '../../cli/errors.ts';
 import { intake } from '../checks/support/control-plane.ts';
-import type { PoolName, Profile } from '../types.ts';
+import type { PoolName, Profile } from '../engine/types/profile.ts';
 import { objectBody, problemTypeOf, send, type SetupRequest } from './http.ts';
 import { POOL_STATES, readOrderStates } from './pool-check.ts';
 import { confirmIntegrationApi } from './target-check.ts';

@@ -5,15 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { curlLine } from '../replay.ts';
-import { createRedactor, profileSecrets } from '../redaction.ts';
-import type { Profile } from '../types.ts';
+import { curlLine } from '../transport/replay.ts';
+import { createRedactor, profileSecrets } from '../transport/redaction.ts';
+import type { Profile } from '../engine/types/profile.ts';
 import { exportLines, main, profileEnvLine } from './profile-cli.ts';
 
 const awkward = `it's $(touch pwned) "quoted" \`ticks\` \\ and;more`;
 const profile: Profile = {
   keys: { full: awkward, ordersRead: 'wbk_orders', rateLimited: { key: 'wbk_limited', perMinute: 5 } },
-  sandbox: { url: 'http://127.0.0.1:4000/sandbox/v1', token: "wba_'token'" },
+  sandbox: { url: 'http://sandbox.invalid/sandbox/v1', token: "wba_'token'" },
 };
 
 let stdout: MockInstance;
@@ -33,7 +33,7 @@ describe('waybill profile env', () => {
       'export WAYBILL_SANDBOX_TOKEN',
     ]);
     // The names are the ones a report's replay line uses for the same secrets.
-    const replay = curlLine({ method: 'GET', url: 'http://127.0.0.1:4000/api/v1/integration/whoami', headers: { 'x-api-key': 'wbk_orders' }, body: null }, createRedactor(profileSecrets(profile)));
+    const replay = curlLine({ method: 'GET', url: 'http://sandbox.invalid/api/v1/integration/whoami', headers: { 'x-api-key': 'wbk_orders' }, body: null }, createRedactor(profileSecrets(profile)));
     expect(replay).toContain('$WAYBILL_KEY_ORDERS_READ');
   });
 

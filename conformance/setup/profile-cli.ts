@@ -6,13 +6,13 @@
  */
 import { chmod, rename, writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
-import { parseCommandLine, runGroup } from '../../bin/command-line.ts';
-import { WaybillError } from '../../bin/errors.ts';
-import { shellQuote } from '../../bin/shell-quote.ts';
+import { parseCommandLine, runGroup } from '../../cli/command-line.ts';
+import { WaybillError } from '../../cli/errors.ts';
+import { shellQuote } from '../../cli/shell-quote.ts';
 import { packageFile } from '../../spec/package-files.ts';
-import { loadProfile } from '../profile.ts';
-import { profileSecrets } from '../redaction.ts';
-import type { Profile } from '../types.ts';
+import { loadProfile } from './profile.ts';
+import { profileSecrets } from '../transport/redaction.ts';
+import type { Profile } from '../engine/types/profile.ts';
 import { refillPools } from './pool-refill.ts';
 
 const usage = `Usage: waybill profile <env|refill> FILE
@@ -25,7 +25,7 @@ Run \`waybill profile <env|refill> --help\` for the options.
 
 /**
  * The `export NAME='value'` lines of the profile's secrets, one a line, named as the replay
- * lines name them (`WAYBILL_KEY_FULL`, …, `WAYBILL_SANDBOX_TOKEN`; redaction.ts), each value
+ * lines name them (`WAYBILL_KEY_FULL`, …, `WAYBILL_SANDBOX_TOKEN`; transport/redaction.ts), each value
  * quoted as one shell word.
  */
 export function exportLines(profile: Profile): string {

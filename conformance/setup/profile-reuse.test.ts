@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { memoryStore, type RunningServer, sandboxClient, startServer, TEST_ADMIN_TOKEN } from '../../dev/testing/sandbox.ts';
 import { main as conformance } from '../cli.ts';
-import type { Profile, RunReport } from '../types.ts';
+import type { Profile } from '../engine/types/profile.ts';
+import type { RunReport } from '../engine/types/report.ts';
 import { main as profileCommand } from './profile-cli.ts';
 
 let server: RunningServer;

@@ -1,8 +1,8 @@
 /** The preflight of a run (D66): each way a target can be wrong is one tool error saying what was found and what to do. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { UsageError, WaybillError } from '../../bin/errors.ts';
-import { answer, closedTargetUrl, conformingHandler, type FakeHandler, type FakeTarget, startFakeTarget, testKeys, testProfile } from '../testing/fake-target.ts';
-import { provisionReference, REFERENCE_ADMIN_TOKEN, type ReferenceTarget } from '../testing/reference.ts';
+import { UsageError, WaybillError } from '../../cli/errors.ts';
+import { answer, closedTargetUrl, conformingHandler, type FakeHandler, type FakeTarget, startFakeTarget, testKeys, testProfile } from '../../dev/testing/conformance/fake-target.ts';
+import { provisionReference, REFERENCE_ADMIN_TOKEN, type ReferenceTarget } from '../../dev/testing/conformance/reference.ts';
 import { API_PREFIX, checkTargetPath, confirmControlPlane, confirmIntegrationApi, targetMismatch } from './target-check.ts';
 
 const closers: (() => Promise<void>)[] = [];
@@ -82,9 +82,9 @@ describe('confirmIntegrationApi', () => {
 
   it('401: the full key is refused, so the profile is another server\'s (naming the one it was made for)', async () => {
     const target = await fake(conformingHandler({}));
-    expect(await refusal(target.url, { ...testProfile(), target: 'http://127.0.0.1:4000' })).toEqual([
+    expect(await refusal(target.url, { ...testProfile(), target: 'http://sandbox.invalid' })).toEqual([
       'tool',
-      `--target ${target.url}: GET /api/v1/integration/whoami with the profile's full key answered 401: the full key is refused, so the profile belongs to another sandbox or server (it was made for http://127.0.0.1:4000); give this target's profile, or --provision one against a waybill sandbox`,
+      `--target ${target.url}: GET /api/v1/integration/whoami with the profile's full key answered 401: the full key is refused, so the profile belongs to another sandbox or server (it was made for http://sandbox.invalid); give this target's profile, or --provision one against a waybill sandbox`,
     ]);
   });
 

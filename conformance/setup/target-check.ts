@@ -5,11 +5,11 @@
  * (which blames the implementation). Only the integration API's whoami is asked, so a
  * vendor's server with no control plane is checked the same way (D66).
  */
-import { sameBaseUrl } from '../../bin/admin-token-file.ts';
-import { adminTokenRefused } from '../../bin/admin-token-refused.ts';
-import { UsageError, WaybillError } from '../../bin/errors.ts';
+import { sameBaseUrl } from '../../cli/admin-token-file.ts';
+import { adminTokenRefused } from '../../cli/admin-token-refused.ts';
+import { UsageError, WaybillError } from '../../cli/errors.ts';
 import { operations } from '../../spec/load.ts';
-import type { Profile } from '../types.ts';
+import type { Profile } from '../engine/types/profile.ts';
 import { objectBody, problemTypeOf, send } from './http.ts';
 
 /** The path prefix every operation of the integration API shares (`/api/v1/integration`), read from the contract. */

@@ -4,8 +4,9 @@
  * saved for another run — are archived, so a sandbox's tenant list does not fill with
  * "waybill conformance" tenants. `--keep-tenants` keeps them all.
  */
-import { adminTokenRefused } from '../../bin/admin-token-refused.ts';
-import type { ExchangeRecord, Profile } from '../types.ts';
+import { adminTokenRefused } from '../../cli/admin-token-refused.ts';
+import type { ExchangeRecord } from '../engine/types/exchange.ts';
+import type { Profile } from '../engine/types/profile.ts';
 import { objectBody, send } from './http.ts';
 import { confirmIntegrationApi } from './target-check.ts';
 

@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort } from '../../bin/prism.ts';
+import { freePort } from '../../mock/prism.ts';
 import { packageFile } from '../../spec/package-files.ts';
 import { waitForQuiet } from './machine.ts';
 

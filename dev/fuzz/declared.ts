@@ -3,7 +3,7 @@
  * the responses of the operation of spec/openapi.yaml or spec/sandbox.yaml it reaches, or, for a
  * request no operation takes, the answers D21 and D60 give before any operation is known.
  */
-import { parseHead } from '../../conformance/http-message.ts';
+import { parseHead } from '../../conformance/transport/http-message.ts';
 import { operations } from '../../spec/load.ts';
 import { templatePattern } from '../../server/http/fallback.ts';
 import { SANDBOX_PREFIX, sandboxOperations } from '../../server/control-plane/routes.ts';

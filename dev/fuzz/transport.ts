@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import { type Credential, GARBAGE_KEY, type HttpCase } from '../../conformance/fuzz/cases.ts';
 import type { FuzzAnswer, RawOutcome } from '../../conformance/fuzz/oracle.ts';
 import { fillRaw, type RawCase } from '../../conformance/fuzz/raw-cases.ts';
-import { parseHead } from '../../conformance/http-message.ts';
+import { parseHead } from '../../conformance/transport/http-message.ts';
 
 /** Where the cases go and the secrets their credential names stand for. */
 export interface FuzzTarget {

@@ -1,5 +1,5 @@
 /** The curl line that replays a logged request (D48): the key as `$WAYBILL_KEY`, every other value shell-quoted. */
-import { shellQuote } from '../../bin/shell-quote.ts';
+import { shellQuote } from '../../cli/shell-quote.ts';
 import type { LogRow } from './store.ts';
 
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readAdminTokenFor } from '../../bin/admin-token-file.ts';
+import { readAdminTokenFor } from '../../cli/admin-token-file.ts';
 
 const bin = fileURLToPath(new URL('../../bin/waybill.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'waybill-serve-'));

@@ -1,8 +1,8 @@
 /** `waybill serve`: the reference sandbox on 127.0.0.1:4000 over a SQLite file. */
 import { Command, Option } from 'commander';
-import { parseCommandLine, portNumber } from '../../bin/command-line.ts';
-import { ADMIN_TOKEN_FILE, adminTokenFileOf, writeAdminTokenFile } from '../../bin/admin-token-file.ts';
-import { UsageError } from '../../bin/errors.ts';
+import { parseCommandLine, portNumber } from '../../cli/command-line.ts';
+import { ADMIN_TOKEN_FILE, adminTokenFileOf, writeAdminTokenFile } from '../../cli/admin-token-file.ts';
+import { UsageError } from '../../cli/errors.ts';
 import { newAdminToken } from '../http/admin-auth.ts';
 import { integerFlag } from '../../fixtures/cli.ts';
 import { maxSeed } from '../../fixtures/generate.ts';

@@ -5,7 +5,7 @@
  * tenant and order ids on every start and every machine.
  */
 import { readFileSync } from 'node:fs';
-import { UsageError } from '../../bin/errors.ts';
+import { UsageError } from '../../cli/errors.ts';
 import type { Dataset } from '../../fixtures/dataset.ts';
 import { datasetProblem } from '../../fixtures/dataset-check.ts';
 import { defaultOrders, generateDataset } from '../../fixtures/generate.ts';

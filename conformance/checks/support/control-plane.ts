@@ -5,9 +5,10 @@
  * Knows the control plane's contract only, never an implementation.
  */
 import { catalogEntry, type CatalogCode, validateSchema } from '../../../spec/load.ts';
-import { mediaTypeOf, problemSchemaFor } from '../../catalog-rules.ts';
-import { describeExchange, finding, show } from '../../findings.ts';
-import type { Check, CheckContext, ExchangeRecord, Finding, HttpClient, HttpRequest, HttpResponse } from '../../types.ts';
+import { mediaTypeOf, problemSchemaFor } from '../../contract/catalog-rules.ts';
+import { describeExchange, finding, show } from '../../engine/findings.ts';
+import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
+import type { ExchangeRecord, HttpClient, HttpRequest, HttpResponse } from '../../engine/types/exchange.ts';
 import { objectOf, paths, received } from './order-requests.ts';
 
 /** Warehouse and product ids of intake lines: references the control plane does not look up (D36). */

@@ -4,8 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { describeExchange, finding, show } from '../../findings.ts';
-import type { CheckContext, Finding, HttpResponse } from '../../types.ts';
+import { describeExchange, finding, show } from '../../engine/findings.ts';
+import type { CheckContext, Finding } from '../../engine/types/check.ts';
+import type { HttpResponse } from '../../engine/types/exchange.ts';
 
 /** The payment path of `externalId`. */
 export function paymentPath(externalId: string): string {

@@ -4,9 +4,10 @@
  * Knows the contract's paths and shapes only; nothing here knows an implementation.
  */
 import { randomUUID } from 'node:crypto';
-import { mediaTypeOf } from '../../catalog-rules.ts';
-import { describeExchange, finding, show } from '../../findings.ts';
-import type { CheckContext, ExchangeRecord, Finding, HttpRequest, HttpResponse } from '../../types.ts';
+import { mediaTypeOf } from '../../contract/catalog-rules.ts';
+import { describeExchange, finding, show } from '../../engine/findings.ts';
+import type { CheckContext, Finding } from '../../engine/types/check.ts';
+import type { ExchangeRecord, HttpRequest, HttpResponse } from '../../engine/types/exchange.ts';
 
 const integration = '/api/v1/integration';
 

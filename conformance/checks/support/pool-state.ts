@@ -2,10 +2,13 @@
  * Profile pools are verified, not trusted: before a check relies on an order being in some
  * state, it reads that state from the order feed and keeps only the ids that qualify. The feed
  * is read once per run and key (`ctx.shared`); a check reads it before its first write, and no
- * other check writes its pool ids, so what it reads of its own ids is current.
+ * other check writes its pool ids, so what it reads of its own ids is current. The pool check
+ * before the run (setup/pool-check.ts) reads the feed with the same reader, `orderStatesFrom`.
  */
-import type { OrderStatusName } from '../../../spec/load.ts';
-import type { CheckContext, KeyName, PoolName } from '../../types.ts';
+import { operations } from '../../../spec/load.ts';
+import { CANCELLABLE_STATUSES, END_STATUSES_BY_TYPE, ON_TRIP_STATUSES, statusWords } from '../../contract/order-statuses.ts';
+import type { CheckContext } from '../../engine/types/check.ts';
+import type { KeyName, PoolName } from '../../engine/types/profile.ts';
 
 /** What the order feed says of one order. */
 export interface OrderState {
@@ -17,35 +20,60 @@ export interface OrderState {
   updatedAtUtc: string;
 }
 
-const ORDER_FEED = '/api/v1/integration/orders';
+/** The order feed's path, as the contract gives it. */
+export const ORDER_FEED_PATH = operations.get('orderFeed')!.path;
 /** The most pages read for a snapshot: 100 items each, far above any profile's feed. */
 const MAX_PAGES = 100;
 
+/** An answer of the order feed, as whoever reads it got it. */
+export interface FeedAnswer {
+  status: number;
+  /** The body parsed as JSON, or undefined. */
+  json: unknown;
+  text: string;
+}
+
+/** Reads one page of the order feed with `query`. */
+export type OrderFeedReader = (query: { limit: number; cursor?: string }) => Promise<FeedAnswer>;
+
 /**
- * The live orders of `key`'s tenant by external id, as its order feed reports them (archived
- * orders are absent, as the seeds require). Throws when the feed cannot be read: a check that
- * needs it then ends in `error` only if the feed itself is broken, which the feed checks report.
+ * The live orders of a tenant by external id, as its order feed reports them (archived orders
+ * are absent, as the seeds require), read page by page with `readPage`, 100 a page. The first
+ * answer that is not a page ends the read, returned as `refused`.
+ */
+export async function orderStatesFrom(readPage: OrderFeedReader): Promise<{ states: Map<string, OrderState> } | { refused: FeedAnswer }> {
+  const states = new Map<string, OrderState>();
+  let cursor: string | null = null;
+  for (let page = 0; page < MAX_PAGES; page += 1) {
+    const answer = await readPage({ limit: 100, ...(cursor === null ? {} : { cursor }) });
+    const body = answer.json as { items?: unknown; nextCursor?: unknown } | null | undefined;
+    if (answer.status !== 200 || body === null || body === undefined || !Array.isArray(body.items)) return { refused: answer };
+    const items: unknown[] = body.items;
+    for (const raw of items) {
+      const item = (raw ?? {}) as Partial<Record<keyof OrderState, unknown>>;
+      if (typeof item.externalId === 'string' && typeof item.id === 'string') {
+        states.set(item.externalId, { id: item.id, externalId: item.externalId, status: String(item.status), type: String(item.type), updatedAtUtc: String(item.updatedAtUtc) });
+      }
+    }
+    cursor = typeof body.nextCursor === 'string' && items.length > 0 ? body.nextCursor : null;
+    if (cursor === null) break;
+  }
+  return { states };
+}
+
+/**
+ * The live orders of `key`'s tenant by external id, read through `ctx.http` (recorded). Throws
+ * when the feed cannot be read: a check that needs it then ends in `error` only if the feed
+ * itself is broken, which the feed checks report.
  */
 export function orderStates(ctx: CheckContext, key: KeyName = 'full'): Promise<ReadonlyMap<string, OrderState>> {
   return ctx.shared(`pool-state:orders:${key}`, async () => {
-    const states = new Map<string, OrderState>();
-    let cursor: string | null = null;
-    for (let page = 0; page < MAX_PAGES; page += 1) {
-      const response = await ctx.http.request({ method: 'GET', path: ORDER_FEED, key, query: { limit: 100, ...(cursor === null ? {} : { cursor }) } });
-      const body = response.json as { items?: unknown; nextCursor?: unknown } | undefined;
-      if (response.status !== 200 || !Array.isArray(body?.items)) {
-        throw new Error(`reading the order feed to verify pool states: ${response.status} ${response.text.slice(0, 200)}`);
-      }
-      for (const raw of body.items) {
-        const item = raw as Partial<Record<keyof OrderState, unknown>>;
-        if (typeof item.externalId === 'string' && typeof item.id === 'string') {
-          states.set(item.externalId, { id: item.id, externalId: item.externalId, status: String(item.status), type: String(item.type), updatedAtUtc: String(item.updatedAtUtc) });
-        }
-      }
-      cursor = typeof body.nextCursor === 'string' && body.items.length > 0 ? body.nextCursor : null;
-      if (cursor === null) break;
-    }
-    return states;
+    const read = await orderStatesFrom(async (query) => {
+      const { status, json, text } = await ctx.http.request({ method: 'GET', path: ORDER_FEED_PATH, key, query });
+      return { status, json, text };
+    });
+    if ('refused' in read) throw new Error(`reading the order feed to verify pool states: ${read.refused.status} ${read.refused.text.slice(0, 200)}`);
+    return read.states;
   });
 }
 
@@ -69,23 +97,10 @@ export async function qualifyingOrders(
   return qualifying;
 }
 
-/** The statuses a seed says an order of each type ends in (01-integration-api.md › Order statuses, rules 1–3). */
-const SEED_END_STATUSES: Readonly<Record<string, readonly OrderStatusName[]>> = {
-  Delivery: ['FullyDelivered', 'PartiallyDelivered', 'Returned'],
-  Rebox: ['FullyDelivered', 'PartiallyDelivered', 'Returned'],
-  Pickup: ['Collected', 'PartiallyCollected', 'NotCollected'],
-  Return: ['Collected', 'PartiallyCollected', 'NotCollected'],
-};
-
 /** True when the seeds make the order final: it is in an end status of its type. */
 export function endedBySeeds(state: OrderState): boolean {
-  return (SEED_END_STATUSES[state.type] as readonly string[] | undefined)?.includes(state.status) ?? false;
+  return (END_STATUSES_BY_TYPE as Readonly<Record<string, readonly string[] | undefined>>)[state.type]?.includes(state.status) ?? false;
 }
-
-/** D11: the statuses cancel is legal from. */
-export const CANCELLABLE_STATUSES: readonly string[] = ['New', 'InPlanning', 'Planned'] satisfies OrderStatusName[];
-/** The statuses of an order on a trip; D12 refuses to archive them. */
-export const ON_TRIP_STATUSES: readonly string[] = ['Planned', 'InProgress'] satisfies OrderStatusName[];
 
 /** What a check wants of a pool's ids, for `qualifyingOrders`. */
 export type Wanted = Parameters<typeof qualifyingOrders>[2];
@@ -95,11 +110,11 @@ export const poolStates = {
   /** D10: a payment is recorded in any status of a live order. */
   payable: { describe: 'a live order (D10: any status)', qualifies: () => true },
   /** D11: New, InPlanning or Planned. */
-  cancellable: { describe: 'an order in New, InPlanning or Planned (D11)', qualifies: (state: OrderState) => CANCELLABLE_STATUSES.includes(state.status) },
+  cancellable: { describe: `an order in ${statusWords(CANCELLABLE_STATUSES)} (D11)`, qualifies: (state: OrderState) => CANCELLABLE_STATUSES.includes(state.status) },
   /** D12: any status but Planned and InProgress. */
-  archivable: { describe: 'an order neither Planned nor InProgress (D12)', qualifies: (state: OrderState) => !ON_TRIP_STATUSES.includes(state.status) },
+  archivable: { describe: `an order neither ${ON_TRIP_STATUSES.join(' nor ')} (D12)`, qualifies: (state: OrderState) => !ON_TRIP_STATUSES.includes(state.status) },
   /** On a trip: Planned or InProgress. */
-  onTrip: { describe: 'an order on a trip (Planned or InProgress)', qualifies: (state: OrderState) => ON_TRIP_STATUSES.includes(state.status) },
+  onTrip: { describe: `an order on a trip (${statusWords(ON_TRIP_STATUSES)})`, qualifies: (state: OrderState) => ON_TRIP_STATUSES.includes(state.status) },
 } satisfies Record<string, Wanted>;
 
 /** `states` with those in `preferred` statuses first (in that order), the rest after, each group in pool order. */

@@ -9,7 +9,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { CheckContext, HttpResponse } from '../../types.ts';
+import type { CheckContext } from '../../engine/types/check.ts';
+import type { HttpResponse } from '../../engine/types/exchange.ts';
 
 const whoamiPath = '/api/v1/integration/whoami';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ExchangeRecord, Profile } from '../../types.ts';
+import type { ExchangeRecord } from '../../engine/types/exchange.ts';
+import type { Profile } from '../../engine/types/profile.ts';
 import { decidedResponseViolations, isRetryAfter, responseViolations, seedContractErrors, seedResponseViolations } from './response-contract.ts';
 
 const rateLimit = { 'ratelimit-limit': '600', 'ratelimit-remaining': '599', 'ratelimit-reset': '1' };

@@ -18,9 +18,12 @@
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv, type Json, type OperationSpec, openapi, operations, sharedAjv, standaloneSchema } from '../../../spec/load.ts';
-import { mediaTypeOf } from '../../catalog-rules.ts';
-import { describeExchange, finding, show } from '../../findings.ts';
-import type { ExchangeRecord, Finding, Profile, TripMember } from '../../types.ts';
+import { mediaTypeOf } from '../../contract/catalog-rules.ts';
+import { describeExchange, finding, show } from '../../engine/findings.ts';
+import type { Finding } from '../../engine/types/check.ts';
+import type { ExchangeRecord } from '../../engine/types/exchange.ts';
+import type { Profile, TripMember } from '../../engine/types/profile.ts';
+import { PROTOCOL_STATUSES } from './expectation.ts';
 import { tripFieldNames, tripMembers } from './trip-fields.ts';
 
 type JsonObject = { [key: string]: Json };
@@ -148,14 +151,6 @@ const decidedView: ContractView = {
 /** Failure statuses the seeds let every integration endpoint answer (Endpoints rule 2), and those the catalog adds. */
 export const seedFailureStatuses = ['400', '401', '403', '404', '408', '409', '413', '415', '429', '500', '503'];
 
-/**
- * Statuses HTTP itself gives for what the seeds never address: 417, RFC 9110 §10.1.1's answer to
- * an `Expect` the server cannot meet, which stock HTTP servers (Node, nginx) send before any
- * endpoint runs. The seeds' list says what an endpoint answers for its own rules; it does not
- * forbid the protocol's, so a 417 is no departure from them (the reference's is D60's).
- */
-const protocolStatuses = ['417'];
-
 const imfFixdate = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 const rfc850Date = /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2} \d{2}:\d{2}:\d{2} GMT$/;
 const asctimeDate = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/;
@@ -272,7 +267,7 @@ const anyProblem: BodyRule = {
 
 /** The seed view, reading trips with the profile's names. */
 function seedView(profile: Pick<Profile, 'choices'>): ContractView {
-  const statuses = (operation: OperationSpec) => [...Object.keys(operation.responses).filter((status) => status.startsWith('2')), ...seedFailureStatuses, ...protocolStatuses];
+  const statuses = (operation: OperationSpec) => [...Object.keys(operation.responses).filter((status) => status.startsWith('2')), ...seedFailureStatuses, ...PROTOCOL_STATUSES];
   return {
     statusMessage: 'a status the seeds do not list for',
     statuses,

@@ -4,7 +4,7 @@
  * header"; a delay a client can honour (0 to 60 s, the per-minute quota's window) is what
  * follows from them; whole seconds of at least 1 is waybill's choice (D13, D14).
  */
-import type { HttpResponse } from '../../types.ts';
+import type { HttpResponse } from '../../engine/types/exchange.ts';
 
 /** The longest delay a requests-per-minute limit can need before a request passes again. */
 export const HONOURABLE_SECONDS = 60;

@@ -3,7 +3,7 @@
  * order but name only `status`; D15 names the others, and a profile may name them its own way
  * (`profile.choices.tripFields`). Seed-level checks read trips with the target's names.
  */
-import type { Profile, TripMember } from '../../types.ts';
+import type { Profile, TripMember } from '../../engine/types/profile.ts';
 
 /** The trip members in the seeds' order (01-integration-api.md › Trip). */
 export const tripMembers: readonly TripMember[] = ['id', 'shortCode', 'status', 'warehouse', 'driver', 'vehicle', 'stopCount', 'plannedAt', 'updatedAt'];

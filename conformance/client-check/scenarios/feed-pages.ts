@@ -5,7 +5,7 @@
  * grader reads it now, and the findings that compare the two.
  */
 import { orderStatuses } from '../../../spec/load.ts';
-import type { Finding } from '../../types.ts';
+import type { Finding } from '../../engine/types/check.ts';
 import type { LogEntry, LogSummary, PageItem } from '../control-plane.ts';
 import type { ClientRun, ScenarioSession } from '../scenario.ts';
 import { found } from './grading.ts';

@@ -1,6 +1,6 @@
 /** What the scenarios share to set up and grade: a payable order, findings with their requests, and the 429 rule. */
 import { randomUUID } from 'node:crypto';
-import type { Finding } from '../../types.ts';
+import type { Finding } from '../../engine/types/check.ts';
 import type { LogSummary } from '../control-plane.ts';
 import { type ClientRun, logged, type ScenarioSession, type TaskInputs } from '../scenario.ts';
 

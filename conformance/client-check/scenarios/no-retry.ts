@@ -11,10 +11,10 @@ import { clientKeyIs, orderIs } from './staging.ts';
 const operationOf: Partial<Record<ClientTask, string>> = { pay: 'attachPayment', cancel: 'cancelOrder', archive: 'archiveOrder' };
 
 /** A scenario whose single request gets `status`: one attempt, never a second. */
-function noRetry(options: { name: string; status: number; why: string; task: ClientTask; key?: ClientScenario['key']; setup(session: ScenarioSession): Promise<TaskInputs>; staged(session: ScenarioSession): Promise<void> }): ClientScenario {
+function noRetry(options: { id: string; status: number; why: string; task: ClientTask; key?: ClientScenario['key']; setup(session: ScenarioSession): Promise<TaskInputs>; staged(session: ScenarioSession): Promise<void> }): ClientScenario {
   const operation = operationOf[options.task] as string;
   return {
-    id: `client.no-retry.${options.name}`,
+    id: options.id,
     title: `A ${options.status} (${options.why}) is not retried`,
     verifies: ['client.errors.final-verdict'],
     task: options.task,
@@ -36,7 +36,7 @@ function noRetry(options: { name: string; status: number; why: string; task: Cli
 
 /** (b) Paying an order the tenant does not have: 404. */
 export const noRetry404 = noRetry({
-  name: '404',
+  id: 'client.no-retry.404',
   status: 404,
   why: 'no order with that external id',
   task: 'pay',
@@ -55,7 +55,7 @@ export const noRetry404 = noRetry({
  * `payments.currency.invalid`. A client checking the shape locally still sends it.
  */
 export const noRetry400 = noRetry({
-  name: '400',
+  id: 'client.no-retry.400',
   status: 400,
   why: 'a currency that is no ISO 4217 code',
   task: 'pay',
@@ -68,7 +68,7 @@ export const noRetry400 = noRetry({
  * revoked key's requests under its tenant (D48), so the attempts can be counted.
  */
 export const noRetry401 = noRetry({
-  name: '401',
+  id: 'client.no-retry.401',
   status: 401,
   why: 'a key revoked before the client ran',
   task: 'pay',
@@ -85,7 +85,7 @@ export const noRetry401 = noRetry({
 
 /** (b) Paying with a key that may only read: 403 (D2). */
 export const noRetry403 = noRetry({
-  name: '403',
+  id: 'client.no-retry.403',
   status: 403,
   why: 'a key without orders:write',
   task: 'pay',
@@ -99,7 +99,7 @@ export const noRetry403 = noRetry({
 
 /** (b) Cancelling an order that is already Cancelled: 409 `orders.status.illegal` (D11). */
 export const noRetry409 = noRetry({
-  name: '409',
+  id: 'client.no-retry.409',
   status: 409,
   why: 'cancelling a Cancelled order',
   task: 'cancel',

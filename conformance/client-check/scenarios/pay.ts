@@ -3,7 +3,7 @@
  * `Retry-After` (the rate limit's, and an earlier request with the same key in flight), and
  * the body a write carries.
  */
-import type { Finding } from '../../types.ts';
+import type { Finding } from '../../engine/types/check.ts';
 import type { LogSummary } from '../control-plane.ts';
 import type { ClientScenario, ScenarioSession } from '../scenario.ts';
 import { found, neverPaid, payableOrder, requestsOf, retriedAfter } from './grading.ts';
@@ -25,20 +25,20 @@ async function onePayment(session: ScenarioSession, payments: readonly LogSummar
   return findings;
 }
 
-/** How the answer of a committed payment is lost, as a fault rule (D51) fires it `after`. */
+/** How the answer of a committed payment is lost, as a fault rule (D51) fires it `after`, and the id of its scenario. */
 const lostAnswers = {
-  reset: { rule: { fault: 'reset' }, says: 'the connection is reset' },
-  '500': { rule: { fault: 'status', status: 500 }, says: 'the answer is replaced by a 500' },
-  empty: { rule: { fault: 'empty' }, says: 'the connection closes with no answer' },
+  reset: { id: 'client.pay.answer-lost', rule: { fault: 'reset' }, says: 'the connection is reset' },
+  '500': { id: 'client.pay.answer-lost-500', rule: { fault: 'status', status: 500 }, says: 'the answer is replaced by a 500' },
+  empty: { id: 'client.pay.answer-lost-empty', rule: { fault: 'empty' }, says: 'the connection closes with no answer' },
   // Longer than any sane client timeout and shorter than none: a client with no timeout hangs until killed.
-  stall: { rule: { fault: 'stall', durationMs: 120_000 }, says: 'the answer stalls for two minutes, so the client times out' },
+  stall: { id: 'client.pay.answer-lost-stall', rule: { fault: 'stall', durationMs: 120_000 }, says: 'the answer stalls for two minutes, so the client times out' },
 } as const;
 
 /** (a) The payment commits, then its answer is lost: the retry carries the same key and body, and one payment stands. */
 function answerLost(how: keyof typeof lostAnswers): ClientScenario {
-  const { rule, says } = lostAnswers[how];
+  const { id, rule, says } = lostAnswers[how];
   return {
-    id: how === 'reset' ? 'client.pay.answer-lost' : `client.pay.answer-lost-${how}`,
+    id,
     title: `A payment whose answer was lost after it committed (${says}) is retried with the same Idempotency-Key and body, and ends as one payment`,
     verifies: ['client.idempotency.same-key'],
     task: 'pay',
@@ -83,7 +83,7 @@ function oneKey(attempts: readonly LogSummary[]): Finding[] {
 function writeAnswerLost(task: 'cancel' | 'archive'): ClientScenario {
   const operation = task === 'cancel' ? 'cancelOrder' : 'archiveOrder';
   return {
-    id: `client.${task}.answer-lost`,
+    id: task === 'cancel' ? 'client.cancel.answer-lost' : 'client.archive.answer-lost',
     title: `A${task === 'archive' ? 'n' : ''} ${task} whose answer was lost after it committed is retried with the same Idempotency-Key, and gets the original answer`,
     verifies: ['client.idempotency.same-key'],
     task,

@@ -4,7 +4,7 @@
  * client's first call). Each throws a `StagingError`, which ends the scenario in error: the run is
  * INCOMPLETE, never a pass or a fail over something that was not there.
  */
-import type { Finding } from '../../types.ts';
+import type { Finding } from '../../engine/types/check.ts';
 import type { FaultRuleState, LogSummary } from '../control-plane.ts';
 import { GRADER_REQUEST_ID, type ScenarioSession, StagingError } from '../scenario.ts';
 import { found } from './grading.ts';

@@ -5,7 +5,7 @@
  * the request log's structured pages (D48), so every page size is graded; what it should have
  * seen, from a walk of the grader's own.
  */
-import type { Finding } from '../../types.ts';
+import type { Finding } from '../../engine/types/check.ts';
 import { type ClientRun, type ClientScenario, type ScenarioSession, StagingError } from '../scenario.ts';
 import { currentItems, FEED_PATH, feedNow, followedCursors, missedNothing, newestOf, pagesOf, reachedTheEnd, TRIP_FEED_PATH, unlisted } from './feed-pages.ts';
 import { found, retriedAfter } from './grading.ts';

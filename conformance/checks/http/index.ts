@@ -1,0 +1,376 @@
+/**
+ * HTTP: how the API treats the request as a message — media types, malformed, missing,
+ * oversized, too deeply nested (depth.ts) and cut-off bodies, unknown routes and methods,
+ * what comes before any operation (wire.ts) — and the request id every answer carries.
+ * Every request here aims at an external id no order carries, so nothing changes even when a
+ * target wrongly accepts one; but a missing body is sent for a live order (a body that is not
+ * there records nothing either way), so that no 404 can come first.
+ */
+import { gzipSync } from 'node:zlib';
+import { ExchangeError } from '../../transport/exchange.ts';
+import { describeExchange, finding, show } from '../../engine/findings.ts';
+import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
+import type { HttpRequest, HttpResponse } from '../../engine/types/exchange.ts';
+import { aboutBlankFindings, absentExternalId, expectProblem, objectOf, paths, paymentBody, received } from '../support/order-requests.ts';
+import { liveId } from '../support/write-answers.ts';
+import { bodyDepth } from './depth.ts';
+import { wireChecks } from './wire.ts';
+
+const MiB = 1024 * 1024;
+
+/** A payment body of exactly `bytes` bytes: a valid payment padded with an unknown member (ignored, D19). */
+function paddedPayment(bytes: number): string {
+  const head = JSON.stringify(paymentBody()).slice(0, -1);
+  const open = `${head},"padding":"`;
+  const close = '"}';
+  return `${open}${'x'.repeat(bytes - open.length - close.length)}${close}`;
+}
+
+/** A payment on an absent order with `rawBody` sent as `contentType` (null: no Content-Type). */
+function rawPayment(ctx: CheckContext, rawBody: string | Buffer, contentType: string | null): HttpRequest {
+  return { method: 'POST', path: paths.payment(absentExternalId(ctx)), rawBody, contentType, verbatim: true };
+}
+
+/** A body of another media type: 415 api.unsupported_media_type. */
+export const wrongMediaType: Check = {
+  id: 'http.mediaType.wrong',
+  family: 'http',
+  title: 'a body of another media type is refused 415 api.unsupported_media_type',
+  verifies: ['int.body.media-type', 'cat.api.unsupported-media-type'],
+  requires: [],
+  async run(ctx) {
+    const findings: Finding[] = [];
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const response = await ctx.http.request(rawPayment(ctx, JSON.stringify(paymentBody()), contentType));
+      findings.push(...expectProblem(response, { status: 415, type: 'api.unsupported_media_type' }, `a JSON payment sent as ${contentType}`));
+    }
+    return findings;
+  },
+};
+
+/** A body without any Content-Type: 415 api.malformed_request, the catalog's own pairing (D17 adopts it). */
+export const missingMediaType: Check = {
+  id: 'http.mediaType.missing',
+  family: 'http',
+  title: 'a body without any Content-Type is refused 415 api.malformed_request',
+  verifies: ['cat.api.no-content-type'],
+  requires: [],
+  async run(ctx) {
+    const response = await ctx.http.request(rawPayment(ctx, JSON.stringify(paymentBody()), null));
+    return expectProblem(response, { status: 415, type: 'api.malformed_request' }, 'a JSON payment without Content-Type');
+  },
+};
+
+/** Malformed JSON: 400 api.malformed_request. */
+export const malformedJson: Check = {
+  id: 'http.body.malformed',
+  family: 'http',
+  title: 'malformed JSON is refused 400 api.malformed_request',
+  verifies: ['int.body.unreadable', 'cat.api.malformed-request'],
+  requires: [],
+  async run(ctx) {
+    const findings: Finding[] = [];
+    const truncated = JSON.stringify(paymentBody()).slice(0, -12);
+    for (const [described, text] of [['JSON cut short', truncated], ['single-quoted pseudo-JSON', "{'amount': 12.5}"]] as const) {
+      const response = await ctx.http.request(rawPayment(ctx, text, 'application/json'));
+      findings.push(...expectProblem(response, { status: 400, type: 'api.malformed_request' }, `a payment body of ${described}`));
+    }
+    return findings;
+  },
+};
+
+/**
+ * No body where one is required: 400 api.malformed_request. Sent for a live order, so that a
+ * target which looks the order up before it reads the body cannot answer 404 first.
+ */
+export const missingBody: Check = {
+  id: 'http.body.missing',
+  family: 'http',
+  title: 'a payment of a live order with Content-Type application/json but no body is refused 400 api.malformed_request',
+  verifies: ['int.body.unreadable', 'cat.api.malformed-request'],
+  requires: ['orders:payable:1'],
+  async run(ctx) {
+    const externalId = await liveId(ctx, 'payable');
+    const response = await ctx.http.request({ method: 'POST', path: paths.payment(externalId), rawBody: '', contentType: 'application/json', verbatim: true });
+    return expectProblem(response, { status: 400, type: 'api.malformed_request' }, `a payment of the live order ${externalId} with an empty body`);
+  },
+};
+
+/** The 1 MiB limit: exactly 1 MiB is read, one byte more is 413 (D18). */
+export const bodyLimit: Check = {
+  id: 'http.body.limit',
+  family: 'http',
+  title: 'a body of exactly 1 MiB is read; one byte more is refused 413 api.payload_too_large',
+  verifies: ['D18'],
+  requires: [],
+  async run(ctx) {
+    const findings: Finding[] = [];
+    const atLimit = await ctx.http.request(rawPayment(ctx, paddedPayment(MiB), 'application/json'));
+    if (atLimit.status === 413) {
+      findings.push(finding(`a payment body of exactly 1 MiB (${MiB} bytes): ${describeExchange(atLimit.exchange)}`, 'read (any answer but 413; 404 orders.notFound here, as no order carries the id)', received(atLimit), atLimit.exchange));
+    }
+    const over = await ctx.http.request(rawPayment(ctx, paddedPayment(MiB + 1), 'application/json'));
+    findings.push(...expectProblem(over, { status: 413, type: 'api.payload_too_large' }, `a payment body of 1 MiB + 1 byte (${MiB + 1} bytes)`));
+    return findings;
+  },
+};
+
+/** A body far over any payment's size (2 MiB): 413. */
+export const bodyTooLarge: Check = {
+  id: 'http.body.tooLarge',
+  family: 'http',
+  title: 'a 2 MiB body is refused 413 api.payload_too_large',
+  verifies: ['cat.api.payload-too-large'],
+  requires: [],
+  async run(ctx) {
+    const response = await ctx.http.request(rawPayment(ctx, paddedPayment(2 * MiB), 'application/json'));
+    return expectProblem(response, { status: 413, type: 'api.payload_too_large' }, `a payment body of 2 MiB (${2 * MiB} bytes)`);
+  },
+};
+
+/** A gzip-compressed body: 415 api.unsupported_media_type, with Accept-Encoding naming what is read (D47). */
+export const contentEncoding: Check = {
+  id: 'http.contentEncoding',
+  family: 'http',
+  title: 'a payment body sent with Content-Encoding: gzip is refused 415 api.unsupported_media_type, with Accept-Encoding',
+  verifies: ['D47'],
+  requires: [],
+  async run(ctx) {
+    const request = rawPayment(ctx, gzipSync(JSON.stringify(paymentBody())), 'application/json');
+    const response = await ctx.http.request({ ...request, headers: { 'Content-Encoding': 'gzip' } });
+    const findings = expectProblem(response, { status: 415, type: 'api.unsupported_media_type' }, 'a payment body compressed with gzip (Content-Encoding: gzip)');
+    // RFC 9110 §15.5.16: a 415 for a coding asks for Accept-Encoding, so the client learns what is read.
+    if (findings.length === 0 && response.headers['accept-encoding'] === undefined) {
+      findings.push(finding(`the 415 to a gzip body: ${describeExchange(response.exchange)}: no Accept-Encoding`, 'Accept-Encoding naming the codings read (identity)', 'no Accept-Encoding header', response.exchange));
+    }
+    return findings;
+  },
+};
+
+/** A payment whose body stops 100 bytes short of its Content-Length, then half-closes; the raw answer. */
+function cutOffPayment(ctx: CheckContext, headers: string[] = []) {
+  const base = new URL(ctx.target);
+  const path = `${base.pathname.replace(/\/+$/, '')}${paths.payment(absentExternalId(ctx))}`;
+  const sent = '{"paymentId":"';
+  const head = [`POST ${path} HTTP/1.1`, `Host: ${base.host}`, ctx.authHeader('full'), 'Content-Type: application/json', `Content-Length: ${sent.length + 100}`, ...headers, '', ''].join('\r\n');
+  // Half-closing says "no more bytes are coming", so the target can answer at once.
+  return ctx.raw(`${head}${sent}`, { halfClose: true });
+}
+
+/** A body shorter than its Content-Length, the connection half-closed: 408 api.request_body_incomplete. */
+export const bodyIncomplete: Check = {
+  id: 'http.body.incomplete',
+  family: 'http',
+  title: 'a body that ends before its Content-Length is answered 408 api.request_body_incomplete',
+  verifies: ['cat.api.body-incomplete'],
+  requires: [],
+  async run(ctx) {
+    const response = await cutOffPayment(ctx, ['Connection: close']);
+    return expectProblem(response, { status: 408, type: 'api.request_body_incomplete' }, `a payment whose body stops 100 bytes short of its Content-Length`);
+  },
+};
+
+/** The 408 to a cut-off body closes the connection: `Connection: close` on a connection the client left open (D18). */
+export const bodyIncompleteClose: Check = {
+  id: 'http.body.incomplete.close',
+  family: 'http',
+  title: 'the 408 to a body cut short says Connection: close, though the client asked to keep the connection',
+  verifies: ['D18'],
+  requires: [],
+  async run(ctx) {
+    const response = await cutOffPayment(ctx, ['Connection: keep-alive']).catch((error: unknown) => {
+      if (error instanceof ExchangeError) ctx.skip(`the cut-off body got no answer: ${error.message} (see http.body.incomplete)`);
+      throw error;
+    });
+    // Whether a cut-off body is answered 408 at all is http.body.incomplete's rule.
+    if (response.status !== 408) return ctx.skip(`the cut-off body was answered ${received(response)}, not 408 (see http.body.incomplete)`);
+    const connection = response.headers['connection'];
+    const options = (connection ?? '').split(',').map((option) => option.trim().toLowerCase());
+    return options.includes('close') ? [] : [finding(`the 408 to a body cut short: ${describeExchange(response.exchange)}: the connection is kept`, 'Connection: close', connection === undefined ? 'no Connection header' : `Connection: ${connection}`, response.exchange)];
+  },
+};
+
+/** An unknown path: 404 about:blank (D21). */
+export const unknownRoute: Check = {
+  id: 'http.route.unknown',
+  family: 'http',
+  title: 'a path with no operation is answered 404 as an about:blank problem',
+  verifies: ['D21'],
+  requires: [],
+  async run(ctx) {
+    const probes: HttpRequest[] = [
+      { method: 'GET', path: '/api/v1/integration/waybill-no-such-operation' },
+      { method: 'POST', path: `${paths.archive(absentExternalId(ctx))}/refund`, body: paymentBody() },
+    ];
+    const findings: Finding[] = [];
+    for (const probe of probes) {
+      const response = await ctx.http.request(probe);
+      const what = `${probe.method} on a path with no operation`;
+      if (response.status !== 404) findings.push(finding(`${what}: ${describeExchange(response.exchange)}`, '404', received(response), response.exchange));
+      else findings.push(...aboutBlankFindings(response, what));
+    }
+    return findings;
+  },
+};
+
+/** A known path with another method: 405 with Allow, about:blank (D21). */
+export const methodNotAllowed: Check = {
+  id: 'http.method.notAllowed',
+  family: 'http',
+  title: "a method a path does not support is answered 405 with Allow naming the path's methods",
+  verifies: ['D21'],
+  requires: [],
+  async run(ctx) {
+    const externalId = absentExternalId(ctx);
+    const probes: [HttpRequest, string][] = [
+      [{ method: 'PUT', path: paths.whoami }, 'GET'],
+      [{ method: 'DELETE', path: paths.orderFeed }, 'GET'],
+      [{ method: 'GET', path: paths.payment(externalId) }, 'POST'],
+      [{ method: 'PATCH', path: paths.archive(externalId) }, 'DELETE'],
+    ];
+    const findings: Finding[] = [];
+    for (const [probe, supported] of probes) {
+      const response = await ctx.http.request(probe);
+      const what = `${probe.method} on a path that supports ${supported}`;
+      if (response.status !== 405) {
+        findings.push(finding(`${what}: ${describeExchange(response.exchange)}`, `405 with Allow: ${supported}`, received(response), response.exchange));
+        continue;
+      }
+      const allow = (response.headers['allow'] ?? '').split(',').map((method) => method.trim().toUpperCase());
+      if (!allow.includes(supported) || allow.includes(probe.method)) {
+        findings.push(finding(`${what}: ${describeExchange(response.exchange)}: Allow does not name the path's methods`, `Allow including ${supported}, not ${probe.method}`, response.headers['allow'] === undefined ? 'no Allow header' : `Allow: ${response.headers['allow']}`, response.exchange));
+      }
+      findings.push(...aboutBlankFindings(response, what));
+    }
+    return findings;
+  },
+};
+
+/** Answers of several kinds, to look at their request ids: a 200, a 401, a 404 on an order, a 404 on a path. */
+function requestIdProbes(ctx: CheckContext): [HttpRequest, string][] {
+  return [
+    [{ method: 'GET', path: paths.whoami }, 'whoami'],
+    [{ method: 'GET', path: paths.whoami, key: null }, 'whoami without a key'],
+    [{ method: 'POST', path: paths.payment(absentExternalId(ctx)), body: paymentBody() }, 'a payment on an absent order'],
+    [{ method: 'GET', path: '/api/v1/integration/waybill-no-such-operation' }, 'a path with no operation'],
+  ];
+}
+
+/** Every answer carries its own X-Request-Id (D23). */
+export const requestIdPresent: Check = {
+  id: 'http.requestId.present',
+  family: 'http',
+  title: 'every answer (success or failure) carries its own X-Request-Id',
+  verifies: ['D23'],
+  requires: [],
+  async run(ctx) {
+    const findings: Finding[] = [];
+    const seen = new Map<string, string>();
+    for (const [probe, what] of requestIdProbes(ctx)) {
+      const response = await ctx.http.request(probe);
+      const id = response.headers['x-request-id'];
+      if (id === undefined || id.trim() === '') {
+        findings.push(finding(`${what}: ${describeExchange(response.exchange)}: no request id`, 'an X-Request-Id header', 'no X-Request-Id header', response.exchange));
+      } else if (seen.has(id)) {
+        findings.push(finding(`${what}: ${describeExchange(response.exchange)}: the request id of another answer`, `an X-Request-Id other than that of ${seen.get(id)}`, `X-Request-Id: ${id}`, response.exchange));
+      } else seen.set(id, what);
+    }
+    return findings;
+  },
+};
+
+/** A client's X-Request-Id is echoed (D23). */
+export const requestIdEcho: Check = {
+  id: 'http.requestId.echo',
+  family: 'http',
+  title: "the client's X-Request-Id is echoed on success and failure",
+  verifies: ['D23'],
+  requires: [],
+  async run(ctx) {
+    const findings: Finding[] = [];
+    for (const [probe, what] of requestIdProbes(ctx)) {
+      const sent = `waybill-${Math.floor(ctx.random() * 2 ** 48).toString(36)}`;
+      const response = await ctx.http.request({ ...probe, headers: { 'X-Request-Id': sent } });
+      const id = response.headers['x-request-id'];
+      if (id !== sent) findings.push(finding(`${what} sent with X-Request-Id ${sent}: ${describeExchange(response.exchange)}`, `X-Request-Id: ${sent}`, id === undefined ? 'no X-Request-Id header' : `X-Request-Id: ${id}`, response.exchange));
+    }
+    return findings;
+  },
+};
+
+/** A client X-Request-Id that is not 1–128 visible ASCII characters is replaced, never echoed or refused (D29). */
+export const requestIdUnusable: Check = {
+  id: 'http.requestId.unusable',
+  family: 'http',
+  title: 'an X-Request-Id that is not 1–128 visible ASCII characters (129 characters, a space) is replaced by an id of the server, not echoed or refused',
+  verifies: ['D23'],
+  requires: [],
+  async run(ctx) {
+    const token = () => Math.floor(ctx.random() * 2 ** 48).toString(36);
+    const long = `waybill-${token()}-`;
+    const unusable: [string, string][] = [
+      ['an X-Request-Id of 129 characters', `${long}${'x'.repeat(129 - long.length)}`],
+      ['an X-Request-Id with a space', `waybill ${token()}`],
+    ];
+    const findings: Finding[] = [];
+    for (const [what, sent] of unusable) {
+      const response = await ctx.http.request({ method: 'GET', path: paths.whoami, headers: { 'X-Request-Id': sent } });
+      const where = `whoami sent with ${what}: ${describeExchange(response.exchange)}`;
+      const id = response.headers['x-request-id'];
+      if (response.status !== 200) findings.push(finding(`${where}: the request was refused over its request id`, '200 with an X-Request-Id of the server', received(response), response.exchange));
+      else if (id === undefined || id.trim() === '') findings.push(finding(`${where}: no request id`, 'an X-Request-Id of the server', 'no X-Request-Id header', response.exchange));
+      else if (id === sent) findings.push(finding(`${where}: the unusable id was echoed`, `an X-Request-Id other than ${show(sent)}`, `X-Request-Id: ${id}`, response.exchange));
+    }
+    return findings;
+  },
+};
+
+/** A problem's instance names its request id (D23). */
+export const problemInstance: Check = {
+  id: 'http.problem.instance',
+  family: 'http',
+  title: "a problem's instance contains the answer's request id",
+  verifies: ['D23'],
+  requires: [],
+  async run(ctx) {
+    const findings: Finding[] = [];
+    const probes = requestIdProbes(ctx).slice(1);
+    let problems = 0;
+    for (const [index, [probe, what]] of probes.entries()) {
+      // Half the probes send their own id, half leave it to the target.
+      const headers: Record<string, string> = index % 2 === 0 ? { 'X-Request-Id': `waybill-${Math.floor(ctx.random() * 2 ** 48).toString(36)}` } : {};
+      const response = await ctx.http.request({ ...probe, headers });
+      const id = response.headers['x-request-id'];
+      // Whether there is a request id at all is http.requestId.present's rule.
+      if (response.status < 400 || id === undefined) continue;
+      problems += 1;
+      const instance = objectOf(response)?.['instance'];
+      if (typeof instance !== 'string' || !instance.includes(id)) {
+        findings.push(finding(`${what}: ${describeExchange(response.exchange)}: the instance does not name the request`, `instance containing ${id} (e.g. ${new URL(response.exchange.request.url).pathname}#${id})`, `instance ${show(instance)}`, response.exchange));
+      }
+    }
+    if (problems === 0) return ctx.skip('no failed answer with an X-Request-Id came back (see http.requestId.present)');
+    return findings;
+  },
+};
+
+/** The http family, in the order it runs. */
+export const httpChecks: Check[] = [
+  wrongMediaType,
+  missingMediaType,
+  malformedJson,
+  missingBody,
+  bodyLimit,
+  bodyTooLarge,
+  bodyDepth,
+  contentEncoding,
+  bodyIncomplete,
+  bodyIncompleteClose,
+  ...wireChecks,
+  unknownRoute,
+  methodNotAllowed,
+  requestIdPresent,
+  requestIdEcho,
+  requestIdUnusable,
+  problemInstance,
+];

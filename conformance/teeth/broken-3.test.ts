@@ -1,9 +1,0 @@
-/** The teeth matrix, slice 3 of 4: deliberately broken references (conformance/teeth/broken.ts). */
-import { describe, it } from 'vitest';
-import { brokenVariants } from './broken.ts';
-import { expectBroken } from './expect-variant.ts';
-import { slice } from './harness.ts';
-
-describe('the suite against broken references, slice 3', () => {
-  it.each(slice(brokenVariants, 2, 4))('catches %s, with exactly the checks meant for it', (_, variant) => expectBroken(variant), 60_000);
-});

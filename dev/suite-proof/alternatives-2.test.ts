@@ -1,0 +1,9 @@
+/** Seed-valid alternatives that decide gaps otherwise (dev/suite-proof/alternatives.ts), slice 2 of 3. */
+import { describe, it } from 'vitest';
+import { alternativeVariants } from './alternatives.ts';
+import { expectAlternative } from './expect-variant.ts';
+import { slice } from './harness.ts';
+
+describe('the suite against seed-valid alternatives, slice 2', () => {
+  it.each(slice(alternativeVariants, 1, 3))('passes %s, failing only DECISION checks under --strict', (_, variant) => expectAlternative(variant), 60_000);
+});

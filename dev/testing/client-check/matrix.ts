@@ -1,0 +1,118 @@
+/**
+ * The proof of client-check both ways, as a matrix like `dev/suite-proof/`: each naive variant of the
+ * example client breaks one rule and must fail the scenarios of that rule (and only those), at
+ * page sizes 1, 50 and 100; the example clients, in JavaScript and in Python, must pass every
+ * scenario at each of them. Page size matters to the sync scenarios only (the writes read no
+ * page), so at 1 and 50 only `client.sync` runs, and at 100 every scenario.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CheckResult, RunReport } from '../../../conformance/engine/types/report.ts';
+import { scenarios } from '../../../conformance/client-check/scenarios/index.ts';
+import { checkClient, EXAMPLE_CLIENT, NAIVE_CLIENT, notPassed, PYTHON_CLIENT } from './check-client.ts';
+
+/** The page sizes every cell runs at: the smallest, the default and the most the seeds allow. */
+export const PAGE_SIZES = [1, 50, 100] as const;
+export type PageSize = (typeof PAGE_SIZES)[number];
+
+/** The family whose grades depend on the page size. */
+export const PAGED_FAMILY = 'client.sync';
+
+/** A client of the matrix: how it is run, the rule it breaks (none for an example client), and what must fail. */
+export interface MatrixClient {
+  command: string;
+  args: readonly string[];
+  /** The scenario whose rule it breaks (the one a reader looks at first); absent for a correct client. */
+  breaks?: string;
+  /** Every scenario that must fail with it, at page size 100 (each page size keeps those it runs). */
+  fails: readonly string[];
+  /** Scenarios it is not run through, and why (a sync that never ends runs out its whole budget). */
+  leftOut?: { ids: readonly string[]; why: string };
+  /** What the finding of `breaks` says. */
+  finding?: RegExp;
+  /** The time limit of one run, when a shorter one shows the same (a sync that never ends). */
+  timeoutMs?: number;
+}
+
+const node = (args: readonly string[]) => ({ command: process.execPath, args });
+const naive = (mistake: string) => node([NAIVE_CLIENT, mistake]);
+const SYNC = scenarios.filter((scenario) => scenario.id.startsWith(`${PAGED_FAMILY}.`)).map((scenario) => scenario.id);
+const ANSWER_LOST = ['client.archive.answer-lost', 'client.cancel.answer-lost', 'client.pay.answer-lost', 'client.pay.answer-lost-500', 'client.pay.answer-lost-empty', 'client.pay.answer-lost-stall'];
+
+/** The example clients: never failed. */
+export const exampleClients: Record<string, MatrixClient> = {
+  'client.mjs': { ...node([EXAMPLE_CLIENT]), fails: [] },
+  'client.py': { command: 'python3', args: [PYTHON_CLIENT], fails: [] },
+};
+
+/** The naive variants of `example/naive.mjs`, each the example's policy with one decision replaced. */
+export const naiveClients: Record<string, MatrixClient> = {
+  'new-key-per-retry': { ...naive('new-key-per-retry'), breaks: 'client.pay.answer-lost', fails: [...ANSWER_LOST, 'client.pay.in-flight'], finding: /new Idempotency-Key/ },
+  'no-backoff': { ...naive('no-backoff'), breaks: 'client.pay.retry-after', fails: ['client.pay.in-flight', 'client.pay.retry-after', 'client.sync.retry-after'], finding: /before its Retry-After/ },
+  'give-up-on-429': { ...naive('give-up-on-429'), breaks: 'client.pay.retry-after', fails: ['client.pay.in-flight', 'client.pay.retry-after', 'client.sync.retry-after'], finding: /abandoned the call after a 429/ },
+  'retry-client-errors': { ...naive('retry-client-errors'), breaks: 'client.no-retry.404', fails: ['client.no-retry.400', 'client.no-retry.401', 'client.no-retry.403', 'client.no-retry.404', 'client.no-retry.409'], finding: /retried a 404/ },
+  // A body the API cannot read refuses every write, so every scenario that needs one done fails too.
+  'text-plain-body': {
+    ...naive('text-plain-body'),
+    breaks: 'client.pay.json-body',
+    fails: ['client.cancel.answer-lost', 'client.no-retry.400', 'client.no-retry.404', 'client.no-retry.409', 'client.pay.answer-lost', 'client.pay.answer-lost-500', 'client.pay.answer-lost-empty', 'client.pay.answer-lost-stall', 'client.pay.in-flight', 'client.pay.json-body', 'client.pay.retry-after'],
+    finding: /without Content-Type: application\/json/,
+  },
+  'full-read': { ...naive('full-read'), breaks: 'client.sync.resumes', fails: ['client.sync.resumes'], finding: /started again from the beginning/ },
+  'stop-at-unknown-status': { ...naive('stop-at-unknown-status'), breaks: 'client.sync.unknown-status', fails: ['client.sync.unknown-status'], finding: /stopped at an order in status OnHold/ },
+  'ignore-rate-limit': { ...naive('ignore-rate-limit'), breaks: 'client.sync.rate-limit', fails: ['client.sync.rate-limit'], finding: /exceeded its key's rate limit/ },
+  'since-paging': {
+    ...naive('since-paging'),
+    breaks: 'client.sync.follows-cursor',
+    fails: SYNC.filter((id) => id !== 'client.sync.rate-limit'),
+    // Its orders share one stamp, so since-paging reads the same page for ever: a run of 120 s.
+    leftOut: { ids: ['client.sync.rate-limit'], why: 'it never ends, and would run out the scenario’s 120 s' },
+    // Long enough for the payment scenarios (a stalled answer is given up after 5 s), short for its endless syncs.
+    timeoutMs: 10_000,
+    finding: /not read from the previous page's nextCursor|stopped before the feed was caught up/,
+  },
+};
+
+/**
+ * The page sizes `client` runs at: all three when a sync scenario grades it (an example client, or
+ * a variant failing one), else 100 only: a write reads no page, so the size changes nothing.
+ */
+export function pageSizesOf(client: MatrixClient): readonly PageSize[] {
+  return client.breaks === undefined || client.fails.some((id) => SYNC.includes(id)) ? PAGE_SIZES : [100];
+}
+
+/** The scenarios a cell runs: the sync family below 100, every scenario at 100; less what the client leaves out. */
+export function scenariosOf(client: MatrixClient, pageSize: PageSize): string[] {
+  return (pageSize === 100 ? scenarios.map((scenario) => scenario.id) : SYNC).filter((id) => !(client.leftOut?.ids ?? []).includes(id));
+}
+
+/** Runs `client` at `pageSize` through its scenarios and holds it to the matrix: exactly its failures, each with the client's requests. */
+export async function expectCell(client: MatrixClient, pageSize: PageSize): Promise<{ report: RunReport; byId: Map<string, CheckResult> }> {
+  const only = scenariosOf(client, pageSize);
+  // One order a page is a hundred requests a sync: a busy machine needs its time.
+  const { report, byId } = await checkClient([...client.args, '--page-size', String(pageSize)], { command: client.command, only, concurrency: 6, timeoutMs: client.timeoutMs ?? (pageSize === 1 ? 60_000 : 20_000) });
+  const fails = client.fails.filter((id) => only.includes(id)).sort();
+  expect(notPassed(report)).toEqual(fails);
+  expect(report.results.map((result) => result.id).sort()).toEqual([...only].sort());
+  for (const id of fails) {
+    const findings = byId.get(id)?.findings ?? [];
+    expect(findings.some((finding) => (finding.requests ?? []).length > 0), `${id} shows the client's requests`).toBe(true);
+  }
+  if (client.breaks !== undefined && only.includes(client.breaks)) {
+    expect(byId.get(client.breaks)?.findings.map((finding) => finding.message).join(' | ')).toMatch(client.finding as RegExp);
+  }
+  expect(report.exitCode).toBe(fails.length > 0 ? 1 : 0);
+  expect(report.verdict.verdict).toBe(fails.length > 0 ? 'FAIL' : 'PASS');
+  return { report, byId };
+}
+
+/** The cells of `clients` at the page sizes `keep` lets through, as `it.each` rows. */
+export function cellsOf(clients: Record<string, MatrixClient>, keep: (pageSize: PageSize) => boolean = () => true): [string, PageSize, MatrixClient][] {
+  return Object.entries(clients).flatMap(([name, client]) => pageSizesOf(client).filter(keep).map((pageSize): [string, PageSize, MatrixClient] => [name, pageSize, client]));
+}
+
+/** A test per cell of naive variants: each fails exactly its scenarios, one after another (each cell runs six scenarios at once). */
+export function describeNaiveCells(title: string, cells: readonly [string, PageSize, MatrixClient][]): void {
+  describe(title, () => {
+    it.each(cells)('%s at page size %i fails exactly its scenarios', async (_name, pageSize, client) => void (await expectCell(client, pageSize)), 300_000);
+  });
+}

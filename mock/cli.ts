@@ -1,0 +1,68 @@
+/** `waybill mock`: a stateless Prism mock of spec/openapi.yaml on 127.0.0.1:4010. */
+import { Command } from 'commander';
+import { parseCommandLine, portNumber } from '../cli/command-line.ts';
+import { UsageError } from '../cli/errors.ts';
+import { dynamicDocumentFile } from './document.ts';
+import { ensurePortFree, startPrism } from './prism.ts';
+
+function command(): Command {
+  return new Command('waybill mock')
+    .description('Serve the examples of spec/openapi.yaml with Stoplight Prism: every operation answers at once, with no state.')
+    .option('--port <n>', 'port to listen on', portNumber(1), 4010)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--dynamic', 'generate answers from the schemas instead of serving the examples', false)
+    .option('--seed <seed>', 'seed for --dynamic, so generated answers repeat')
+    .option('--verbose', "show Prism's own log (one block per request)", false)
+    .addHelpText(
+      'after',
+      `
+Pick an answer with the Prefer header:
+  Prefer: code=404                 the operation's 404 example
+  Prefer: example=caughtUp         a named example (see spec/openapi.yaml)
+  Prefer: dynamic=true             a generated answer for this request
+
+Examples:
+  waybill mock
+  waybill mock --port 4100 --dynamic --seed 42
+  curl -H 'X-Api-Key: any' -H 'Prefer: example=caughtUp' http://127.0.0.1:4010/api/v1/integration/orders
+`,
+    )
+    .exitOverride();
+}
+
+/**
+ * The arguments of `prism mock` for the mock's options (port and host aside). It serves the
+ * document document.ts derives: the same examples, and generated answers (`--dynamic`,
+ * `Prefer: dynamic=true`) drawn from them where they are problems.
+ */
+export function prismArguments(options: { dynamic: boolean; seed?: string; verbose: boolean }): string[] {
+  return ['-v', options.verbose ? 'info' : 'error', ...(options.dynamic ? ['--dynamic'] : []), ...(options.seed ? ['--seed', options.seed] : []), dynamicDocumentFile()];
+}
+
+/** Runs the mock until SIGINT or SIGTERM; resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const program = command();
+  if (!parseCommandLine(program, argv)) return 0;
+  const options = program.opts<{ port: number; host: string; dynamic: boolean; seed?: string; verbose: boolean }>();
+  if (options.seed !== undefined && !options.dynamic) throw new UsageError('--seed only applies with --dynamic');
+  await ensurePortFree(options.host, options.port);
+  const prism = await startPrism({ mode: 'mock', args: prismArguments(options), port: options.port, host: options.host, inherit: true });
+  process.stdout.write(
+    [
+      `waybill mock (Prism) listening on ${prism.url}`,
+      `  serving the examples of spec/openapi.yaml${options.dynamic ? ` as generated data${options.seed ? ` (seed ${options.seed})` : ''}` : ''}; no state is kept`,
+      '  every operation needs a key: any non-empty X-Api-Key works',
+      "  pick an answer with 'Prefer: code=404', 'Prefer: example=caughtUp' or 'Prefer: dynamic=true'",
+      '',
+      `  curl -s -H 'X-Api-Key: any' '${prism.url}/api/v1/integration/orders'`,
+      '',
+    ].join('\n'),
+  );
+  const code = await new Promise<number>((resolve) => {
+    const stop = () => void prism.stop().then(() => resolve(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    prism.child.once('exit', (exitCode) => resolve(exitCode ?? 0));
+  });
+  return code;
+}
