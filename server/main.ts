@@ -92,6 +92,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   let removeTokenFile = () => {};
   try {
+    // requirement: D45
     if (tokenFile !== null) removeTokenFile = writeAdminTokenFile(url, adminToken, tokenFile);
   } catch (error) {
     await new Promise((resolve) => server.close(resolve));
@@ -113,6 +114,7 @@ export async function main(argv: string[]): Promise<number> {
   });
   process.stdout.write(banner(url, options.db, start, adminToken, tokenFile));
   await stopped;
+  // requirement: D45
   removeTokenFile();
   // The entries still waiting are written before the database closes.
   await requestLog?.close();
@@ -160,6 +162,7 @@ function startingData(store: ReturnType<typeof openStore>, dataset: StartingData
   return { tenantId: store.tenants.list()[0]!.id, note: 'existing database: its demo keys were printed when it was created; delete the file to start over.' };
 }
 
+// requirement: D64
 /**
  * What the sandbox prints when it is ready. The console link carries the admin token in its
  * fragment, which a browser keeps to itself (never sent, never a Referer); the console takes

@@ -12,6 +12,7 @@ import { type Db, transaction } from './db.ts';
 import { type Keys, SCOPES } from './keys.ts';
 import type { Tenants } from './tenants.ts';
 
+// requirement: D39
 /** The orders and trips the main tenant's feeds hold at least, outside the pools. */
 export const PROFILE_FEEDS = { minOrders: 120, minTrips: 120 };
 /** External ids per pool. */
