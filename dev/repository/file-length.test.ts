@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fileTree, removeFileTrees } from '../testing/file-tree.ts';
 import { PACKAGE_ROOT } from '../../spec/package-files.ts';
 import { isGenerated, lineCount, longFiles, MAX_LINES } from './file-length.ts';
 import { sourceFiles } from './source-files.ts';
+
+afterAll(removeFileTrees);
 
 describe('source file length', () => {
   it(`finds no hand-written source file over ${MAX_LINES} lines`, () => {
@@ -21,20 +21,16 @@ describe('source file length', () => {
 
   it('counts lines as an editor does, and holds a long file that does not say it is generated', () => {
     expect([lineCount(''), lineCount('a'), lineCount('a\n'), lineCount('a\nb'), lineCount('a\nb\n')]).toEqual([0, 1, 1, 2, 2]);
-    const root = mkdtempSync(join(tmpdir(), 'waybill-length-'));
-    try {
-      mkdirSync(join(root, 'server'));
-      const body = 'export const x = 1;\n'.repeat(MAX_LINES);
-      writeFileSync(join(root, 'server', 'exact.ts'), body);
-      writeFileSync(join(root, 'server', 'long.ts'), `${body}export const y = 2;\n`);
-      writeFileSync(join(root, 'server', 'made.ts'), `// Generated from spec/x.yaml by \`npm run gen:types\`. Do not edit by hand.\n${body}`);
-      writeFileSync(join(root, 'server', 'claims.ts'), `// This file is not generated; do edit it.\n${body}`);
-      expect(longFiles(root)).toEqual([
-        { path: 'server/claims.ts', lines: MAX_LINES + 1 },
-        { path: 'server/long.ts', lines: MAX_LINES + 1 },
-      ]);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    const body = 'export const x = 1;\n'.repeat(MAX_LINES);
+    const root = fileTree({
+      'server/exact.ts': body,
+      'server/long.ts': `${body}export const y = 2;\n`,
+      'server/made.ts': `// Generated from spec/x.yaml by \`npm run gen:types\`. Do not edit by hand.\n${body}`,
+      'server/claims.ts': `// This file is not generated; do edit it.\n${body}`,
+    });
+    expect(longFiles(root)).toEqual([
+      { path: 'server/claims.ts', lines: MAX_LINES + 1 },
+      { path: 'server/long.ts', lines: MAX_LINES + 1 },
+    ]);
   });
 });

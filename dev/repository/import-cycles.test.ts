@@ -1,25 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fileTree, removeFileTrees } from '../testing/file-tree.ts';
 import { PACKAGE_ROOT } from '../../spec/package-files.ts';
 import { describeCycle, importCycles } from './import-cycles.ts';
 import { resolveImports, sourceFiles } from './source-files.ts';
 
-/** A throwaway project: the repository's tsconfig.json and the given files. */
+/** A throwaway project: a tsconfig.json resolving as the repository's does, and the given files. */
 function project(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'waybill-cycles-'));
-  writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowImportingTsExtensions: true, noEmit: true } }));
-  writeFileSync(join(root, 'package.json'), JSON.stringify({ type: 'module' }));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  roots.push(root);
-  return root;
+  const compilerOptions = { module: 'NodeNext', moduleResolution: 'NodeNext', allowImportingTsExtensions: true, noEmit: true };
+  return fileTree({ 'tsconfig.json': JSON.stringify({ compilerOptions }), 'package.json': JSON.stringify({ type: 'module' }), ...files });
 }
-const roots: string[] = [];
-afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+afterAll(removeFileTrees);
 
 describe('import cycles', () => {
   it('finds none among the source files of the repository, type-only imports included', () => {
