@@ -61,6 +61,8 @@ export interface RegisterEntry {
   because?: string;
   /** How the suite reads a seed statement that another sentence of the seeds could seem to relax, and why. */
   reading?: string;
+  /** Whose code embodies the rule when the reference sandbox does not; left out, the sandbox implements it (spec/requirement-markers.ts). */
+  implementedBy?: 'tools' | 'client' | 'contract' | 'none';
 }
 
 /** A JSON value as YAML or JSON parsing yields it. */

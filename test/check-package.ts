@@ -2,7 +2,8 @@
  * `npm run check:package`: proves the package a user would install. Packs this clone
  * (`npm pack`), installs the tarball into an empty folder, and runs the installed
  * `waybill` there with no TypeScript loader: `--help`, `fixtures`, `serve --fixtures` (and its
- * `/docs`, `/openapi.yaml` and `/health`),
+ * `/docs`, `/docs/requirements` with the sandbox files the build read from the markers,
+ * `/openapi.yaml` and `/health`),
  * `conformance --provision` against that sandbox, and `mock`. Exit 0 only when all of it
  * works; each step prints one line with its time. `.ci/run` runs it after `npm test`, on
  * the npm cache `npm ci` filled (better-sqlite3 compiles from source where no prebuilt
@@ -104,10 +105,14 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   });
-  await step('its /docs, /openapi.yaml and /health answer from the installed package', async () => {
+  await step('its /docs, /docs/requirements, /openapi.yaml and /health answer from the installed package', async () => {
     await expectAnswer(`${url}/docs`, {}, 200, /^text\/html/);
     await expectAnswer(`${url}/docs/assets/swagger-ui-bundle.js`, {}, 200, /^text\/javascript/);
     await expectAnswer(`${url}/docs/decisions`, {}, 200, /^text\/html/);
+    // The package ships no sources: the files of each rule come from what the build wrote.
+    const trace = await (await fetch(`${url}/docs/requirements`)).text();
+    const marked = /implemented by the reference sandbox \((\d+) marked places in (\d+) files\)/.exec(trace);
+    if (marked === null || Number(marked[1]) === 0) throw new Error(`/docs/requirements names no marked sandbox code: ${trace.slice(0, 300)}`);
     await expectAnswer(`${url}/openapi.yaml`, {}, 200, /^application\/yaml/);
     const health = await (await fetch(`${url}/health`)).json();
     if (JSON.stringify(health) !== JSON.stringify({ status: 'ok', version: PACKAGE_VERSION })) throw new Error(`/health answered ${JSON.stringify(health)}`);
@@ -116,6 +121,7 @@ async function main(): Promise<void> {
     await waybill(['conformance', '--target', url!, '--provision', '--out', 'reports'], { timeout: 180_000 });
     const report = JSON.parse(readFileSync(join(folder, 'reports', 'report.json'), 'utf8')) as { exitCode: number; counts: { checks: number; byOutcome: Record<string, number> } };
     if (report.exitCode !== 0 || report.counts.checks < 100) throw new Error(`exit code ${report.exitCode}: ${JSON.stringify(report.counts)}`);
+    if (!readFileSync(join(folder, 'reports', 'report.html'), 'utf8').includes('id="requirement-trace"')) throw new Error('report.html has no requirement trace');
     return report.counts;
   });
   process.stdout.write(`    ${counts.checks} checks: ${JSON.stringify(counts.byOutcome)}\n`);

@@ -2,17 +2,21 @@
  * The HTML report in a real browser (Debian's Chromium through playwright-core): it loads
  * from a file with no network request, its filters hide and show checks, and a failure shows
  * expected, received, the exchange and the curl line; the requirements table filters by level,
- * outcome and typed text, and its links lead to checks even when a filter hides them.
+ * outcome and typed text, and its links lead to checks even when a filter hides them; the
+ * requirement trace leads from a requirement to its checks and sandbox files, with no serious
+ * accessibility violation (screenshot: reports/console/report-requirement-trace.png).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipWithoutBrowser } from '../../test/browser.ts';
+import { launchChromium, seriousAccessibilityViolations, skipWithoutBrowser } from '../../test/browser.ts';
+import { packageFile } from '../../spec/package-files.ts';
 import { sampleReport } from '../../dev/testing/conformance/sample-report.ts';
 import { reportHtml } from './html.ts';
+import { requirementTrace } from './requirement-trace.ts';
 
 const SKIP = skipWithoutBrowser('report.html');
 const dir = mkdtempSync(join(tmpdir(), 'waybill-html-'));
@@ -128,5 +132,31 @@ describe.skipIf(SKIP)('report.html in Chromium', () => {
     await article.getByRole('link', { name: 'int.identity.scopes' }).click();
     expect(await row.isVisible()).toBe(true);
     await page.close();
+  }, 60_000);
+
+  it('leads from a requirement to its trace, and from the trace to a check that ran, with no serious axe violation', async () => {
+    const report = sampleReport();
+    const trace = requirementTrace();
+    const file = join(dir, 'traced.html');
+    writeFileSync(file, reportHtml(report, trace));
+    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(file).href);
+    const section = page.getByRole('region', { name: /^Requirement trace/ });
+    expect(await section.locator('tbody tr').count()).toBe(trace.length);
+    await page.locator('tr[id="requirement-int.identity.scopes"] th a').click();
+    expect(page.url()).toMatch(/#trace-int\.identity\.scopes$/);
+    const row = section.locator('tr[id="trace-int.identity.scopes"]');
+    expect(await row.isVisible()).toBe(true);
+    await row.getByRole('link', { name: 'discovery.whoami.scopes' }).click();
+    const article = page.locator('[id="check-discovery.whoami.scopes"]');
+    expect(await article.isVisible()).toBe(true);
+    await page.goto(`${pathToFileURL(file).href}#trace-int.orders-feed.caught-up`);
+    expect(await section.locator('tr:target').innerText()).toContain('server/integration/feeds.ts');
+    const shots = packageFile('reports/console');
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: join(shots, 'report-requirement-trace.png') });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await context.close();
   }, 60_000);
 });

@@ -2,12 +2,18 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { hostileQuote, hostileReason, sampleReport } from '../../dev/testing/conformance/sample-report.ts';
 import { findAll, parseXml, type XmlElement } from '../../dev/testing/conformance/xml-tree.ts';
+import { integrationRequirements } from '../contract/contract.ts';
 import { reportHtml } from './html.ts';
+import { requirementTrace } from './requirement-trace.ts';
 
 const report = sampleReport();
 const html = reportHtml(report);
 // The page is written as XHTML-compatible markup, so the strict XML reader can walk it.
 const page = parseXml(html.replace(/^<!doctype html>\n/, ''));
+
+/** An id's place in the register (the trace keeps register order; the requirements table puts seed statements first). */
+const registerOrder = new Map([...integrationRequirements.keys()].map((id, index) => [id, index]));
+const order = (id: string) => registerOrder.get(id)!;
 
 /** An element and everything under it. */
 function collectAll(element: XmlElement): XmlElement[] {
@@ -120,6 +126,39 @@ describe('report.html', () => {
     expect(texts).toContainEqual(expect.stringContaining('HTTP 200\ncontent-type: application/json'));
     expect(texts).toContain(`curl -i 'http://127.0.0.1:4321/api/v1/integration/whoami' -H 'x-api-key: '"$WAYBILL_KEY_ORDERS_READ"`);
     expect(findAll(page, 'tr').filter((row) => row.attributes['data-state'] !== undefined)).toHaveLength(218);
+  });
+
+  describe('with the requirement trace (as the reporter writes it)', () => {
+    const trace = requirementTrace();
+    const traced = reportHtml(report, trace);
+    const tracedPage = parseXml(traced.replace(/^<!doctype html>\n/, ''));
+    const section = findAll(tracedPage, 'section').find((candidate) => candidate.attributes['id'] === 'requirement-trace')!;
+    const rows = findAll(section, 'tr').filter((row) => row.attributes['data-trace'] !== undefined);
+
+    it('holds the table of /docs/requirements: every requirement, what verifies it, the sandbox files that implement it', () => {
+      expect(rows.map((row) => row.attributes['id'])).toEqual(report.requirements.entries.map((entry) => entry.id).sort((a, b) => order(a) - order(b)).map((id) => `trace-${id}`));
+      const caughtUp = rows.find((row) => row.attributes['id'] === 'trace-int.orders-feed.caught-up')!;
+      const entry = trace.find((candidate) => candidate.id === 'int.orders-feed.caught-up')!;
+      // One code element per check, scenario and marked file: the table of the docs page, cell for cell.
+      expect(findAll(caughtUp, 'code')).toHaveLength(entry.checks.length + entry.scenarios.length + entry.code.length);
+      for (const place of entry.code) expect(traced).toContain(`<code>${place.file.replaceAll('/', '/<wbr/>')}</code>`);
+      expect(findAll(section, 'h2').map(deepText)).toEqual([`Requirement trace (${rows.length})`]);
+    });
+
+    it("links a requirement's row to its trace, a traced check to its article only when it ran, and adds no script or request", () => {
+      const ids = new Set(collectAll(tracedPage).map((element) => element.attributes['id']).filter((id) => id !== undefined));
+      const links = findAll(tracedPage, 'a').map((link) => link.attributes['href'] ?? '');
+      for (const href of links) expect(ids.has(href.slice(1)), href).toBe(true);
+      const requirementRows = findAll(tracedPage, 'tr').filter((row) => row.attributes['data-requirement'] !== undefined);
+      expect(requirementRows.every((row) => findAll(row.children[0]!, 'a')[0]?.attributes['href'] === `#trace-${row.attributes['id']!.slice('requirement-'.length)}`)).toBe(true);
+      const checkLinks = findAll(section, 'a').map((link) => link.attributes['href'] ?? '').filter((href) => href.startsWith('#check-'));
+      const traceIds = new Set(trace.flatMap((entry) => [...entry.checks, ...entry.scenarios]));
+      const ran = report.results.filter((result) => traceIds.has(result.id)).map((result) => `#check-${result.id}`);
+      expect(ran.length).toBeGreaterThan(0);
+      expect(new Set(checkLinks)).toEqual(new Set(ran));
+      expect(findAll(tracedPage, 'script')).toHaveLength(1);
+      expect(traced).not.toMatch(/\b(?:src|href)\s*=\s*["']?\s*(?:https?:)?\/\//i);
+    });
   });
 
   describe('filters (the inline script, run against a minimal DOM)', () => {

@@ -2,7 +2,8 @@
  * `report.html`: one self-contained page (inline CSS and script, a CSP that forbids every
  * request) with the run's metadata, summary counts, filters by outcome / level / family, each
  * finding with its exchange and replay line, every requirement of the register with the checks
- * that verified it (filters by level / outcome / text), and the coverage of every catalog code.
+ * that verified it (filters by level / outcome / text), the coverage of every catalog code, and
+ * the requirement trace of /docs/requirements (what verifies and implements each requirement).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,8 +13,10 @@ import type { ExchangeRecord, RecordedMessage } from '../engine/types/exchange.t
 import type { CheckResult, RequirementCounts, RequirementOutcome, RequirementResult, RunReport } from '../engine/types/report.ts';
 import { reportCss, reportScript } from './html-assets.ts';
 import { certificateView, waiversView } from './html-certificate.ts';
+import { requirementTraceView, traceCss, wrappingId } from './html-trace.ts';
 import { type Child, element, fragment, htmlDocument, type Markup, trusted } from './markup.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
+import { requirementTrace, type TracedRequirement } from './requirement-trace.ts';
 import { waiverLine } from './waiver-line.ts';
 import { loggedRequestLine, toolName } from './logged-request.ts';
 import { verdictOf, verdictText } from '../engine/verdict.ts';
@@ -171,7 +174,7 @@ function filtersView(report: RunReport): Markup {
       'fieldset',
       {},
       element('legend', {}, 'Family'),
-      element('select', { id: 'family-filter' }, element('option', { value: '' }, 'all families'), families.map((family) => element('option', { value: family }, family))),
+      element('select', { id: 'family-filter', 'aria-label': 'Family' }, element('option', { value: '' }, 'all families'), families.map((family) => element('option', { value: family }, family))),
       ' ',
       element('span', { id: 'shown-count', class: 'muted' }),
     ),
@@ -198,11 +201,6 @@ function requirementFilters(report: RunReport): Markup {
   );
 }
 
-/** An id that may wrap after each dot (`int.<wbr>order.<wbr>id`), never inside a name. */
-function wrappingId(id: string): Markup {
-  return fragment(id.split('.').map((part, index) => (index === 0 ? part : fragment('.', element('wbr'), part))));
-}
-
 /** The checks that verified a requirement, each a link to its article with its outcome. */
 function verifyingChecks(entry: RequirementResult): Child {
   if (entry.checks.length === 0) return element('span', { class: 'muted' }, entry.testable ? 'none' : '—');
@@ -215,12 +213,17 @@ function verifyingChecks(entry: RequirementResult): Child {
   );
 }
 
-/** One row: id, level, source, quote (with why it cannot be tested), outcome, checks. */
-function requirementRow(entry: RequirementResult): Markup {
+/** The fragment id of a requirement's row in the trace, which its row in the requirements table links to. */
+function traceAnchor(id: string): string {
+  return `trace-${id}`;
+}
+
+/** One row: id (a link to its trace when the page has one), level, source, quote (with why it cannot be tested), outcome, checks. */
+function requirementRow(entry: RequirementResult, traced: boolean): Markup {
   return element(
     'tr',
     { id: requirementAnchor(entry.id), 'data-requirement': true, 'data-level': entry.level, 'data-outcome': entry.outcome },
-    element('th', { scope: 'row', class: 'id' }, wrappingId(entry.id)),
+    element('th', { scope: 'row', class: 'id' }, traced ? element('a', { href: `#${traceAnchor(entry.id)}`, title: 'what verifies and implements it' }, wrappingId(entry.id)) : wrappingId(entry.id)),
     element('td', {}, element('span', { class: 'level' }, entry.level)),
     element('td', { class: 'source' }, entry.source),
     element(
@@ -236,7 +239,7 @@ function requirementRow(entry: RequirementResult): Markup {
 }
 
 /** Every requirement of the register, seed statements first, in one filterable table. */
-function requirementsTable(entries: readonly RequirementResult[]): Markup {
+function requirementsTable(entries: readonly RequirementResult[], traced: boolean): Markup {
   const columns = [
     ['id', 'id'],
     ['level', 'level'],
@@ -251,12 +254,12 @@ function requirementsTable(entries: readonly RequirementResult[]): Markup {
     element('caption', { class: 'visually-hidden' }, 'Requirements of the register and the checks that verified them'),
     element('colgroup', {}, columns.map(([name]) => element('col', { class: `c-${name}` }))),
     element('thead', {}, element('tr', {}, columns.map(([, heading]) => element('th', { scope: 'col' }, heading)))),
-    element('tbody', {}, entries.map(requirementRow)),
+    element('tbody', {}, entries.map((entry) => requirementRow(entry, traced))),
   );
 }
 
 /** The requirements section: coverage lines, filters and the table. */
-function requirementsView(report: RunReport): Markup {
+function requirementsView(report: RunReport, traced: boolean): Markup {
   const { entries } = report.requirements;
   return element(
     'section',
@@ -265,7 +268,7 @@ function requirementsView(report: RunReport): Markup {
     requirementSummary(report),
     element('p', { class: 'muted' }, 'Statements of 01-integration-api.md and 02-error-catalog.md (MUST, SHOULD), then the decisions of spec/DECISIONS.md. Covered: a check ran against it (pass, fail or error).'),
     requirementFilters(report),
-    requirementsTable(entries),
+    requirementsTable(entries, traced),
   );
 }
 
@@ -301,8 +304,14 @@ function metadataView(report: RunReport): Markup {
   return element('dl', { class: 'meta' }, rows.map(([name, value]) => fragment(element('dt', {}, name), element('dd', {}, value))));
 }
 
-/** The whole page for `report`. */
-export function reportHtml(report: RunReport): string {
+/** The trace section: the table of /docs/requirements, its checks linked to their articles when they ran. */
+function traceView(report: RunReport, trace: readonly TracedRequirement[]): Markup {
+  const ran = new Set(report.results.map((result) => result.id));
+  return requirementTraceView(trace, { rowPrefix: 'trace-', heading: 'h2', checkHref: (id) => (ran.has(id) ? `#${checkAnchor(id)}` : null) });
+}
+
+/** The whole page for `report`, with the requirement trace when one is given. */
+export function reportHtml(report: RunReport, trace?: readonly TracedRequirement[]): string {
   const policy = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
   return htmlDocument(
     element(
@@ -316,7 +325,7 @@ export function reportHtml(report: RunReport): string {
         element('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
         element('link', { rel: 'icon', href: 'data:,' }),
         element('title', {}, `${toolName(report.suite.name)} — ${report.target}`),
-        element('style', {}, trusted(reportCss)),
+        element('style', {}, trusted(reportCss), trace ? trusted(traceCss) : null),
       ),
       element(
         'body',
@@ -326,20 +335,21 @@ export function reportHtml(report: RunReport): string {
         summaryView(report),
         report.waivers ? waiversView(report.waivers) : null,
         element('section', { id: 'checks' }, element('h2', {}, `Checks (${report.results.length})`), filtersView(report), report.results.map(checkView)),
-        requirementsView(report),
+        requirementsView(report, trace !== undefined),
         report.suite.name === 'waybill-client-check' ? null : coverageView(report),
+        trace ? traceView(report, trace) : null,
         element('script', {}, trusted(reportScript)),
       ),
     ),
   );
 }
 
-/** Writes `<outDir>/report.html`. */
+/** Writes `<outDir>/report.html`, with the requirement trace of this waybill. */
 export function htmlReporter(options: ReporterOptions): Reporter {
   return {
     async onEnd(report) {
       const file = join(options.outDir, 'report.html');
-      await writeFile(file, reportHtml(report));
+      await writeFile(file, reportHtml(report, requirementTrace()));
       return file;
     },
   };

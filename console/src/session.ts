@@ -20,6 +20,7 @@ export const storeTenant = (tenantId: string | null): void =>
 /** Forgets everything of this tab: sign-out. */
 export const clearSession = (): void => sessionStorage.clear();
 
+// requirement: D64
 /**
  * The admin token of a sign-in link (`#token=…`), or null; the fragment is replaced at once
  * by the bare address, so that it stays in no history entry, bookmark or copied link.

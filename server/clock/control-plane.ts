@@ -39,6 +39,7 @@ function forwardOnly<T>(move: () => T): T {
   }
 }
 
+// requirement: D52
 /** Handlers of the clock operations. */
 export function makeClockHandlers(store: Store): Record<string, Handler> {
   const { clocks } = store;

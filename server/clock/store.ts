@@ -52,6 +52,7 @@ export class AdvanceRefused extends Error {
 
 const SYSTEM: Setting = { frozenAt: null, offsetMs: 0 };
 
+// requirement: D52
 /** The tenants' clocks over `db`, on top of the base clock `base` (the wall clock, or a test's). */
 export function makeClocks(db: Db, base: Clock) {
   const read = db.prepare<[], { tenant_id: string; frozen_at: number | null; offset_ms: number }>('SELECT tenant_id, frozen_at, offset_ms FROM tenant_clocks');

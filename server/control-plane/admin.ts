@@ -12,11 +12,13 @@ import { type Handler, sendJson } from './respond.ts';
 export function makeAdminHandlers(options: { store: Store; adminToken: string; requestLog: RequestLog | null }): Record<string, Handler> {
   const { store } = options;
   return {
+    // requirement: D38
     resetSandbox(_req, res) {
       options.requestLog?.clear();
       store.reset();
       sendEmpty(res, 204);
     },
+    // requirement: D39
     createProfile(req, res) {
       const name = (req.body as { name?: unknown } | undefined)?.name;
       const provisioned = store.provision(typeof name === 'string' ? name : undefined);

@@ -32,6 +32,7 @@ export const SANDBOX_PREFIX = '/sandbox/v1';
 /** The control plane's operations, in document order. */
 export const sandboxOperations = listOperations(sandboxOpenapi);
 
+// requirement: D31
 /**
  * Writes that stay open while a tenant is Suspended or Archived (D31): the lifecycle moves,
  * key revocation, and the sandbox's instruments — fault rules, the clock and the
@@ -79,10 +80,19 @@ export function makeSandboxRouter(options: {
   for (const operation of sandboxOperations) {
     const handler = handlers[operation.operationId];
     if (handler === undefined) throw new Error(`no handler for sandbox operation ${operation.operationId}`);
+    // requirement: D30
     const chain: RequestHandler[] = [auth];
     if (operation.requestBody !== null) {
       chain.push(makeJsonBody({ required: operation.requestBody.required, idleTimeoutMs: options.bodyIdleTimeoutMs }));
     }
+    // requirement: int.tag.rules
+    // requirement: int.limits.import-rows
+    // requirement: int.limits.tag-name
+    // requirement: int.limits.mini-status-name
+    // requirement: int.limits.order-mini-status
+    // requirement: D32
+    // requirement: D33
+    // requirement: D36
     chain.push(makeValidate(operation, 'sandbox'));
     if (operation.parameters.some((parameter) => parameter.in === 'path' && parameter.name === 'tenantId')) {
       const writes = operation.method !== 'GET' && !OPEN_WHEN_LOCKED.has(operation.operationId);

@@ -57,6 +57,8 @@ export function makeDirectory(db: Db, clock: TenantClock) {
     unknownTags(tenantId: string, ids: readonly string[]): string[] {
       return ids.filter((id) => tag.get(id, tenantId) === undefined);
     },
+    // requirement: int.tag.rules
+    // requirement: D34
     /** Creates a tag; refuses a name the tenant already has. */
     createTag: transaction(db, (tenantId: string, input: { name: string; color: string }): Tag => {
       assertTagNameFree(tenantId, input.name, null);
@@ -81,6 +83,8 @@ export function makeDirectory(db: Db, clock: TenantClock) {
       const row = activeMiniStatus.get(tenantId, status, fold(name));
       return row && toMiniStatus(row);
     },
+    // requirement: int.order.mini-status-rules
+    // requirement: D35
     /** Adds an active entry; refuses a name the group already has among its active entries. */
     createMiniStatus: transaction(db, (tenantId: string, input: { status: string; name: string }): MiniStatus => {
       const clash = activeMiniStatus.get(tenantId, input.status, fold(input.name));

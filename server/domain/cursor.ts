@@ -9,6 +9,7 @@ import type { FeedPosition } from '../store/feed-sql.ts';
 /** What a cursor pages: a feed, an order's history (the control plane's audit list, D40), or a tenant's request log (D48). */
 export type FeedName = 'orders' | 'trips' | 'history' | 'requests';
 
+// requirement: D5
 /** Encodes and verifies the cursors of one server (one signing key). */
 export function makeCursorCodec(key: Buffer) {
   const mac = (feed: FeedName, tenantId: string, payload: string) =>

@@ -15,6 +15,7 @@ export interface ChosenIds {
   pick: (bound: number) => number;
 }
 
+// requirement: int.order.shortId
 /** A fresh `<prefix>-XXXXX` code that `taken` does not report as used; `pick` draws its characters (random by default). */
 export function newShortId(prefix: string, taken: (code: string) => boolean, pick: (bound: number) => number = randomInt): string {
   for (let attempt = 0; attempt < 50; attempt++) {

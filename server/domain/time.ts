@@ -1,10 +1,13 @@
 /** Time as the API writes it: RFC 3339 UTC with milliseconds and `Z` (D20). */
 
+// requirement: D20
 /** The API's text of an instant given in ms since the epoch. */
 export function utc(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+// requirement: int.orders-feed.since
+// requirement: D4
 /**
  * The inclusive lower bound of a `since` value (D4) in the API's text form, or null when
  * the value is not a date-time. Sub-millisecond digits round up, so that an item stamped

@@ -103,6 +103,7 @@ export function ruleSpecOf(store: Store, tenantId: string, input: NewFaultRule):
   };
 }
 
+// requirement: D51
 /** Handlers of the faults operations. */
 export function makeFaultHandlers(store: Store): Record<string, Handler> {
   const { faults } = store;

@@ -148,6 +148,7 @@ function proceed(req: Request, res: Response, next: NextFunction, plan: FaultPla
   next();
 }
 
+// requirement: D51
 /** The fault injection of the integration operation `operationId`; `refusesPrefer`: it reads input of its own, so a malformed Prefer may be its 400 (D51). */
 export function makeFaultInjection(options: { faults: Faults; operationId: string; write: boolean; refusesPrefer: boolean }) {
   const { faults, operationId, write } = options;

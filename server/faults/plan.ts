@@ -71,6 +71,7 @@ function waitOf(rule: FaultRule, n: number): number {
   return min === max ? min : drawBetween(min, max, draw(rule.seed!, n, DRAW.latency));
 }
 
+// requirement: D51
 /**
  * The plan of a call of `operation` with `keyId` under `rules`; `count` is told of every
  * rule the call matched and whether it fired (the store keeps the counters). Null when no

@@ -16,6 +16,7 @@ export function newAdminToken(): string {
   return `wba_${randomBytes(24).toString('base64url')}`;
 }
 
+// requirement: D30
 /** Middleware: lets a request through only with the admin token as its bearer token. */
 export function makeAdminAuth(options: { token: string }) {
   // Hashing both sides gives equal lengths, so the comparison takes the same time for any token.

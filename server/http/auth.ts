@@ -6,6 +6,7 @@ import { aboutBlank } from './problem.ts';
 
 const CHALLENGE = 'ApiKey realm="waybill", header="X-Api-Key", Bearer realm="waybill"';
 
+// requirement: D1
 /** The key a request presents: `X-Api-Key`, else `Authorization: Bearer` (D1). */
 function presentedKey(req: Request): string | undefined {
   const header = req.get('x-api-key');
@@ -22,6 +23,10 @@ export function revokedKeyOf(res: Response): RevokedKeyOwner | undefined {
   return revokedKeys.get(res);
 }
 
+// requirement: int.auth.unauthenticated
+// requirement: int.auth.one-tenant
+// requirement: int.auth.revoked
+// requirement: D3
 /** Middleware: resolves the API key to its tenant, or answers 401 `about:blank` with `WWW-Authenticate`. */
 export function makeAuth(options: { keys: Keys }) {
   return function auth(req: Request, res: Response, next: NextFunction): void {
@@ -42,6 +47,10 @@ export function makeAuth(options: { keys: Keys }) {
   };
 }
 
+// requirement: int.auth.scope
+// requirement: int.whoami.no-scope
+// requirement: D2
+// requirement: D3
 /** Middleware: answers 403 `about:blank` unless the key carries `scope` (D2, D3). */
 export function makeRequireScope(scope: string | null) {
   return function requireScope(_req: Request, res: Response, next: NextFunction): void {

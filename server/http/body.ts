@@ -10,6 +10,8 @@ import { contextOf } from './context.ts';
 import { MAX_JSON_DEPTH, tooDeep } from './json-depth.ts';
 import { bounded, fieldError, problem } from './problem.ts';
 
+// requirement: cat.api.payload-too-large
+// requirement: D18
 /** The body size limit (D18): 1 MiB. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -18,6 +20,7 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
+// requirement: D58
 /** The problem of a body nested deeper than D58 allows, or null when it is not. */
 function depthProblem(bytes: Buffer) {
   const found = tooDeep(bytes);
@@ -28,6 +31,8 @@ function depthProblem(bytes: Buffer) {
   return problem('api.malformed_request', `${field} ${what}.`, [fieldError(field, 'api.malformed_request', `${field} ${what}`, null)]);
 }
 
+// requirement: int.body.media-type
+// requirement: cat.api.unsupported-media-type
 /** The problem for an unacceptable Content-Type, or null when it is JSON in UTF-8. */
 function mediaTypeProblem(header: string) {
   try {
@@ -61,6 +66,7 @@ export function makeJsonBody(options: { required: boolean; idleTimeoutMs: number
     const contentType = req.get('content-type');
     if (contentType === undefined) {
       if (hasBody(req) || options.required) {
+        // requirement: cat.api.no-content-type
         next(problem('api.malformed_request', 'The request has no Content-Type; send the body as application/json.', undefined, { status: 415 }));
         return;
       }
@@ -75,6 +81,8 @@ export function makeJsonBody(options: { required: boolean; idleTimeoutMs: number
     }
     if (!hasBody(req)) {
       if (options.required) {
+        // requirement: int.body.unreadable
+        // requirement: D17
         next(problem('api.malformed_request', 'A JSON body is required.'));
         return;
       }
@@ -82,6 +90,7 @@ export function makeJsonBody(options: { required: boolean; idleTimeoutMs: number
       next();
       return;
     }
+    // requirement: D47
     const encoding = req.headers['content-encoding']?.trim();
     if (encoding !== undefined && encoding !== '' && encoding.toLowerCase() !== 'identity') {
       // Only identity bodies are read (D47): a compressed body is refused before it is read.
@@ -98,6 +107,7 @@ export function makeJsonBody(options: { required: boolean; idleTimeoutMs: number
       next(problem('api.payload_too_large', `The body exceeds ${BODY_LIMIT_BYTES} bytes.`));
       return;
     }
+    // requirement: cat.api.body-incomplete
     // A client that stops sending gets 408 instead of holding the connection open forever.
     req.setTimeout(options.idleTimeoutMs, () => {
       if (res.headersSent) return;

@@ -29,6 +29,10 @@ function isJson(text: unknown): boolean {
   }
 }
 
+// requirement: int.body.unreadable
+// requirement: cat.api.malformed-request
+// requirement: cat.api.payload-too-large
+// requirement: cat.api.body-incomplete
 /** The problem an Express or body-parser error stands for, or null when it is not one of theirs. */
 function expressProblem(error: { type?: string; status?: number; body?: unknown }): ProblemError | null {
   switch (error.type as ParserErrorType | undefined) {
@@ -49,6 +53,8 @@ function expressProblem(error: { type?: string; status?: number; body?: unknown 
   }
 }
 
+// requirement: int.endpoints.error-bodies
+// requirement: int.errors.problem-json
 /** Express error middleware (four arguments). */
 export function makeErrorHandler(options: { log: Logger }) {
   return function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {

@@ -14,6 +14,7 @@ export function templatePattern(path: string): RegExp {
   return new RegExp(`^${escaped}/?$`);
 }
 
+// requirement: D21
 /** Middleware answering every request no route took. */
 export function makeFallback(routes: RouteShape[]) {
   const allowed = new Map<RegExp, string[]>();

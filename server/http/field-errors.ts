@@ -10,6 +10,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { type CatalogCode, catalogEntry, type FieldError } from '../../spec/load.ts';
 import { fieldError } from './problem.ts';
 
+// requirement: D59
 /** At most this many field errors are listed for one body, or for one row of an import. */
 export const MAX_FIELD_ERRORS = 50;
 
@@ -21,12 +22,15 @@ interface CodedSchema {
   'x-error-codes-by-keyword'?: Record<string, CatalogCode>;
 }
 
+// requirement: D28
+// requirement: D44
 /** The catalog code a schema names for a failure of `keyword`: by keyword first, then `x-error-code`. */
 function codeOf(schema: unknown, keyword: string): CatalogCode | undefined {
   const coded = schema as CodedSchema | undefined;
   return coded?.['x-error-codes-by-keyword']?.[keyword] ?? coded?.['x-error-code'];
 }
 
+// requirement: int.errors.field-error
 /** A body field's name as the request spells it: `lines[0].quantity`. */
 function bodyField(pointer: string): string {
   return pointer

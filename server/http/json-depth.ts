@@ -44,6 +44,7 @@ function memberName(bytes: Uint8Array, start: number, end: number): string {
   }
 }
 
+// requirement: D58
 /**
  * Where JSON text first nests arrays and objects more than `max` deep, or null when it never
  * does. Linear in the text and without recursion; text that is not JSON is judged as far as

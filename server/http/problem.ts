@@ -27,6 +27,13 @@ function reason(status: number): string {
   return STATUS_CODES[status] ?? 'Error';
 }
 
+// requirement: int.errors.catalog-type
+// requirement: int.errors.status-by-kind
+// requirement: int.errors.validation-title
+// requirement: int.errors.validation-status
+// requirement: int.errors.validation-detail
+// requirement: cat.type-is-code
+// requirement: cat.status-fixed
 /**
  * A problem of the catalog `code`: status from the catalog, title the reason phrase
  * ("Validation failed" for a 400 with field errors), detail the given text or the
@@ -47,6 +54,7 @@ export function problem(
   return new ProblemError(status, code, title, detail ?? (entry.meaning || null), errors, options.headers);
 }
 
+// requirement: D3
 /** A problem with `type: about:blank` (401, 403, 404 and 405 of unknown routes, 500; D3, D21; 409 of the test clock, D52; 503 of a fault, D51). */
 export function aboutBlank(status: 401 | 403 | 404 | 405 | 409 | 500 | 503, detail: string, headers: Record<string, string> = {}): ProblemError {
   return new ProblemError(status, 'about:blank', reason(status), detail, undefined, headers);
@@ -57,6 +65,9 @@ export function bounded(text: string, max = 100): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
+// requirement: int.errors.field-error-code
+// requirement: int.errors.field-error-value
+// requirement: int.errors.field-error-message
 /** One field error of a 400 body; `value` is echoed as text, null when not safe to echo. */
 export function fieldError(field: string, code: CatalogCode, message: string, value: unknown): FieldError {
   return { field, code, value: echo(value), message };

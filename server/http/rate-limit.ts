@@ -14,6 +14,12 @@ interface Bucket {
   at: number;
 }
 
+// requirement: int.limits.rate-limit
+// requirement: int.errors.rate-limit-429
+// requirement: int.errors.retry-after-honourable
+// requirement: cat.api.rate-limited
+// requirement: D14
+// requirement: D25
 /** Middleware: takes one token from the key's bucket or answers 429. */
 export function makeRateLimit(options: { clock: TenantClock }) {
   const buckets = new Map<string, Bucket>();

@@ -15,6 +15,7 @@ function writeText(res: Response, status: number, contentType: string, body: str
   res.end(body);
 }
 
+// requirement: int.service.json
 /** Sends JSON text already serialised (the feeds build it in SQL). */
 export function sendJsonText(res: Response, status: number, json: string): void {
   contextOf(res).onAnswer?.(status, 'application/json', json);
@@ -27,6 +28,14 @@ export function sendEmpty(res: Response, status: number): void {
   res.status(status).end();
 }
 
+// requirement: int.service.json
+// requirement: int.errors.problem-json
+// requirement: int.errors.validation-body
+// requirement: int.errors.validation-errors
+// requirement: int.errors.no-overridable
+// requirement: int.errors.other-bodies
+// requirement: cat.validation-errors
+// requirement: D23
 /** Sends a problem as `application/problem+json`, with `instance` = the path and the request id (D23). */
 export function sendProblem(req: Request, res: Response, problem: ProblemError): void {
   const body = JSON.stringify({

@@ -15,6 +15,7 @@ export function newRequestId(): string {
   return `${PREFIX}${issued.toString(36)}`;
 }
 
+// requirement: D23
 /** Middleware: takes the client's `X-Request-Id` when it is 1–128 visible ASCII characters, issues one otherwise. */
 export function makeRequestId() {
   return function requestId(req: Request, res: Response, next: NextFunction): void {

@@ -23,6 +23,8 @@ function rawProblem(status: number, reason: string, type: string, detail: string
   ].join('\r\n');
 }
 
+// requirement: int.body.unreadable
+// requirement: cat.api.body-incomplete
 /** The problem text for a client error Node raised, by its code. */
 function clientErrorAnswer(code: string | undefined, path: string): string {
   switch (code) {
@@ -81,6 +83,9 @@ function appClasses(app: Express): { IncomingMessage: typeof IncomingMessage; Se
   return { IncomingMessage: AppRequest as unknown as typeof IncomingMessage, ServerResponse: AppResponse as unknown as typeof ServerResponse };
 }
 
+// requirement: int.errors.problem-json
+// requirement: D23
+// requirement: D60
 /**
  * An HTTP server for `app` whose every answer is problem+json with a request id, those Node
  * would give on its own included: a request it cannot parse (also on a connection that already
@@ -177,6 +182,7 @@ export function createHttpServer(app: Express): Server {
     else if (socket.bytesWritten === state.answeredBytes) endWith(socket, state, answer);
     else socket.destroy();
   });
+  // requirement: D60
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     writeProblem(response, 417, 'Expectation Failed', 'about:blank', `Expect: ${String(request.headers.expect).slice(0, 100)} cannot be met; only 100-continue is understood.`, (request.url ?? '').split('?')[0]!);
   });

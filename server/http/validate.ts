@@ -66,6 +66,7 @@ export async function warmValidators(): Promise<void> {
 /** Arrays are judged on this many leading items when a body's field errors are listed and counted: the count is exact below it. */
 const COUNTED_ARRAY_ITEMS = 1000;
 
+// requirement: D8
 /** Decimal integer text, as a query parameter of type integer must be (D8): no `0x10`, `1e3`, ` 5`. */
 const decimalInteger = /^-?\d+$/;
 
@@ -124,6 +125,15 @@ function headersOf(req: Request, names: readonly string[]): Record<string, strin
   return headers;
 }
 
+// requirement: int.payment.amount-invalid
+// requirement: int.payment.currency-invalid
+// requirement: int.payment.paymentId-format
+// requirement: int.orders-feed.status
+// requirement: cat.api.malformed-request
+// requirement: cat.validation-errors
+// requirement: D9
+// requirement: D16
+// requirement: D19
 /** Middleware validating an operation's parameters and body; the coerced values land in `res.locals.input`. */
 export function makeValidate(operation: OperationSpec, document: DocumentName = 'integration') {
   const compile = (location: ParameterLocation): ValidateFunction | null => {

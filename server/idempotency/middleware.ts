@@ -14,6 +14,8 @@ import { fieldError, problem } from '../http/problem.ts';
 const HEADER = 'Idempotency-Key';
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 
+// requirement: D13
+// requirement: D26
 /** The two idempotency middlewares of the write operations, sharing one in-flight set. */
 export function makeIdempotency(options: { store: Idempotency }) {
   const inFlight = new Set<string>();
@@ -31,6 +33,9 @@ export function makeIdempotency(options: { store: Idempotency }) {
       return;
     }
     const slot = `${principalOf(res).tenantId}\n${key}`;
+    // requirement: int.idempotency.in-flight
+    // requirement: int.errors.rate-limit-429
+    // requirement: cat.idempotency.in-flight
     if (inFlight.has(slot)) {
       next(problem('idempotency.inFlight', 'A request with the same Idempotency-Key is still in flight; retry after the delay in Retry-After.', undefined, { headers: { 'Retry-After': '1' } }));
       return;

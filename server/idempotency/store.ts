@@ -2,6 +2,7 @@
 import type { TenantClock } from '../domain/time.ts';
 import type { Db } from '../store/db.ts';
 
+// requirement: D13
 /** How long a completed answer is replayed (D13). */
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 

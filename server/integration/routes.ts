@@ -25,6 +25,10 @@ export function expressPath(template: string): string {
   return template.replace(/\{([^}]+)\}/g, ':$1');
 }
 
+// requirement: D22
+// requirement: cat.tenants.suspended
+// requirement: cat.tenants.suspended-reads
+// requirement: cat.tenants.archived
 /** Middleware: a suspended or archived tenant's writes are refused (D22); reads keep working. */
 function tenantWritable(_req: Request, res: Response, next: NextFunction): void {
   const { tenantState } = principalOf(res);
@@ -33,6 +37,10 @@ function tenantWritable(_req: Request, res: Response, next: NextFunction): void 
   else next();
 }
 
+// requirement: int.whoami.response
+// requirement: int.identity.tenantId
+// requirement: int.identity.keyId
+// requirement: int.identity.scopes
 function whoami(_req: Request, res: Response): void {
   const { tenantId, keyId, scopes } = principalOf(res);
   const identity: KeyIdentity = { tenantId, keyId, scopes };
@@ -62,16 +70,32 @@ export function makeIntegrationRouter(options: { store: Store; cursors: CursorCo
     const write = operation.method !== 'GET';
     // Faults strike once the call belongs to a tenant and has passed its rate limit (D51).
     const faults = makeFaultInjection({ faults: store.faults, operationId: operation.operationId, write, refusesPrefer: operation.parameters.some((parameter) => parameter.in !== 'header') || operation.requestBody !== null });
+    // requirement: int.orders-feed.scope
+    // requirement: int.trips-feed.scope
+    // requirement: int.whoami.no-scope
+    // requirement: D2
+    // requirement: D51
     const chain: RequestHandler[] = [auth, rateLimit, makeRequireScope(operation.scope), faults];
     if (write) {
       chain.push(idempotency.begin);
       if (operation.requestBody !== null) {
         chain.push(makeJsonBody({ required: operation.requestBody.required, idleTimeoutMs: options.bodyIdleTimeoutMs }));
       }
+      // requirement: int.payment.body
+      // requirement: int.payment.amount
+      // requirement: int.payment.currency
+      // requirement: int.payment.amount-invalid
+      // requirement: int.payment.currency-invalid
+      // requirement: int.payment.paymentId-format
       chain.push(idempotency.resolve, makeValidate(operation), tenantWritable);
     } else {
+      // requirement: int.orders-feed.status
+      // requirement: int.trips-feed.refusals
+      // requirement: D9
+      // requirement: D16
       chain.push(makeValidate(operation));
     }
+    // requirement: int.versioning.prefix
     router[operation.method.toLowerCase() as 'get' | 'post' | 'delete'](expressPath(operation.path), ...chain, handler);
   }
   return router;

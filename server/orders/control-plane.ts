@@ -34,6 +34,7 @@ export function makeOrderHandlers(options: { store: Store; cursors: CursorCodec 
       store.intake.setMiniStatus(tenantId, orderId, bodyOf<{ miniStatus: string }>(res).miniStatus);
       sendJson(res, 200, detail(tenantId, orderId));
     },
+    // requirement: D40
     orderHistory(_req, res) {
       const { tenantId, orderId } = target(res);
       detail(tenantId, orderId);

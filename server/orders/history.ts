@@ -15,6 +15,7 @@ export interface HistoryRows {
   lastSeq: number | null;
 }
 
+// requirement: D40
 /** History statements, prepared once. */
 export function makeHistory(db: Db) {
   const insert = db.prepare('INSERT INTO order_history (order_id, at, kind, data) VALUES (?, ?, ?, ?)');

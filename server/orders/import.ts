@@ -41,6 +41,9 @@ function refused(result: ImportRowResult, { judgement, listed }: Refusal): Impor
   return { ...result, type: 'import.row.invalid', detail, errors: errors.slice(0, listed) };
 }
 
+// requirement: int.limits.import-rows
+// requirement: D37
+// requirement: D59
 /** The handler of `importOrders`. */
 export function makeImportHandler(store: Store): Handler {
   return function importOrders(_req, res) {

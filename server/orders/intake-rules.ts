@@ -26,6 +26,7 @@ export interface OrderIntake {
   lines: LineIntake[];
 }
 
+// requirement: D36
 /** Refuses a Return without the order it returns, and a PickUp line on any order but a Rebox. */
 export function checkIntake(intake: OrderIntake): void {
   if (intake.type === 'Return' && (intake.relatedToOrderId ?? null) === null) {

@@ -44,6 +44,9 @@ export function makeOrderIntake(db: Db, deps: { tenants: Tenants; history: Histo
   const restore = db.prepare('UPDATE orders SET archived_at = NULL, updated_at = ? WHERE id = ?');
   const setMiniStatus = db.prepare('UPDATE orders SET mini_status = ?, updated_at = ? WHERE id = ?');
 
+  // requirement: int.order.id
+  // requirement: int.order.createdAtUtc
+  // requirement: D36
   /** Inserts one order stamped `stamp` (with `chosen` ids, else random ones); refuses it first if a rule that needs the database says no. */
   function insert(tenantId: string, intake: OrderIntake, stamp: string, chosen?: ChosenIds): string {
     checkIntake(intake);
@@ -77,6 +80,7 @@ export function makeOrderIntake(db: Db, deps: { tenants: Tenants; history: Histo
     /** Takes in one order in status New (with `chosen` ids: the simulation's, D53); returns its id. */
     create: transaction(db, (tenantId: string, intake: OrderIntake, chosen?: ChosenIds): string => insert(tenantId, intake, tenants.nextStamp(tenantId), chosen)),
 
+    // requirement: D37
     /** Takes in the rows one by one under one stamp; a refused row is reported and skipped. */
     importRows: transaction(db, (tenantId: string, rows: readonly ImportRow[]): ImportOutcome[] => {
       const stamp = tenants.nextStamp(tenantId);
@@ -102,6 +106,8 @@ export function makeOrderIntake(db: Db, deps: { tenants: Tenants; history: Histo
       history.record(orderId, stamp, 'restore', { status: order.status });
     }),
 
+    // requirement: int.order.mini-status-rules
+    // requirement: D35
     /** Sets the order's mini-status to an active directory entry of its current status (stored as the directory spells it). */
     setMiniStatus: transaction(db, (tenantId: string, orderId: string, label: string): void => {
       const order = existing(tenantId, orderId);

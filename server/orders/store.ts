@@ -38,6 +38,8 @@ export function makeOrders(db: Db, tenants: Tenants) {
     history.run(orderId, at, kind, JSON.stringify(data));
 
   return {
+    // requirement: int.orders-feed.no-archived
+    // requirement: int.archive.gone-from-feed
     /** A page of the tenant's live orders (archived ones are never returned). */
     feedPage: makeFeedPage(db, {
       select: `SELECT o.updated_at, o.id, o.status, ${ORDER_JSON} FROM orders o
@@ -51,6 +53,10 @@ export function makeOrders(db: Db, tenants: Tenants) {
       return jsonById.get(id);
     },
 
+    // requirement: int.payment.paymentId
+    // requirement: int.orders-feed.follows-changes
+    // requirement: D10
+    // requirement: D29
     /**
      * Records a payment on the live order with `externalId` (D10): a `paymentId` already
      * recorded on the order is not recorded again and does not move `updatedAtUtc`.
@@ -69,6 +75,8 @@ export function makeOrders(db: Db, tenants: Tenants) {
       },
     ),
 
+    // requirement: int.cancel.history
+    // requirement: D11
     /** Cancels the live order with `externalId` (D11); a Planned order leaves its trip. */
     cancel: transaction(db, (tenantId: string, externalId: string, reason: string | null): OrderWriteResult => {
       const found = liveByExternalId.get(tenantId, externalId);
@@ -81,6 +89,8 @@ export function makeOrders(db: Db, tenants: Tenants) {
       return { ok: true, orderJson: jsonById.get(found.id)!, changed: { orderIds: [found.id], tripIds: found.trip_id === null ? [] : [found.trip_id] } };
     }),
 
+    // requirement: int.archive.gone-from-feed
+    // requirement: D12
     /** Archives the live order with `externalId` (D12). */
     archive: transaction(db, (tenantId: string, externalId: string): OrderWriteResult => {
       const found = liveByExternalId.get(tenantId, externalId);

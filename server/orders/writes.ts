@@ -6,6 +6,11 @@ import { bounded, problem } from '../http/problem.ts';
 import { sendEmpty, sendJsonText } from '../http/reply.ts';
 import type { Orders, OrderWriteResult } from './store.ts';
 
+// requirement: int.status.illegal-move
+// requirement: int.payment.not-found
+// requirement: int.cancel.not-found
+// requirement: int.archive.not-found
+// requirement: cat.orders.not-found
 /** The order JSON of a successful write (noting what it changed for the request log, D48), or the problem of a refused one. */
 function orderOrProblem(res: Response, result: OrderWriteResult, externalId: string, move: string): string {
   if (result.ok) {
@@ -18,9 +23,14 @@ function orderOrProblem(res: Response, result: OrderWriteResult, externalId: str
 
 /** Handlers of the three writes over the order store. */
 export function makeOrderWriteHandlers(options: { orders: Orders }) {
+  // requirement: int.service.tenant-only
   const target = (res: Response) => ({ tenantId: principalOf(res).tenantId, externalId: contextOf(res).input!.params['externalId']! });
 
   return {
+    // requirement: int.payment.response
+    // requirement: int.payment.amount
+    // requirement: int.payment.currency
+    // requirement: D19
     attachPayment(_req: Request, res: Response): void {
       const { tenantId, externalId } = target(res);
       const payment = contextOf(res).input!.body as PaymentRequest;
@@ -31,11 +41,14 @@ export function makeOrderWriteHandlers(options: { orders: Orders }) {
       });
       sendJsonText(res, 200, orderOrProblem(res, result, externalId, 'paid'));
     },
+    // requirement: int.cancel.response
+    // requirement: int.cancel.reason
     cancelOrder(_req: Request, res: Response): void {
       const { tenantId, externalId } = target(res);
       const { reason } = contextOf(res).input!.body as CancelRequest;
       sendJsonText(res, 200, orderOrProblem(res, options.orders.cancel(tenantId, externalId, reason ?? null), externalId, 'cancelled'));
     },
+    // requirement: int.archive.no-content
     archiveOrder(_req: Request, res: Response): void {
       const { tenantId, externalId } = target(res);
       orderOrProblem(res, options.orders.archive(tenantId, externalId), externalId, 'archived');

@@ -12,6 +12,7 @@ import { type Db, transaction } from '../store/db.ts';
 import { type Keys, SCOPES } from '../tenants/keys.ts';
 import type { Tenants } from '../tenants/store.ts';
 
+// requirement: D39
 /** The orders and trips the main tenant's feeds hold at least, outside the pools. */
 export const PROFILE_FEEDS = { minOrders: 120, minTrips: 120 };
 /** External ids per pool. */

@@ -39,6 +39,7 @@ function capturingEnd(this: Response, ...args: unknown[]): Response {
 /** `METHOD expressPath` → operationId, for the operation a request reached. */
 const operationByRoute = new Map([...operations.values()].map((op) => [`${op.method} ${expressPath(op.path)}`, op.operationId]));
 
+// requirement: D48
 /** Middleware recording the integration API's requests into `log`. */
 export function makeRequestCapture(options: { log: RequestLog }) {
   const { log } = options;

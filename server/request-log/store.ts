@@ -104,6 +104,7 @@ export function openRequestLogDatabase(file: string): Db {
   return db;
 }
 
+// requirement: D48
 /** Request-log statements, prepared once. */
 export function makeRequestLogTable(db: Db) {
   const insert = db.prepare(`INSERT INTO request_log (tenant_id, at, operation, method, target, status, problem_type, field_errors,

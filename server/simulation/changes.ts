@@ -16,6 +16,7 @@ import type { Store } from '../store/index.ts';
 import type { PoolOrder, PoolTrip, ReferenceIds, SimulationRow } from './store.ts';
 import { changeDraws, type Draw, generator, intOf, pickInt, stateOf } from './draws.ts';
 
+// requirement: D54
 /** The status an order passes through when unknown statuses are on (D54). */
 export const UNLISTED_STATUS = 'OnHold';
 

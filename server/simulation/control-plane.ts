@@ -3,6 +3,8 @@ import { simulationOf, type SimulationSetting } from './runner.ts';
 import type { Store } from '../store/index.ts';
 import { bodyOf, type Handler, paramsOf, sendJson } from '../control-plane/respond.ts';
 
+// requirement: D53
+// requirement: D54
 /** Handlers of the simulation operations. */
 export function makeSimulationHandlers(store: Store): Record<string, Handler> {
   const simulation = simulationOf(store);

@@ -37,6 +37,7 @@ export function generator(state: number[]): Draw {
   };
 }
 
+// requirement: D53
 /** The draws of one change: a generator of its own, named by seed and position. */
 export function changeDraws(seed: number, position: number): Draw {
   return generator(stateOf('change', seed, position));

@@ -69,6 +69,7 @@ function skipTo(row: SimulationRow, nowMs: number): void {
   row.nextChangeAt = nowMs + gapMs(generator(row.timeline), row.changesPerMinute);
 }
 
+// requirement: D53
 /** The simulation of one store: start, stop, read, and catch up; `close` ends its timer. */
 export function makeSimulationRunner(store: Store, options: { log?: Logger } = {}) {
   const { simulations, clocks, tenants } = store;

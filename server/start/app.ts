@@ -46,6 +46,7 @@ export function createApp(options: AppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // requirement: D21
   // Paths are case-sensitive (D21): `/API/V1/...` is no operation.
   app.set('case sensitive routing', true);
   app.use(makeRequestId());

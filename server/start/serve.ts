@@ -91,6 +91,7 @@ export async function main(argv: string[]): Promise<number> {
   void warmValidators();
   let removeTokenFile = () => {};
   try {
+    // requirement: D45
     if (tokenFile !== null) removeTokenFile = writeAdminTokenFile(url, adminToken, tokenFile);
   } catch (error) {
     await sandbox.close();
@@ -105,6 +106,7 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.write(`\n${await stopped}: shutting down\n`);
   // Answers in progress get two seconds to finish.
   await sandbox.close({ graceMs: 2000 });
+  // requirement: D45
   removeTokenFile();
   return 0;
 }
@@ -148,6 +150,7 @@ function startingData(store: ReturnType<typeof openStore>, dataset: StartingData
   return { tenantId: store.tenants.list()[0]!.id, note: 'existing database: its demo keys were printed when it was created; delete the file to start over.' };
 }
 
+// requirement: D64
 /**
  * What the sandbox prints when it is ready. The console link carries the admin token in its
  * fragment, which a browser keeps to itself (never sent, never a Referer); the console takes

@@ -6,12 +6,27 @@ import type { Db } from './db.ts';
  * field order of the spec (and D15 for trips).
  */
 
+// requirement: int.order.all-present
+// requirement: int.order.id
+// requirement: int.order.externalId
+// requirement: int.order.shortId
+// requirement: int.order.status
+// requirement: int.order.miniStatus
+// requirement: int.order.type
+// requirement: int.order.customId
+// requirement: int.order.createdAtUtc
+// requirement: int.order.updatedAtUtc
+// requirement: int.order.tags
+// requirement: int.status.by-name
 /** `json_object(...)` of an order row aliased `o`. */
 export const ORDER_JSON = `json_object(
   'id', o.id, 'externalId', o.external_id, 'shortId', o.short_id, 'status', o.status,
   'miniStatus', o.mini_status, 'type', o.type, 'customId', o.custom_id,
   'createdAtUtc', o.created_at, 'updatedAtUtc', o.updated_at, 'tags', json(o.tags))`;
 
+// requirement: int.trip.members
+// requirement: int.trip.status-name
+// requirement: D15
 /** `json_object(...)` of a trip row aliased `t`. */
 export const TRIP_JSON = `json_object(
   'id', t.id, 'shortId', t.short_id, 'status', t.status, 'warehouseId', t.warehouse_id,
@@ -36,6 +51,8 @@ export interface FeedRows {
   next: FeedPosition | null;
 }
 
+// requirement: int.orders-feed.caught-up
+// requirement: D6
 /**
  * Turns `limit + 1` fetched rows `[updatedAt, id, status, json]` into a page of `limit` items:
  * the extra row only tells that more follow (D6).
@@ -51,6 +68,8 @@ export function toFeedRows(rows: [string, string, string, string][], limit: numb
   };
 }
 
+// requirement: int.orders-feed.since
+// requirement: D4
 /**
  * The keyset bound of a feed query as `(updated_at, id) > (?, ?)`: after the cursor's
  * position, or from `since` inclusive (every id sorts after ''), or from the start.
@@ -68,6 +87,9 @@ export interface FeedQuery {
   limit: number;
 }
 
+// requirement: int.orders-feed.oldest-first
+// requirement: int.trips-feed.oldest-first
+// requirement: D7
 /**
  * A feed's page function over `select` (which must yield `updated_at, id, status, json` and end
  * in a WHERE clause with `tenant_id = ?` and `(updated_at, id) > (?, ?)`), the keyset

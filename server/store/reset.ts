@@ -9,6 +9,7 @@ const TABLES = [
   'orders', 'trips', 'tags', 'products', 'vehicles', 'drivers', 'warehouses', 'api_keys', 'tenants',
 ];
 
+// requirement: D38
 /** The reset, as one transaction; the tenants' clocks (D52) and fault rules (D51) forget them too. */
 export function makeReset(db: Db, clocks: Clocks, faults: Pick<Faults, 'reload'>): () => void {
   const statements = TABLES.map((table) => db.prepare(`DELETE FROM ${table}`));

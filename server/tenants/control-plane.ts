@@ -20,6 +20,7 @@ export function makeTenantHandlers(store: Store): Record<string, Handler> {
       const { state } = queryOf<{ state?: TenantState }>(res);
       sendJson(res, 200, { items: store.tenants.list().filter((tenant) => state === undefined || tenant.state === state) });
     },
+    // requirement: D32
     createTenant(_req, res) {
       const body = bodyOf<{ name?: string; country: string; skills?: string[] }>(res);
       const skills = normalizeSkills(body.skills ?? []);
@@ -41,6 +42,8 @@ export function makeTenantHandlers(store: Store): Record<string, Handler> {
     listApiKeys(_req, res) {
       sendJson(res, 200, { items: store.keys.list(tenantOf(res).id) });
     },
+    // requirement: int.auth.key-rules
+    // requirement: D33
     createApiKey(_req, res) {
       const body = bodyOf<{ name: string; scopes: string[]; rateLimitPerMinute?: number }>(res);
       const created = store.keys.create({
@@ -51,6 +54,9 @@ export function makeTenantHandlers(store: Store): Record<string, Handler> {
       });
       sendJson(res, 201, created);
     },
+    // requirement: int.auth.key-rules
+    // requirement: int.auth.revoked
+    // requirement: cat.apikeys
     revokeApiKey(_req, res) {
       const tenantId = tenantOf(res).id;
       const keyId = paramsOf(res)['keyId']!;

@@ -14,6 +14,8 @@ export type { KeyPrincipal } from './key-cache.ts';
 export const SCOPES = ['orders:read', 'orders:write', 'trips:read'] as const;
 export type Scope = (typeof SCOPES)[number];
 
+// requirement: int.auth.key-rules
+// requirement: D33
 /** Default and maximum requests per minute of a key (D14). */
 export const DEFAULT_RATE_LIMIT = 600;
 export const MAX_RATE_LIMIT = 6000;
@@ -113,6 +115,8 @@ export function makeKeys(db: Db, clock: TenantClock) {
       insert.run(id, input.tenantId, input.name, sha256(secret), input.scopes.join(' '), input.rateLimit ?? DEFAULT_RATE_LIMIT, utc(clock(input.tenantId)));
       return { ...toInfo(byId.get(id, input.tenantId)!), secret };
     },
+    // requirement: int.auth.one-tenant
+    // requirement: int.auth.revoked
     /** The live key that `presented` is, or null (unknown, malformed or revoked); the answer is shared and frozen. */
     authenticate(presented: string): KeyPrincipal | null {
       const match = KEY_PATTERN.exec(presented);

@@ -6,6 +6,8 @@ import { aboutBlank } from '../http/problem.ts';
 import type { Tenants } from './store.ts';
 import { paramsOf, refusalProblem } from '../control-plane/respond.ts';
 
+// requirement: D22
+// requirement: D31
 /** Middleware: 404 `about:blank` for an unknown tenant; for a write, 409 when the tenant is Suspended or Archived. */
 export function makeTenantScope(options: { tenants: Tenants; writes: boolean }) {
   return function tenantScope(_req: Request, res: Response, next: NextFunction): void {

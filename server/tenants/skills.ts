@@ -6,6 +6,8 @@ export const MAX_SKILLS = 100;
 /** A skill is at most this long once trimmed. */
 export const MAX_SKILL_LENGTH = 64;
 
+// requirement: int.limits.skills
+// requirement: D32
 /** The skills as stored: each trimmed, in the order given; refuses a blank, long or repeated skill, or too many. */
 export function normalizeSkills(skills: readonly string[]): string[] {
   if (skills.length > MAX_SKILLS) refuse('tenants.skills.too_many', `At most ${MAX_SKILLS} capability skills; got ${skills.length}.`, 'skills', null);

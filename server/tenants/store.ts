@@ -49,6 +49,7 @@ export function makeTenants(db: Db, clock: Clock, tenantClock: TenantClock = () 
   const raiseClock = db.prepare('UPDATE tenants SET clock = max(clock, ?) WHERE id = ?');
 
   return {
+    // requirement: D31
     /** Creates an Active tenant and returns it. */
     create(input: { name: string; country: string; id?: string }): Tenant {
       const id = input.id ?? randomUUID();
@@ -72,6 +73,9 @@ export function makeTenants(db: Db, clock: Clock, tenantClock: TenantClock = () 
     setSkills(id: string, skills: string[]): void {
       setSkills.run(JSON.stringify(skills), id);
     },
+    // requirement: int.orders-feed.follows-changes
+    // requirement: int.order.updatedAtUtc
+    // requirement: D7
     /**
      * The `updatedAtUtc` stamp of a write transaction in the tenant (D7): the later of now
      * and one millisecond past the newest stamp issued, so stamps strictly increase.

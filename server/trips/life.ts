@@ -85,6 +85,7 @@ export function makeTripLife(db: Db, deps: { tenants: Tenants; history: History;
       return { ...(JSON.parse(json) as Trip), stops: stops.view(tripId) };
     }),
 
+    // requirement: D41
     /** Builds a Confirmed trip with one stop per order (with `chosen` ids: the simulation's, D53); the orders become Planned. Returns the trip's id. */
     build: transaction(db, (tenantId: string, input: { orderIds: string[]; driverId?: string | null; vehicleId?: string | null }, chosen?: ChosenIds): string => {
       const orders = input.orderIds.map((orderId, i) => {
@@ -110,12 +111,14 @@ export function makeTripLife(db: Db, deps: { tenants: Tenants; history: History;
       return tripId;
     }),
 
+    // requirement: int.trip.start
     /** Confirmed → InProgress, with the trip's Planned orders. */
     start: transaction(db, (tenantId: string, tripId: string): void => {
       assertCanStart(trip(tenantId, tripId).status);
       start(tripId, tenants.nextStamp(tenantId));
     }),
 
+    // requirement: D42
     /** Finishes stop `index` with its outcome; the order takes its end status. A Confirmed trip starts first (D42). */
     recordOutcome: transaction(db, (tenantId: string, tripId: string, index: number, input: StopOutcomeInput): void => {
       const current = trip(tenantId, tripId);
@@ -142,6 +145,8 @@ export function makeTripLife(db: Db, deps: { tenants: Tenants; history: History;
       setTripStatus.run('InProgress', stamp, tripId);
     }),
 
+    // requirement: int.trip.complete
+    // requirement: D43
     /** InProgress → Completed once no stop is open. */
     complete: transaction(db, (tenantId: string, tripId: string): void => {
       const current = trip(tenantId, tripId);
@@ -149,6 +154,7 @@ export function makeTripLife(db: Db, deps: { tenants: Tenants; history: History;
       setTripStatus.run('Completed', tenants.nextStamp(tenantId), tripId);
     }),
 
+    // requirement: int.trip.cancel
     /** Confirmed or InProgress → Cancelled; the orders of open stops go back to InPlanning, off the trip (D43). */
     cancel: transaction(db, (tenantId: string, tripId: string, reasonCode: string): void => {
       assertCanCancel(trip(tenantId, tripId).status);

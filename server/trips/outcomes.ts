@@ -41,6 +41,7 @@ export function vocabularyOf(type: OrderType, role: LineRole): Vocabulary {
   return type === 'Pickup' || type === 'Return' || role === 'PickUp' ? 'collection' : 'delivery';
 }
 
+// requirement: D42
 /** Checks the outcomes of a Completed stop against its lines and returns them as recorded, in line order. */
 export function checkLineOutcomes(type: OrderType, lines: readonly StopLineSpec[], inputs: readonly LineOutcomeInput[] | undefined): RecordedLine[] {
   if (inputs === undefined) {
@@ -106,6 +107,10 @@ export function failedOutcomes(type: OrderType, lines: readonly StopLineSpec[], 
   );
 }
 
+// requirement: int.status.values
+// requirement: int.status.delivery-ends
+// requirement: int.status.pickup-ends
+// requirement: int.status.rebox
 /**
  * The order's end status after its stop: Delivery ends FullyDelivered, PartiallyDelivered
  * or Returned; Pickup and Return end Collected, PartiallyCollected or NotCollected; Rebox

@@ -5,6 +5,8 @@ import { makeFeedPage, TRIP_JSON } from '../store/feed-sql.ts';
 /** Trip statements, prepared once. */
 export function makeTrips(db: Db) {
   return {
+    // requirement: int.trips-feed.oldest-first
+    // requirement: int.trips-feed.params
     /** A page of the tenant's trip feed. */
     feedPage: makeFeedPage(db, {
       select: `SELECT t.updated_at, t.id, t.status, ${TRIP_JSON} FROM trips t WHERE t.tenant_id = ? AND (t.updated_at, t.id) > (?, ?)`,

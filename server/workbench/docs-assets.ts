@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { traceCss } from '../../conformance/reporters/html-trace.ts';
 
 /** A static file of the docs: its media type and its bytes. */
 export interface DocsAsset {
@@ -47,7 +48,7 @@ const initializer = `'use strict';
 })();
 `;
 
-/** The docs' own look: the navigation bar and the catalog and decisions pages. */
+/** The docs' own look: the navigation bar and the catalog, decisions and requirements pages. */
 const stylesheet = `body { margin: 0; font-family: system-ui, sans-serif; color: #1f2328; }
 .waybill-nav { display: flex; flex-wrap: wrap; gap: 0.4rem 1.2rem; align-items: baseline; padding: 0.7rem 1.5rem; background: #1b1f24; color: #e6edf3; }
 .waybill-nav strong { margin-right: 0.6rem; }
@@ -83,7 +84,9 @@ const stylesheet = `body { margin: 0; font-family: system-ui, sans-serif; color:
 }
 .catalog td.status { font-variant-numeric: tabular-nums; }
 h2:target, h3:target { background: #fff8c5; }
-`;
+.waybill-page.waybill-wide { max-width: 96rem; }
+table.trace tr:target { background: #fff8c5; }
+${traceCss}`;
 
 /** The folder of the installed `swagger-ui-dist`, found the way Node resolves the dependency. */
 function swaggerUiFolder(): string {

@@ -16,6 +16,7 @@ const navigation = [
   { href: '/docs/sandbox', label: 'Sandbox control plane' },
   { href: '/docs/errors', label: 'Error catalog' },
   { href: '/docs/decisions', label: 'Decisions' },
+  { href: '/docs/requirements', label: 'Requirements' },
   { href: '/console', label: 'Console' },
 ] as const;
 
@@ -28,7 +29,7 @@ export const apiDocuments = {
 export type ApiDocument = keyof typeof apiDocuments;
 
 /** A whole docs page: head with the given stylesheets, the navigation bar, then `body`. */
-function page(title: string, current: string, stylesheets: string[], ...body: Child[]): string {
+export function page(title: string, current: string, stylesheets: string[], ...body: Child[]): string {
   const nav = element(
     'nav',
     { class: 'waybill-nav', 'aria-label': 'API reference' },

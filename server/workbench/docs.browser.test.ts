@@ -1,14 +1,16 @@
 /**
  * The API reference in a real browser (Debian's Chromium through playwright-core), with every
  * request to another host blocked: the operations of both documents render, the links reach
- * the catalog and the decisions, and no console error or CSP violation occurs. The screenshot
- * goes to reports/console/docs.png for a person to look at.
+ * the catalog and the decisions, the requirement trace reads on a desktop and a phone with no
+ * serious accessibility violation, and no console error or CSP violation occurs. The
+ * screenshots go to reports/console/ (docs.png, docs-requirements-*.png) for a person to look at.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipWithoutBrowser } from '../../test/browser.ts';
+import { launchChromium, seriousAccessibilityViolations, skipWithoutBrowser } from '../../test/browser.ts';
+import { requirements } from '../../spec/load.ts';
 import { packageFile } from '../../spec/package-files.ts';
 import { memoryStore, type RunningServer, startServer } from '../../dev/testing/sandbox.ts';
 
@@ -99,5 +101,38 @@ describe.skipIf(SKIP)('/docs in Chromium', () => {
     expect(blocked).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
+  }, 60_000);
+
+  it('traces the requirements on a desktop and a phone: the anchored row under the header, no sideways scroll, no serious axe violation', async () => {
+    const { page, blocked, problems } = await isolatedPage();
+    await page.goto(`${server.url}/docs`);
+    await page.locator('nav a', { hasText: 'Requirements' }).click();
+    expect(page.url()).toBe(`${server.url}/docs/requirements`);
+    expect(await page.locator('table.trace tbody tr').count()).toBe(requirements.size);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${server.url}/docs/errors`);
+      await page.goto(`${server.url}/docs/requirements#int.orders-feed.caught-up`);
+      const row = page.locator('tr:target');
+      expect(await row.getAttribute('id')).toBe('int.orders-feed.caught-up');
+      expect(await row.innerText()).toContain('server/integration/feeds.ts');
+      const { rowTop, headBottom } = (await page.evaluate(`(() => {
+        const head = document.querySelector('table.trace thead th').getBoundingClientRect();
+        return { rowTop: document.querySelector('tr:target').getBoundingClientRect().top, headBottom: head.bottom };
+      })()`)) as { rowTop: number; headBottom: number };
+      expect(rowTop, `the row's top at ${viewport.width} px`).toBeGreaterThanOrEqual(Math.max(headBottom, 0) - 0.5);
+      expect(await page.evaluate('document.scrollingElement.scrollWidth'), `the trace's width at ${viewport.width} px`).toBeLessThanOrEqual(viewport.width);
+      await page.screenshot({ path: join(SCREENSHOTS, `docs-requirements-${viewport.width}.png`) });
+    }
+    expect(blocked).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+    // axe is a script the page's CSP refuses, so it runs in a context that bypasses it.
+    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+    const checked = await context.newPage();
+    await checked.goto(`${server.url}/docs/requirements`);
+    expect(await seriousAccessibilityViolations(checked)).toEqual([]);
+    await context.close();
   }, 60_000);
 });

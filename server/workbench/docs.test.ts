@@ -1,7 +1,10 @@
 /** The API reference, the raw documents and /health: status, type, CSP, same-origin assets, content. */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalog } from '../../spec/load.ts';
+import { checks } from '../../conformance/checks/index.ts';
+import { scenarios } from '../../conformance/client-check/scenarios/index.ts';
+import { catalog, requirements } from '../../spec/load.ts';
+import { requirementMarkers } from '../../spec/requirement-markers.ts';
 import { packageFile, PACKAGE_VERSION } from '../../spec/package-files.ts';
 import { memoryStore, type RunningServer, startServer } from '../../dev/testing/sandbox.ts';
 import { markdownHtml } from './docs-pages.ts';
@@ -28,6 +31,7 @@ describe('the API reference pages', () => {
     ['/docs/sandbox', SWAGGER_CSP],
     ['/docs/errors', PAGE_CSP],
     ['/docs/decisions', PAGE_CSP],
+    ['/docs/requirements', PAGE_CSP],
   ])('%s is HTML under its CSP, without a key', async (path, csp) => {
     const response = await get(path);
     expect(response.status).toBe(200);
@@ -36,7 +40,7 @@ describe('the API reference pages', () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     const html = await response.text();
     expect(html).toMatch(/^<!doctype html>/);
-    for (const link of ['/docs', '/docs/sandbox', '/docs/errors', '/docs/decisions', '/openapi.yaml', '/sandbox.yaml']) {
+    for (const link of ['/docs', '/docs/sandbox', '/docs/errors', '/docs/decisions', '/docs/requirements', '/openapi.yaml', '/sandbox.yaml']) {
       expect(html).toContain(`href="${link}"`);
     }
   });
@@ -80,6 +84,33 @@ describe('the API reference pages', () => {
     expect(html).toContain('<code>X-Api-Key: &lt;key&gt;</code>');
   });
 
+  it('traces every requirement of the register to its checks, scenarios and the sandbox files its markers name', async () => {
+    const html = await (await get('/docs/requirements')).text();
+    const rows = [...html.matchAll(/<tr id="([^"]+)" data-trace="([^"]+)">([\s\S]*?)<\/tr>/g)].map(([, id, implementer, cells]) => ({ id: id!, implementer: implementer!, cells: cells! }));
+    expect(rows.map((row) => row.id)).toEqual([...requirements.keys()]);
+    const row = (id: string) => rows.find((candidate) => candidate.id === id)!;
+    const caughtUp = row('int.orders-feed.caught-up');
+    expect(caughtUp.cells).toContain('<span class="trace-level">MUST</span>');
+    expect(caughtUp.cells).toContain('a null nextCursor means the feed is caught up');
+    // Ids may wrap after each dot, paths after each slash.
+    const wrapped = (id: string) => id.replaceAll('.', '.<wbr/>');
+    const wrappedPath = (file: string) => file.replaceAll('/', '/<wbr/>');
+    for (const check of checks.filter((candidate) => candidate.verifies.includes('int.orders-feed.caught-up'))) expect(caughtUp.cells).toContain(`<code>${wrapped(check.id)}</code>`);
+    for (const scenario of scenarios.filter((candidate) => candidate.verifies.includes('int.orders-feed.caught-up'))) expect(caughtUp.cells).toContain(`<code>${wrapped(scenario.id)}</code>`);
+    const marked = requirementMarkers().get('int.orders-feed.caught-up')!;
+    expect(marked.length).toBeGreaterThan(0);
+    for (const site of marked) expect(caughtUp.cells).toContain(`<code>${wrappedPath(site.file)}</code>`);
+    // A rule the sandbox does not implement says who does, and names no server file.
+    const client = row('int.status.unknown-not-final');
+    expect(client.implementer).toBe('client');
+    expect(client.cells).toContain('a rule for the integrating client');
+    expect(client.cells).not.toContain('server/');
+    // Quotes are text: D1's `<key>` stays escaped, and decisions link to their section.
+    expect(row('D1').cells).toContain('X-Api-Key: &lt;key&gt;');
+    expect(row('D1').cells).toContain('href="/docs/decisions#d1"');
+    expect(foreignUrls(html)).toEqual([]);
+  });
+
   it('lets no raw HTML or unsafe link of the markdown through', () => {
     const html = markdownHtml('# Title\n\n<script>alert(1)</script>\n\nText <img src=x onerror=alert(1)> and [a](javascript:alert(1)) [b](java\tscript:x) [c](/docs) ![p](https://elsewhere.example/p.png)\n');
     expect(html).not.toMatch(/<script|<img|javascript:|elsewhere/);
@@ -118,7 +149,7 @@ describe('the raw documents, /health and /', () => {
     const head = await get('/health', { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
-    for (const path of ['/docs', '/health', '/openapi.yaml', '/docs/assets/docs-init.js']) {
+    for (const path of ['/docs', '/docs/requirements', '/health', '/openapi.yaml', '/docs/assets/docs-init.js']) {
       const response = await get(path, { method: 'POST' });
       expect(response.status, path).toBe(405);
       expect(response.headers.get('allow')).toBe('GET, HEAD');

@@ -1,7 +1,8 @@
 /**
  * The API reference and the sandbox's own addresses, outside the integration API and without
  * keys: `/docs` (the integration API in Swagger UI), `/docs/sandbox` (the control plane),
- * `/docs/errors` (the catalog), `/docs/decisions`, the raw documents `/openapi.yaml` and
+ * `/docs/errors` (the catalog), `/docs/decisions`, `/docs/requirements` (the requirement trace),
+ * the raw documents `/openapi.yaml` and
  * `/sandbox.yaml`, `/health`, and `/` leading to the console. Every page loads only this
  * server's files, under a Content-Security-Policy that allows nothing else and no inline script.
  */
@@ -11,6 +12,7 @@ import { packageFile, PACKAGE_VERSION } from '../../spec/package-files.ts';
 import { aboutBlank } from '../http/problem.ts';
 import { docsAsset } from './docs-assets.ts';
 import { type ApiDocument, apiDocuments, apiPage, decisionsPage, errorsPage } from './docs-pages.ts';
+import { requirementsPage } from './docs-requirements.ts';
 
 /**
  * The Swagger UI pages: scripts and styles only from here (no inline script), the documents
@@ -21,7 +23,7 @@ import { type ApiDocument, apiDocuments, apiPage, decisionsPage, errorsPage } fr
 export const SWAGGER_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/** The catalog and decisions pages: nothing but this server's stylesheet and icon. */
+/** The catalog, decisions and requirements pages: nothing but this server's stylesheet and icon. */
 export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** Writes a finished body with its type and headers; Node leaves the body out for HEAD. */
@@ -50,6 +52,8 @@ export function makeDocsRouter(): express.Router {
     sandbox: once(() => apiPage('sandbox')),
     errors: once(errorsPage),
     decisions: once(decisionsPage),
+    // The trace reads every check and scenario (a quarter of a second to load): only once asked for, never at start.
+    requirements: once(async () => requirementsPage((await import('../../conformance/reporters/requirement-trace.ts')).requirementTrace())),
   };
   const rawDocuments = new Map(
     (Object.keys(apiDocuments) as ApiDocument[]).map((name) => [apiDocuments[name].raw, once(() => readFileSync(packageFile(apiDocuments[name].file)))]),
@@ -66,13 +70,14 @@ export function makeDocsRouter(): express.Router {
   router.get('/docs/sandbox', (_req, res) => send(res, 'text/html; charset=utf-8', pages.sandbox(), htmlHeaders(SWAGGER_CSP)));
   router.get('/docs/errors', (_req, res) => send(res, 'text/html; charset=utf-8', pages.errors(), htmlHeaders(PAGE_CSP)));
   router.get('/docs/decisions', (_req, res) => send(res, 'text/html; charset=utf-8', pages.decisions(), htmlHeaders(PAGE_CSP)));
+  router.get('/docs/requirements', async (_req, res) => send(res, 'text/html; charset=utf-8', await pages.requirements(), htmlHeaders(PAGE_CSP)));
   router.get('/docs/assets/:name', (req: Request, res: Response, next: NextFunction) => {
     const asset = docsAsset(String(req.params['name']));
     if (asset === undefined) return next();
     send(res, asset.type.startsWith('text/') ? `${asset.type}; charset=utf-8` : asset.type, asset.body, { 'Cache-Control': 'public, max-age=3600' });
   });
   // The addresses above take GET and HEAD only; anything else is 405 like the API's paths (D21).
-  router.all(['/', '/health', ...rawDocuments.keys(), '/docs', '/docs/sandbox', '/docs/errors', '/docs/decisions', '/docs/assets/:name'], (req, _res, next) => {
+  router.all(['/', '/health', ...rawDocuments.keys(), '/docs', '/docs/sandbox', '/docs/errors', '/docs/decisions', '/docs/requirements', '/docs/assets/:name'], (req, _res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
     next(aboutBlank(405, `${req.method} is not allowed on this path; allowed: GET, HEAD.`, { Allow: 'GET, HEAD' }));
   });

@@ -1,0 +1,14 @@
+import { launchChromium } from '../test/browser.ts';
+import { memoryStore, startServer } from './testing/sandbox.ts';
+const server = await startServer(memoryStore());
+const browser = await launchChromium();
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+await page.goto(`${server.url}/docs/requirements#int.orders-feed.caught-up`);
+await page.screenshot({ path: '/work/tmp-i22d/req-anchor.png' });
+await page.goto(`${server.url}/docs/requirements`);
+await page.screenshot({ path: '/work/tmp-i22d/req-top.png' });
+await page.setViewportSize({ width: 390, height: 844 });
+await page.goto(`${server.url}/docs/requirements#D6`);
+await page.screenshot({ path: '/work/tmp-i22d/req-mobile.png' });
+await browser.close();
+await server.close();
