@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipWithoutBrowser } from '../../test/browser.ts';
+import { launchChromium, skipWithoutBrowser } from '../../dev/testing/browser.ts';
 import { sampleReport } from '../testing/sample-report.ts';
 import { reportHtml } from './html.ts';
 

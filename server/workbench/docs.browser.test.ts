@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipWithoutBrowser } from '../../test/browser.ts';
+import { launchChromium, skipWithoutBrowser } from '../../dev/testing/browser.ts';
 import { packageFile } from '../../spec/package-files.ts';
 import { memoryStore, type RunningServer, startServer } from '../testing.ts';
 

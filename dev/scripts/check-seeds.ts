@@ -158,7 +158,7 @@ function main(): number {
     return 2;
   }
   const seed = parseSeedCatalog(readFileSync(seedPath, 'utf8'));
-  const catalog = parse(readFileSync(new URL('./errors.yaml', import.meta.url), 'utf8')) as {
+  const catalog = parse(readFileSync(new URL('../../spec/errors.yaml', import.meta.url), 'utf8')) as {
     total?: unknown;
     codes?: CatalogCode[];
   };
@@ -170,7 +170,7 @@ function main(): number {
   }
   console.log(`errors.yaml matches the seed: ${seed.codes.length} codes`);
   const seedsDir = dirname(seedPath);
-  const register = parse(readFileSync(new URL('./requirements.yaml', import.meta.url), 'utf8')) as { requirements: QuotedRequirement[] };
+  const register = parse(readFileSync(new URL('../../spec/requirements.yaml', import.meta.url), 'utf8')) as { requirements: QuotedRequirement[] };
   const statements = register.requirements.filter((entry) => entry.document !== 'DECISIONS.md');
   const documents = new Map([...new Set(statements.map((entry) => entry.document))].map((name) => [name, readFileSync(resolve(seedsDir, name), 'utf8')]));
   const misquoted = compareQuotes(documents, statements);
