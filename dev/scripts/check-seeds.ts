@@ -1,6 +1,6 @@
 // Compares spec/errors.yaml with the seed error catalog (shared/seeds/02-error-catalog.md), and
 // every seed statement of spec/requirements.yaml with the seed section it quotes.
-// Usage: tsx spec/check-seeds.ts [seeds dir or catalog file]   (or WAYBILL_SEEDS_DIR)
+// Usage: tsx dev/scripts/check-seeds.ts [seeds dir or catalog file]   (or WAYBILL_SEEDS_DIR)
 // Exit 0 = they match, 1 = they differ, 2 = the seed file is absent.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -144,7 +144,7 @@ export function compareQuotes(seeds: ReadonlyMap<string, string>, entries: reado
 
 // A directory gets the catalog file name appended, so both the seeds dir and the file itself work.
 function seedCatalogPath(): string {
-  const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+  const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
   const given = process.argv[2] ?? process.env.WAYBILL_SEEDS_DIR;
   const path = given ? resolve(given) : resolve(repoRoot, '../shared/seeds');
   return existsSync(path) && statSync(path).isDirectory() ? resolve(path, CATALOG_FILE) : path;

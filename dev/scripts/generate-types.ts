@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse as parseYaml } from 'yaml';
 
-const specUrl = new URL('.', import.meta.url);
+const specUrl = new URL('../../spec/', import.meta.url);
 
 const banner = (source: string) =>
   `// Generated from spec/${source} by \`npm run gen:types\`. Do not edit by hand.\n`;
