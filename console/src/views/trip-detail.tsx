@@ -3,7 +3,7 @@ import { useContext, useEffect, useState } from 'preact/hooks';
 import { seg } from '../api.ts';
 import { Panel, ProblemNotice, SelectField, Status, TextField, useAction, When } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
-import type { OrderDetail, Stop, TripDetail } from '../types.ts';
+import { type OrderDetail, type Stop, STOP_OUTCOME_STATUSES, type TripDetail } from '../types.ts';
 import { counted, outcomeWords, quantityLabel } from '../words.tsx';
 
 const QUANTITIES = { delivery: ['delivered', 'returned', 'rejected', 'lost'], collection: ['collected', 'notCollected'] } as const;
@@ -40,7 +40,7 @@ function StopOutcomeForm({ trip, stop, onDone }: { trip: TripDetail; stop: Stop;
       if (changed) onDone(changed);
     }}>
       <div class="row">
-        <SelectField label={`Stop ${number} outcome`} name="status" value={status} options={['Completed', 'Failed']} onValue={setStatus} problem={problem} />
+        <SelectField label={`Stop ${number} outcome`} name="status" value={status} options={STOP_OUTCOME_STATUSES} onValue={setStatus} problem={problem} />
         {status === 'Failed' ? <TextField label="Reason code" name="reasonCode" value={reasonCode} onValue={setReasonCode} problem={problem} placeholder="CustomerAbsent" /> : null}
       </div>
       {status === 'Completed' ? stop.lines.map((l, i) => (
