@@ -1280,7 +1280,7 @@ export interface components {
              * @description Let some orders pass through an order status the contract does not list yet (D54).
              * @default false
              */
-            unknownStatuses: boolean;
+            unknownStatuses?: boolean;
         };
         TripBuild: {
             /** @description The orders, one stop each, in stop order. */
@@ -1354,7 +1354,7 @@ export interface components {
              * @default Completed
              * @enum {string}
              */
-            status: "Completed" | "Failed";
+            status?: "Completed" | "Failed";
             reasonCode?: components["schemas"]["ReasonCode"];
             /** @description One outcome per line of the stop (Completed); not read for Failed. */
             lines?: components["schemas"]["LineOutcomeInput"][];

@@ -19,7 +19,7 @@ const banner = (source: string) =>
 // `enumValues`: the console runs in a browser and cannot read the YAML, so it imports the
 // enums as values. `emptyObjectsUnknown`: a schema `{ type: object }` (a history entry's
 // `data`) holds any members, not none.
-const OPTIONS: OpenAPITSOptions = { alphabetize: false, enumValues: true, emptyObjectsUnknown: true };
+const OPTIONS: OpenAPITSOptions = { alphabetize: false, enumValues: true, emptyObjectsUnknown: true, defaultNonNullable: false };
 
 /** The names of `components.schemas` of a document of spec/. */
 function schemaNames(document: string): Set<string> {

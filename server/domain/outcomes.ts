@@ -3,11 +3,12 @@
  * status it gives the order (seed "Order statuses", rules 1 to 3).
  */
 import type { OrderStatusName, OrderType } from '../../spec/load.ts';
+import type { components } from '../../spec/sandbox-types.ts';
 import type { LineRole } from './intake-rules.ts';
 import { refuse } from './refusal.ts';
 
-/** Which quantities a line's outcome takes. */
-export type Vocabulary = 'delivery' | 'collection';
+/** Which quantities a line's outcome takes (`StopLine.vocabulary` of spec/sandbox.yaml). */
+export type Vocabulary = components['schemas']['StopLine']['vocabulary'];
 
 /** A line of a stop as the rules need it. */
 export interface StopLineSpec {
@@ -16,17 +17,8 @@ export interface StopLineSpec {
   role: LineRole;
 }
 
-/** One line's outcome as the request sends it; quantities left out are 0. */
-export interface LineOutcomeInput {
-  line: number;
-  delivered?: number;
-  returned?: number;
-  rejected?: number;
-  lost?: number;
-  collected?: number;
-  notCollected?: number;
-  reasonCode?: string;
-}
+/** One line's outcome as the request sends it; quantities left out are 0 (`LineOutcomeInput`). */
+export type LineOutcomeInput = components['schemas']['LineOutcomeInput'];
 
 /** One line's outcome as recorded. */
 export type RecordedLine =

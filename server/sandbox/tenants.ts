@@ -1,4 +1,5 @@
 /** Tenants (D22, D31, D32) and their API keys (D2, D14, D33). */
+import type { components } from '../../spec/sandbox-types.ts';
 import type { Store } from '../store/index.ts';
 import type { TenantState } from '../store/tenants.ts';
 import { refuse } from '../domain/refusal.ts';
@@ -21,7 +22,7 @@ export function makeTenantHandlers(store: Store): Record<string, Handler> {
       sendJson(res, 200, { items: store.tenants.list().filter((tenant) => state === undefined || tenant.state === state) });
     },
     createTenant(_req, res) {
-      const body = bodyOf<{ name?: string; country: string; skills?: string[] }>(res);
+      const body = bodyOf<components['schemas']['NewTenant']>(res);
       const skills = normalizeSkills(body.skills ?? []);
       const tenant = store.tenants.create({ name: body.name ?? 'Sandbox tenant', country: body.country });
       if (skills.length > 0) store.tenants.setSkills(tenant.id, skills);
@@ -35,14 +36,14 @@ export function makeTenantHandlers(store: Store): Record<string, Handler> {
     archiveTenant: lifecycle('archive'),
     setTenantSkills(_req, res) {
       const tenant = tenantOf(res);
-      store.tenants.setSkills(tenant.id, normalizeSkills(bodyOf<{ skills: string[] }>(res).skills));
+      store.tenants.setSkills(tenant.id, normalizeSkills(bodyOf<components['schemas']['SkillsRequest']>(res).skills));
       sendJson(res, 200, tenantOf(res));
     },
     listApiKeys(_req, res) {
       sendJson(res, 200, { items: store.keys.list(tenantOf(res).id) });
     },
     createApiKey(_req, res) {
-      const body = bodyOf<{ name: string; scopes: string[]; rateLimitPerMinute?: number }>(res);
+      const body = bodyOf<components['schemas']['NewApiKey']>(res);
       const created = store.keys.create({
         tenantId: tenantOf(res).id,
         name: body.name,

@@ -5,26 +5,23 @@
  * it changes and is recorded in the orders' history.
  */
 import { randomUUID } from 'node:crypto';
-import { checkLineOutcomes, endStatus, failedOutcomes, type LineOutcomeInput } from '../domain/outcomes.ts';
+import { checkLineOutcomes, endStatus, failedOutcomes } from '../domain/outcomes.ts';
 import { refuse } from '../domain/refusal.ts';
 import { type ChosenIds, newShortId } from '../domain/short-id.ts';
 import { assertCanCancel, assertCanComplete, assertCanStart, assertStopsChangeable, ON_LIVE_TRIP, PLANNABLE } from '../domain/trip-rules.ts';
+import type { components } from '../../spec/sandbox-types.ts';
 import type { Trip } from '../../spec/load.ts';
 import { type Db, transaction } from './db.ts';
 import { TRIP_JSON } from './feed-sql.ts';
 import type { History } from './history.ts';
 import type { Tenants } from './tenants.ts';
-import type { StopState, StopView, TripStops } from './trip-stops.ts';
+import type { StopState, TripStops } from './trip-stops.ts';
 
-/** A trip as the control plane shows it: the API's Trip with its stops. */
-export type TripDetail = Trip & { stops: StopView[] };
+/** A trip as the control plane shows it: the API's Trip with its stops (`TripDetail`). */
+export type TripDetail = components['schemas']['TripDetail'];
 
-/** A stop's outcome as the request gives it (validated by the schema). */
-export interface StopOutcomeInput {
-  status?: 'Completed' | 'Failed';
-  reasonCode?: string;
-  lines?: LineOutcomeInput[];
-}
+/** A stop's outcome as the request gives it, validated by the schema (`StopOutcomeRequest`). */
+export type StopOutcomeInput = components['schemas']['StopOutcomeRequest'];
 
 interface TripRow {
   id: string;

@@ -3,13 +3,14 @@
  * line's outcome (D41, D42). A trip loaded from a fixture dataset has no stop rows; they
  * are made from its orders the first time the control plane touches it.
  */
+import type { components } from '../../spec/sandbox-types.ts';
 import type { OrderType } from '../../spec/load.ts';
 import type { LineRole } from '../domain/intake-rules.ts';
 import { type RecordedLine, type StopLineSpec, vocabularyOf } from '../domain/outcomes.ts';
 import type { Db } from './db.ts';
 
-/** A stop's status; Removed when its order left the trip while the stop was open (D43). */
-export type StopStatus = 'Open' | 'Completed' | 'Failed' | 'Cancelled' | 'Removed';
+/** A stop's status; Removed when its order left the trip while the stop was open (`StopStatus` of spec/sandbox.yaml, D43). */
+export type StopStatus = components['schemas']['StopStatus'];
 
 /** A stop as the trip rules need it. */
 export interface StopState {
@@ -23,15 +24,8 @@ export interface StopState {
   outcomes: RecordedLine[] | null;
 }
 
-/** A stop as the control plane shows it. */
-export interface StopView {
-  index: number;
-  orderId: string;
-  status: StopStatus;
-  reasonCode: string | null;
-  finishedAtUtc: string | null;
-  lines: { line: number; lineId: string; role: LineRole; quantity: number; vocabulary: string; outcome: Omit<RecordedLine, 'line'> | null }[];
-}
+/** A stop as the control plane shows it (`Stop`). */
+export type StopView = components['schemas']['Stop'];
 
 interface StopRow {
   position: number;
