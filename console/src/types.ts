@@ -23,6 +23,8 @@ export {
   faultKindValues as FAULT_KINDS,
   /** The integration API's operations, as fault rules and the request log name them. */
   integrationOperationValues as INTEGRATION_OPERATIONS,
+  /** The problems a 429 fault may answer. */
+  newFaultRuleProblemTypeValues as FAULT_PROBLEM_TYPES,
   /** The statuses a `status` fault answers. */
   newFaultRuleStatusValues as FAULT_STATUSES,
   /** When a fault strikes a write. */
@@ -71,6 +73,10 @@ export type HistoryPage = Sandbox['HistoryPage'];
 export type ImportResult = Sandbox['ImportResult'];
 /** A stop of a trip (`Stop`). */
 export type Stop = Sandbox['Stop'];
+/** What happened to a line of a stop (`LineOutcome`). */
+export type LineOutcome = Sandbox['LineOutcome'];
+/** Which quantities a line's outcome takes (`StopLine.vocabulary`). */
+export type Vocabulary = Sandbox['StopLine']['vocabulary'];
 /** A trip as the feed reports it (`Trip`). */
 export type Trip = Integration['Trip'];
 /** A page of the trip feed (`TripPage`). */

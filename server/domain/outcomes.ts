@@ -25,8 +25,8 @@ export type RecordedLine =
   | { line: number; delivered: number; returned: number; rejected: number; lost: number; reasonCode: string | null }
   | { line: number; collected: number; notCollected: number; reasonCode: string | null };
 
-const DELIVERY_KEYS = ['delivered', 'returned', 'rejected', 'lost'] as const;
-const COLLECTION_KEYS = ['collected', 'notCollected'] as const;
+const DELIVERY_KEYS = ['delivered', 'returned', 'rejected', 'lost'] as const satisfies readonly (keyof LineOutcomeInput)[];
+const COLLECTION_KEYS = ['collected', 'notCollected'] as const satisfies readonly (keyof LineOutcomeInput)[];
 
 /** Delivery quantities for a Delivery-role line of a Delivery or Rebox order; collection quantities otherwise. */
 export function vocabularyOf(type: OrderType, role: LineRole): Vocabulary {

@@ -63,7 +63,7 @@ function profileDatasets(): ProfileDatasets {
 function checkMainDataset(main: Dataset, pools: OrderPools): void {
   if (main.trips.length < PROFILE_FEEDS.minTrips) throw new Error(`the profile dataset has ${main.trips.length} trips`);
   const statusOf = new Map(main.orders.map((order) => [order.externalId, order.status]));
-  for (const status of ['Planned', 'InProgress']) {
+  for (const status of ['Planned', 'InProgress'] satisfies OrderStatusName[]) {
     const count = pools.onTrip.filter((id) => statusOf.get(id) === status).length;
     if (count < ON_TRIP_MIN_EACH) throw new Error(`the profile dataset's onTrip pool has ${count} ${status} orders`);
   }

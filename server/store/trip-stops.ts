@@ -7,7 +7,8 @@ import type { components } from '../../spec/sandbox-types.ts';
 import type { OrderType } from '../../spec/load.ts';
 import type { LineRole } from '../domain/intake-rules.ts';
 import { type RecordedLine, type StopLineSpec, vocabularyOf } from '../domain/outcomes.ts';
-import type { Db } from './db.ts';
+import { ON_LIVE_TRIP } from '../domain/trip-rules.ts';
+import { type Db, sqlList } from './db.ts';
 
 /** A stop's status; Removed when its order left the trip while the stop was open (`StopStatus` of spec/sandbox.yaml, D43). */
 export type StopStatus = components['schemas']['StopStatus'];
@@ -46,8 +47,8 @@ export function makeTripStops(db: Db) {
   const backfill = db.prepare(
     `INSERT INTO trip_stops (trip_id, position, order_id, status, finished_at)
      SELECT o.trip_id, row_number() OVER (ORDER BY o.created_at, o.id) - 1, o.id,
-       CASE WHEN o.status IN ('Planned', 'InProgress') THEN 'Open' WHEN o.status = 'Refused' THEN 'Failed' ELSE 'Completed' END,
-       CASE WHEN o.status IN ('Planned', 'InProgress') THEN NULL ELSE o.updated_at END
+       CASE WHEN o.status IN ${sqlList(ON_LIVE_TRIP)} THEN 'Open' WHEN o.status = 'Refused' THEN 'Failed' ELSE 'Completed' END,
+       CASE WHEN o.status IN ${sqlList(ON_LIVE_TRIP)} THEN NULL ELSE o.updated_at END
      FROM orders o WHERE o.trip_id = ?`,
   );
   const rows = db.prepare<[string], StopRow>(

@@ -3,10 +3,11 @@ import { useContext, useEffect, useState } from 'preact/hooks';
 import { seg } from '../api.ts';
 import { Panel, ProblemNotice, SelectField, Status, TextField, useAction, When } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
-import { type OrderDetail, type Stop, STOP_OUTCOME_STATUSES, type TripDetail } from '../types.ts';
+import { type LineOutcome, type OrderDetail, type Stop, STOP_OUTCOME_STATUSES, type TripDetail, type Vocabulary } from '../types.ts';
 import { counted, outcomeWords, quantityLabel } from '../words.tsx';
 
-const QUANTITIES = { delivery: ['delivered', 'returned', 'rejected', 'lost'], collection: ['collected', 'notCollected'] } as const;
+/** The quantities of a line's outcome, by its vocabulary. */
+const QUANTITIES = { delivery: ['delivered', 'returned', 'rejected', 'lost'], collection: ['collected', 'notCollected'] } as const satisfies Record<Vocabulary, readonly Exclude<keyof LineOutcome, 'reasonCode'>[]>;
 
 function StopOutcomeForm({ trip, stop, onDone }: { trip: TripDetail; stop: Stop; onDone: (trip: TripDetail) => void }) {
   const { api, tenant } = useContext(ConsoleContext);
