@@ -1,4 +1,4 @@
-import { launchChromium } from '../test/browser.ts';
+import { launchChromium } from './testing/browser.ts';
 import { memoryStore, startServer } from './testing/sandbox.ts';
 const server = await startServer(memoryStore());
 const browser = await launchChromium();

@@ -1002,3 +1002,15 @@ export interface operations {
         };
     };
 }
+type FlattenedDeepRequired<T> = {
+    [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
+};
+type ReadonlyArray<T> = [
+    Exclude<T, undefined>
+] extends [
+    unknown[]
+] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const orderStatusNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderStatusName"]> = ["New", "InPlanning", "Planned", "InProgress", "FullyDelivered", "PartiallyDelivered", "Returned", "Collected", "PartiallyCollected", "NotCollected", "Refused", "Cancelled", "Closed"];
+export const orderTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderType"]> = ["Delivery", "Pickup", "Return", "Rebox"];
+export const tripStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TripStatus"]> = ["Confirmed", "InProgress", "Completed", "Cancelled"];
+export const componentsHeadersIdempotentReplayedValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["Idempotent-Replayed"]> = ["true"];

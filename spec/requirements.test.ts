@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { sectionsOf } from './check-seeds.ts';
+import { sectionsOf } from '../dev/scripts/check-seeds.ts';
 import { citationOf, operations, requirements } from './load.ts';
 
 const decisionsText = readFileSync(new URL('./DECISIONS.md', import.meta.url), 'utf8');

@@ -1,7 +1,7 @@
 /** spec/sandbox.yaml: its schemas compile, its examples are true, and its error codes are the catalog's (D24). */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { catalog, type Json, listOperations, resolveRef, sandboxOpenapi, sharedAjv, standaloneSchema, validator } from './load.ts';
+import { catalog, type Json, listOperations, operations as integrationOperations, resolveRef, sandboxOpenapi, sharedAjv, standaloneSchema, validator } from './load.ts';
 
 type JsonObject = { [key: string]: Json };
 
@@ -71,6 +71,25 @@ describe('spec/sandbox.yaml', () => {
   it('lists every code of reach sandbox in some operation', () => {
     const listed = new Set(operations.flatMap((op) => op.errorCodes));
     expect([...catalog.values()].filter((entry) => entry.reach === 'sandbox' && !listed.has(entry.code)).map((entry) => entry.code)).toEqual([]);
+  });
+
+  it('repeats the lists of openapi.yaml and its own in step: operations, scopes, states, modes, fault members', () => {
+    const enumOf = (schema: Json) => (schema as JsonObject)['enum'] as Json[];
+    const propertyEnum = (name: string, property: string) => enumOf(((schemas[name] as JsonObject)['properties'] as JsonObject)[property] as Json);
+    const parameterEnum = (name: string) => enumOf(resolveRef<JsonObject>({ $ref: `#/components/parameters/${name}` }, sandboxOpenapi)['schema'] as Json);
+    const operationIds = [...integrationOperations.keys()];
+    expect(enumOf(schemas['IntegrationOperation'] as Json)).toEqual(operationIds);
+    expect(parameterEnum('RequestLogOperation')).toEqual(operationIds);
+    const scopes = new Set([...integrationOperations.values()].flatMap((operation) => (operation.scope === null ? [] : [operation.scope])));
+    expect([...enumOf(schemas['Scope'] as Json)].sort()).toEqual([...scopes].sort());
+    expect(enumOf(schemas['TenantStateFilter'] as Json)).toEqual(enumOf(schemas['TenantState'] as Json));
+    expect(propertyEnum('ClockSetting', 'mode')).toEqual(propertyEnum('Clock', 'mode'));
+    for (const member of ['status', 'problemType', 'when']) {
+      expect(propertyEnum('FaultRule', member), member).toEqual([...propertyEnum('NewFaultRule', member), null]);
+    }
+    expect(propertyEnum('RequestLogFault', 'when')).toEqual(propertyEnum('FaultRule', 'when'));
+    const stopStatuses = enumOf(schemas['StopStatus'] as Json);
+    for (const status of propertyEnum('StopOutcomeRequest', 'status')) expect(stopStatuses).toContain(status);
   });
 
   it('names only decisions that spec/DECISIONS.md records', () => {

@@ -1,13 +1,14 @@
 /**
- * The copies of the contract's status lists that cannot read spec/openapi.yaml (the console runs
- * in a browser; the example clients import nothing of waybill) are held to it here: a status
- * added, renamed or dropped in the contract fails this test until each copy follows. The lists
- * read from the contract (spec/load.ts) and the rule subsets typed `OrderStatusName` need no test.
+ * The copies of the contract's lists that cannot read spec/openapi.yaml (the example clients
+ * import nothing of waybill; the console's list of writes, which the contract marks by method) are
+ * held to it here: a value added, renamed or dropped in the contract fails this test until each
+ * copy follows. The lists read from the contract (spec/load.ts), the generated `…Values` arrays
+ * (spec/*-types.ts, which the console imports) and the rule subsets typed by the contract need no test.
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ORDER_STATUSES as consoleOrderStatuses, TRIP_STATUSES as consoleTripStatuses } from '../console/src/types.ts';
-import { orderStatuses, tripStatuses } from './load.ts';
+import { ORDER_STATUSES as consoleOrderStatuses, TRIP_STATUSES as consoleTripStatuses, WRITE_OPERATIONS as consoleWrites } from '../console/src/types.ts';
+import { operations, orderStatuses, tripStatuses } from './load.ts';
 
 /** What the seeds' end rules make final (01-integration-api.md › Order statuses, rules 1–3), plus Cancelled (D11), Refused and Closed (D41, D12). */
 const FINAL = ['FullyDelivered', 'PartiallyDelivered', 'Returned', 'Collected', 'PartiallyCollected', 'NotCollected', 'Cancelled', 'Refused', 'Closed'];
@@ -36,6 +37,12 @@ describe("the copies of the contract's status lists", () => {
   it('the console lists every order and trip status, in the contract’s order', () => {
     expect([...consoleOrderStatuses]).toEqual([...orderStatuses]);
     expect([...consoleTripStatuses]).toEqual([...tripStatuses]);
+  });
+
+  it('the console takes as writes exactly the integration operations that are not GETs', () => {
+    const writes = [...operations.values()].filter((operation) => operation.method !== 'GET').map((operation) => operation.operationId);
+    expect(writes.length).toBeGreaterThan(0);
+    expect([...consoleWrites].sort()).toEqual(writes.sort());
   });
 
   it.each([

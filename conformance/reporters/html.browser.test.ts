@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, seriousAccessibilityViolations, skipWithoutBrowser } from '../../test/browser.ts';
+import { launchChromium, seriousAccessibilityViolations, skipWithoutBrowser } from '../../dev/testing/browser.ts';
 import { packageFile } from '../../spec/package-files.ts';
 import { sampleReport } from '../../dev/testing/conformance/sample-report.ts';
 import { reportHtml } from './html.ts';

@@ -4,23 +4,21 @@
  * `ApiProblem` carrying the RFC 9457 body the server answered.
  */
 
-/** One field error of a 400 problem (`spec/errors.yaml`). */
-export interface FieldError {
-  field: string;
-  code: string;
-  message: string;
-  value?: unknown;
-}
+import type { components } from '../../spec/openapi-types.ts';
 
-/** A problem body as the server writes it. */
-export interface Problem {
-  type: string;
-  title: string;
+/** One field error of a 400 problem (`FieldError` of spec/openapi.yaml). */
+export type FieldError = components['schemas']['FieldError'];
+
+/**
+ * A problem as the console shows it: the members of the server's body (`ValidationProblem`,
+ * whose status is any here), the `X-Request-Id` it came with, or one made up for a network
+ * failure (status 0).
+ */
+export type Problem = Pick<components['schemas']['ValidationProblem'], 'type' | 'title' | 'errors'> & {
   status: number;
   detail?: string | null;
-  errors?: FieldError[];
   requestId?: string;
-}
+};
 
 /** A failed call: the problem the server answered (or one made up for a network failure). */
 export class ApiProblem extends Error {

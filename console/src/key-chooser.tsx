@@ -1,9 +1,10 @@
 /** Picks the API key a feed read goes out with: one made in this tab, or a pasted secret. */
 import { useContext, useEffect, useId } from 'preact/hooks';
 import { ConsoleContext } from './context.ts';
+import type { Scope } from './types.ts';
 
 /** The key chooser; `secret` is the chosen key's secret ('' when none), the newest key made in this tab at first. */
-export function KeyChooser({ secret, onSecret, scope }: { secret: string; onSecret: (secret: string) => void; scope: string }) {
+export function KeyChooser({ secret, onSecret, scope }: { secret: string; onSecret: (secret: string) => void; scope: Scope }) {
   const { secrets, tenant } = useContext(ConsoleContext);
   const id = useId();
   const mine = secrets.filter((k) => k.tenantId === tenant?.id && k.scopes.includes(scope));

@@ -1,188 +1,107 @@
-/** The shapes the console reads from the control plane and the integration API (spec/sandbox.yaml, spec/openapi.yaml). */
+/**
+ * The shapes and enums the console reads from the control plane and the integration API, named
+ * for the views: each is generated from spec/sandbox.yaml or spec/openapi.yaml
+ * (`npm run gen:types`), so none is written here by hand.
+ */
 
-import type { components } from '../../spec/openapi-types.ts';
+import type { components as integration } from '../../spec/openapi-types.ts';
+import type { components as sandbox } from '../../spec/sandbox-types.ts';
 
-type Schemas = components['schemas'];
+type Integration = integration['schemas'];
+type Sandbox = sandbox['schemas'];
 
-/** Every order status, in life order (`OrderStatusName` of spec/openapi.yaml). */
-export const ORDER_STATUSES: readonly Schemas['OrderStatusName'][] = [
-  'New', 'InPlanning', 'Planned', 'InProgress', 'FullyDelivered', 'PartiallyDelivered', 'Returned',
-  'Collected', 'PartiallyCollected', 'NotCollected', 'Refused', 'Cancelled', 'Closed',
-];
-export const ORDER_TYPES: readonly Schemas['OrderType'][] = ['Delivery', 'Pickup', 'Return', 'Rebox'];
-export const TRIP_STATUSES: readonly Schemas['TripStatus'][] = ['Confirmed', 'InProgress', 'Completed', 'Cancelled'];
-export const SCOPES = ['orders:read', 'orders:write', 'trips:read'] as const;
-export const TENANT_STATES = ['Active', 'Suspended', 'Archived'] as const;
+export {
+  /** Every order status, in life order (`OrderStatusName`). */
+  orderStatusNameValues as ORDER_STATUSES,
+  /** Every order type (`OrderType`). */
+  orderTypeValues as ORDER_TYPES,
+  /** Every trip status (`TripStatus`, D16). */
+  tripStatusValues as TRIP_STATUSES,
+} from '../../spec/openapi-types.ts';
+export {
+  /** What a fault does to a call (`FaultKind`, D51). */
+  faultKindValues as FAULT_KINDS,
+  /** The integration API's operations, as fault rules and the request log name them. */
+  integrationOperationValues as INTEGRATION_OPERATIONS,
+  /** The problems a 429 fault may answer. */
+  newFaultRuleProblemTypeValues as FAULT_PROBLEM_TYPES,
+  /** The statuses a `status` fault answers. */
+  newFaultRuleStatusValues as FAULT_STATUSES,
+  /** When a fault strikes a write. */
+  newFaultRuleWhenValues as FAULT_WHENS,
+  /** A line's role. */
+  lineRoleValues as LINE_ROLES,
+  /** The catalog's scopes (D2). */
+  scopeValues as SCOPES,
+  /** The status classes the request log filters by. */
+  componentsParametersRequestLogStatusClassValues as STATUS_CLASSES,
+  /** What a stop's outcome may say. */
+  stopOutcomeRequestStatusValues as STOP_OUTCOME_STATUSES,
+  /** A tenant's lifecycle states (D22). */
+  tenantStateValues as TENANT_STATES,
+} from '../../spec/sandbox-types.ts';
 
-export interface Tenant {
-  id: string;
-  name: string;
-  country: string;
-  state: (typeof TENANT_STATES)[number];
-  skills: string[];
-  createdAtUtc: string;
-}
-
-export interface ApiKey {
-  id: string;
-  tenantId: string;
-  name: string;
-  scopes: string[];
-  rateLimitPerMinute: number;
-  createdAtUtc: string;
-  revokedAtUtc: string | null;
-}
-
-export interface CreatedApiKey extends ApiKey {
-  secret: string;
-}
-
-export interface Tag {
-  id: string;
-  name: string;
-  color: string;
-}
-
-export interface MiniStatus {
-  id: string;
-  status: string;
-  name: string;
-  active: boolean;
-}
-
-/** An order as the feed reports it. */
-export type Order = Schemas['Order'];
-
-export interface OrderLine {
-  id: string;
-  line: number;
-  warehouseId: string;
-  productId: string;
-  quantity: number;
-  role: string;
-  weightKg: number;
-  volumeM3: number;
-  price: number;
-}
-
-export interface OrderDetail extends Order {
-  relatedToOrderId: string | null;
-  tripId: string | null;
-  archivedAtUtc: string | null;
-  lines: OrderLine[];
-}
-
-export interface HistoryEntry {
-  seq: number;
-  atUtc: string;
-  kind: string;
-  data: Record<string, unknown>;
-}
-
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}
-
-export interface ImportRow {
-  row: number;
-  externalId: string | null;
-  orderId: string | null;
-  type: string | null;
-  detail: string | null;
-  errors: { field: string; code: string; message: string }[];
-}
-
-export interface ImportResult {
-  created: number;
-  failed: number;
-  rows: ImportRow[];
-}
-
-export interface StopLine {
-  line: number;
-  lineId: string;
-  role: string;
-  quantity: number;
-  vocabulary: 'delivery' | 'collection';
-  outcome: Record<string, number | string | null> | null;
-}
-
-export interface Stop {
-  index: number;
-  orderId: string;
-  status: string;
-  reasonCode: string | null;
-  finishedAtUtc: string | null;
-  lines: StopLine[];
-}
-
-/** A trip as the feed reports it. */
-export type Trip = Schemas['Trip'];
-
-export type TripDetail = Trip & {
-  stops: Stop[];
-};
-
-/** The integration API's operations, as fault rules and the request log name them. */
-export const INTEGRATION_OPERATIONS = ['orderFeed', 'tripFeed', 'attachPayment', 'cancelOrder', 'archiveOrder', 'whoami'] as const;
-/** The writes: only they take a fault's `when` (D51). */
+/**
+ * The writes: only they take a fault's `when` (D51). The contract marks them by method, which
+ * the console cannot read; spec/status-lists.test.ts holds this copy to it.
+ */
 export const WRITE_OPERATIONS: readonly string[] = ['attachPayment', 'cancelOrder', 'archiveOrder'];
+
+/** A tenant (`Tenant`). */
+export type Tenant = Sandbox['Tenant'];
+/** A scope of the catalog (`Scope`, D2). */
+export type Scope = Sandbox['Scope'];
+/** An API key as the key list shows it (`ApiKey`). */
+export type ApiKey = Sandbox['ApiKey'];
+/** A new key with its secret, shown once (`CreatedApiKey`). */
+export type CreatedApiKey = Sandbox['CreatedApiKey'];
+/** A tag of the directory (`Tag`). */
+export type Tag = Sandbox['Tag'];
+/** A mini-status of the directory (`MiniStatus`). */
+export type MiniStatus = Sandbox['MiniStatus'];
+/** An order as the feed reports it (`Order`). */
+export type Order = Integration['Order'];
+/** A page of the order feed (`OrderPage`). */
+export type OrderPage = Integration['OrderPage'];
+/** An order with its lines, related order, trip and archive time (`OrderDetail`). */
+export type OrderDetail = Sandbox['OrderDetail'];
+/** One event of an order's history (`HistoryEntry`). */
+export type HistoryEntry = Sandbox['HistoryEntry'];
+/** A page of an order's history (`HistoryPage`). */
+export type HistoryPage = Sandbox['HistoryPage'];
+/** The answer to an import (`ImportResult`). */
+export type ImportResult = Sandbox['ImportResult'];
+/** A stop of a trip (`Stop`). */
+export type Stop = Sandbox['Stop'];
+/** What happened to a line of a stop (`LineOutcome`). */
+export type LineOutcome = Sandbox['LineOutcome'];
+/** Which quantities a line's outcome takes (`StopLine.vocabulary`). */
+export type Vocabulary = Sandbox['StopLine']['vocabulary'];
+/** A trip as the feed reports it (`Trip`). */
+export type Trip = Integration['Trip'];
+/** A page of the trip feed (`TripPage`). */
+export type TripPage = Integration['TripPage'];
+/** A trip with its stops (`TripDetail`). */
+export type TripDetail = Sandbox['TripDetail'];
 /** What a fault does to a call (`FaultKind`, D51). */
-export const FAULT_KINDS = ['latency', 'status', 'reset', 'empty', 'malformed', 'stall'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
-
-/** A fault rule of a tenant (`FaultRule` of spec/sandbox.yaml). */
-export interface FaultRule {
-  id: string;
-  operation: string;
-  keyId: string | null;
-  fault: FaultKind;
-  status: 429 | 500 | 503 | null;
-  retryAfterSeconds: number | null;
-  /** The problem a 429 answers; null unless `status` is 429. */
-  problemType: 'api.rate_limited' | 'idempotency.inFlight' | null;
-  latencyMs: { min: number; max: number } | null;
-  durationMs: number | null;
-  when: 'before' | 'after' | null;
-  times: number | null;
-  remaining: number | null;
-  probability: number | null;
-  seed: number | null;
-  matched: number;
-  fired: number;
-  createdAtUtc: string;
-}
-
+export type FaultKind = Sandbox['FaultKind'];
+/** A fault rule of a tenant (`FaultRule`). */
+export type FaultRule = Sandbox['FaultRule'];
+/** One request of the request log, without bodies (`RequestLogSummary`, D48). */
+export type LogSummary = Sandbox['RequestLogSummary'];
+/** A page of the request log (`RequestLogPage`). */
+export type LogPage = Sandbox['RequestLogPage'];
+/** A request or response body of a log entry, cut at 16 KiB (`RequestLogBody`). */
+export type LogBody = Sandbox['RequestLogBody'];
+/** One request of the request log with its bodies (`RequestLogEntry`). */
+export type LogEntry = Sandbox['RequestLogEntry'];
 /** The fault a call met, as its request-log entry marks it (`RequestLogFault`). */
-export interface RequestLogFault {
-  fault: FaultKind;
-  source: 'rule' | 'prefer';
-  ruleId: string | null;
-  when: 'before' | 'after' | null;
-  latencyMs?: number;
-}
-
+export type RequestLogFault = Sandbox['RequestLogFault'];
 /** A tenant's test clock (`Clock`, D52). */
-export interface Clock {
-  mode: 'system' | 'frozen' | 'offset';
-  nowUtc: string;
-  offsetMs: number;
-}
-
+export type Clock = Sandbox['Clock'];
+/** How the clock is set (`ClockSetting`). */
+export type ClockSetting = Sandbox['ClockSetting'];
 /** The answer to an advance: the clock after it, and the changes the simulation made (`ClockAdvanced`). */
-export interface ClockAdvanced {
-  clock: Clock;
-  changes: number;
-}
-
+export type ClockAdvanced = Sandbox['ClockAdvanced'];
 /** A tenant's living-feed simulation (`Simulation`, D53). */
-export interface Simulation {
-  running: boolean;
-  changesPerMinute: number | null;
-  seed: number | null;
-  unknownStatuses: boolean;
-  startedAtUtc: string | null;
-  changes: number;
-  nextChangeAtUtc: string | null;
-}
+export type Simulation = Sandbox['Simulation'];

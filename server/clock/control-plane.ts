@@ -1,5 +1,6 @@
 /** The tenant's test clock in the control plane (D52): read it, freeze, offset or release it, advance it. */
 import { parse as parseDuration } from 'tinyduration';
+import type { components } from '../../spec/sandbox-types.ts';
 import { refuse } from '../domain/refusal.ts';
 import { aboutBlank } from '../http/problem.ts';
 import { AdvanceRefused, ClockBackwards, type ClockMode } from './store.ts';
@@ -49,14 +50,14 @@ export function makeClockHandlers(store: Store): Record<string, Handler> {
       sendJson(res, 200, clocks.view(tenantOf(res)));
     },
     setClock(_req, res) {
-      const { mode, atUtc } = bodyOf<{ mode: ClockMode; atUtc?: string }>(res);
+      const { mode, atUtc } = bodyOf<components['schemas']['ClockSetting']>(res);
       if (mode === 'system' && atUtc !== undefined) {
         refuse('api.malformed_request', 'atUtc does not go with mode system: the wall clock reads what it reads.', 'atUtc', atUtc);
       }
       sendJson(res, 200, forwardOnly(() => clocks.set(tenantOf(res), mode, atUtc === undefined ? undefined : Date.parse(atUtc))));
     },
     async advanceClock(_req, res) {
-      const { by } = bodyOf<{ by: string }>(res);
+      const { by } = bodyOf<components['schemas']['ClockAdvance']>(res);
       const ms = durationMs(by);
       try {
         sendJson(res, 200, await clocks.advance(tenantOf(res), ms));

@@ -7,17 +7,15 @@
  * The settings are kept in `tenant_clocks` and cached in memory: this process is the only
  * writer, and `now()` is read on every request.
  */
+import type { components } from '../../spec/sandbox-types.ts';
 import { type Clock, utc } from '../domain/time.ts';
 import type { Db } from '../store/db.ts';
 
-export type ClockMode = 'system' | 'frozen' | 'offset';
+/** The wall clock, a stopped clock, or the wall clock shifted. */
+export type ClockMode = ClockView['mode'];
 
 /** A tenant's clock as the control plane answers it (`Clock` of spec/sandbox.yaml). */
-export interface ClockView {
-  mode: ClockMode;
-  nowUtc: string;
-  offsetMs: number;
-}
+export type ClockView = components['schemas']['Clock'];
 
 /** How a tenant's clock is set: frozen at `frozenAt`, or running `offsetMs` from the wall clock. */
 interface Setting {

@@ -1,4 +1,5 @@
 /** Tags (D34) and the mini-status directory (D35). */
+import type { components } from '../../spec/sandbox-types.ts';
 import type { Store } from '../store/index.ts';
 import { sendEmpty } from '../http/reply.ts';
 import { bodyOf, type Handler, paramsOf, sendJson } from '../control-plane/respond.ts';
@@ -11,17 +12,17 @@ export function makeDirectoryHandlers(store: Store): Record<string, Handler> {
       sendJson(res, 200, { items: directory.listTags(paramsOf(res)['tenantId']!) });
     },
     createTag(_req, res) {
-      sendJson(res, 201, directory.createTag(paramsOf(res)['tenantId']!, bodyOf<{ name: string; color: string }>(res)));
+      sendJson(res, 201, directory.createTag(paramsOf(res)['tenantId']!, bodyOf<components['schemas']['NewTag']>(res)));
     },
     updateTag(_req, res) {
       const params = paramsOf(res);
-      sendJson(res, 200, directory.updateTag(params['tenantId']!, params['tagId']!, bodyOf<{ name?: string; color?: string }>(res)));
+      sendJson(res, 200, directory.updateTag(params['tenantId']!, params['tagId']!, bodyOf<components['schemas']['TagPatch']>(res)));
     },
     listMiniStatuses(_req, res) {
       sendJson(res, 200, { items: directory.listMiniStatuses(paramsOf(res)['tenantId']!) });
     },
     createMiniStatus(_req, res) {
-      sendJson(res, 201, directory.createMiniStatus(paramsOf(res)['tenantId']!, bodyOf<{ status: string; name: string }>(res)));
+      sendJson(res, 201, directory.createMiniStatus(paramsOf(res)['tenantId']!, bodyOf<components['schemas']['NewMiniStatus']>(res)));
     },
     deactivateMiniStatus(_req, res) {
       const params = paramsOf(res);

@@ -1,27 +1,19 @@
 /** The tenant's directory: tags (D34) and mini-statuses (D35). Names compare case-insensitively. */
 import { randomUUID } from 'node:crypto';
+import type { components } from '../../spec/sandbox-types.ts';
 import { type TenantClock, utc } from '../domain/time.ts';
 import { refuse } from '../domain/refusal.ts';
 import { type Db, transaction } from '../store/db.ts';
 
-/** A tag. */
-export interface Tag {
-  id: string;
-  name: string;
-  color: string;
-}
+/** A tag (`Tag` of spec/sandbox.yaml). */
+export type Tag = components['schemas']['Tag'];
 
-/** An entry of the mini-status directory; `status` is the order status it labels. */
-export interface MiniStatus {
-  id: string;
-  status: string;
-  name: string;
-  active: boolean;
-}
+/** An entry of the mini-status directory; `status` is the order status it labels (`MiniStatus`). */
+export type MiniStatus = components['schemas']['MiniStatus'];
 
 interface MiniStatusRow {
   id: string;
-  status: string;
+  status: MiniStatus['status'];
   name: string;
   active: number;
 }
@@ -86,7 +78,7 @@ export function makeDirectory(db: Db, clock: TenantClock) {
     // requirement: int.order.mini-status-rules
     // requirement: D35
     /** Adds an active entry; refuses a name the group already has among its active entries. */
-    createMiniStatus: transaction(db, (tenantId: string, input: { status: string; name: string }): MiniStatus => {
+    createMiniStatus: transaction(db, (tenantId: string, input: Pick<MiniStatus, 'status' | 'name'>): MiniStatus => {
       const clash = activeMiniStatus.get(tenantId, input.status, fold(input.name));
       if (clash !== undefined) refuse('ministatuses.duplicate', `The ${input.status} group already has an active entry ${clash.name}.`);
       const id = randomUUID();

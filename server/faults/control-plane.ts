@@ -5,6 +5,7 @@
  * `api.malformed_request` naming the field.
  */
 import { randomInt } from 'node:crypto';
+import type { components } from '../../spec/sandbox-types.ts';
 import { operations } from '../../spec/load.ts';
 import { refuse } from '../domain/refusal.ts';
 import { needsAnswer } from './kinds.ts';
@@ -16,20 +17,7 @@ import type { Store } from '../store/index.ts';
 import { bodyOf, type Handler, paramsOf, sendJson } from '../control-plane/respond.ts';
 
 /** A rule as the control plane receives it (NewFaultRule of spec/sandbox.yaml), already valid against its schema. */
-export interface NewFaultRule {
-  operation: string;
-  keyId?: string;
-  fault: FaultKind;
-  status?: 429 | 500 | 503;
-  retryAfterSeconds?: number;
-  problemType?: FaultProblemType;
-  latencyMs?: number | { min: number; max: number };
-  durationMs?: number;
-  when?: FaultWhen;
-  times?: number;
-  probability?: number;
-  seed?: number;
-}
+export type NewFaultRule = components['schemas']['NewFaultRule'];
 
 /** The integration operations that write, and so have an effect to fail before or after: the contract's non-GET ones. */
 const WRITES = new Set([...operations.values()].filter((operation) => operation.method !== 'GET').map((operation) => operation.operationId));

@@ -4,19 +4,13 @@
  * answer — or, when the request sends `Prefer: fault=…` / `latency=…`, from that alone.
  */
 import type { FaultKind, FaultProblemType, FaultRule, FaultWhen } from './store.ts';
+import type { components } from '../../spec/sandbox-types.ts';
 import { DRAW, draw, drawBetween } from './draw.ts';
 import { needsAnswer } from './kinds.ts';
 import type { Preferred } from './prefer.ts';
 
 /** The fault of a call as the request log records it (RequestLogFault of spec/sandbox.yaml). */
-export interface FaultMark {
-  fault: FaultKind;
-  source: 'rule' | 'prefer';
-  ruleId: string | null;
-  when: FaultWhen | null;
-  /** The wait added, when a latency fault fired. */
-  latencyMs?: number;
-}
+export type FaultMark = components['schemas']['RequestLogFault'];
 
 /** A fault injected into a request: its mark, and what the client got when it is not what the server answered. */
 export interface InjectedFault {
@@ -30,7 +24,7 @@ export interface InjectedFault {
 /** The fault that decides the answer. */
 export interface Strike {
   fault: Exclude<FaultKind, 'latency'>;
-  status: 429 | 500 | 503 | null;
+  status: FaultRule['status'];
   retryAfterSeconds: number | null;
   /** The `type` of a 429's problem (null for other faults). */
   problemType: FaultProblemType | null;

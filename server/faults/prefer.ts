@@ -5,7 +5,7 @@
  * Other preferences are ignored; a `fault` or `latency` preference this server cannot
  * honour is an error whose message names what is wrong.
  */
-import type { FaultKind, FaultWhen } from './store.ts';
+import type { FaultKind, FaultWhen, FaultRule } from './store.ts';
 import { needsAnswer } from './kinds.ts';
 
 /** The longest wait a `latency` asks for, in ms (as a rule's). */
@@ -14,7 +14,7 @@ export const MAX_LATENCY_MS = 60_000;
 /** The fault a request asked for itself. */
 export interface PreferredFault {
   fault: Exclude<FaultKind, 'latency'>;
-  status: 429 | 500 | 503 | null;
+  status: FaultRule['status'];
   when: FaultWhen | null;
 }
 

@@ -5,43 +5,29 @@
  * written in the same synchronous step that counts a call.
  */
 import { randomUUID } from 'node:crypto';
+import type { components } from '../../spec/sandbox-types.ts';
 import { type TenantClock, utc } from '../domain/time.ts';
 import type { Db } from '../store/db.ts';
 
+type Schemas = components['schemas'];
+
 /** What a fault does to a call (FaultKind of spec/sandbox.yaml). */
-export type FaultKind = 'latency' | 'status' | 'reset' | 'empty' | 'malformed' | 'stall';
+export type FaultKind = Schemas['FaultKind'];
 
 /** Before the request runs, or after its effect is committed (writes only). */
-export type FaultWhen = 'before' | 'after';
+export type FaultWhen = NonNullable<Schemas['FaultRule']['when']>;
 
 /** The problem a 429 fault answers: the rate limit, or (writes only) a request with the same Idempotency-Key in flight. */
-export type FaultProblemType = 'api.rate_limited' | 'idempotency.inFlight';
+export type FaultProblemType = NonNullable<Schemas['FaultRule']['problemType']>;
+
+/**
+ * A rule as the control plane answers it (FaultRule of spec/sandbox.yaml); its operation any
+ * operationId, as the server reads them from openapi.yaml.
+ */
+export type FaultRule = Omit<Schemas['FaultRule'], 'operation'> & { operation: string };
 
 /** A rule's fixed part, as the control plane shows it minus id, counters and creation time. */
-export interface FaultRuleSpec {
-  operation: string;
-  keyId: string | null;
-  fault: FaultKind;
-  status: 429 | 500 | 503 | null;
-  retryAfterSeconds: number | null;
-  /** The `type` of a 429 fault's problem; null for other faults. */
-  problemType: FaultProblemType | null;
-  latencyMs: { min: number; max: number } | null;
-  durationMs: number | null;
-  when: FaultWhen | null;
-  times: number | null;
-  probability: number | null;
-  seed: number | null;
-}
-
-/** A rule as the control plane answers it (FaultRule of spec/sandbox.yaml). */
-export interface FaultRule extends FaultRuleSpec {
-  id: string;
-  remaining: number | null;
-  matched: number;
-  fired: number;
-  createdAtUtc: string;
-}
+export type FaultRuleSpec = Omit<FaultRule, 'id' | 'remaining' | 'matched' | 'fired' | 'createdAtUtc'>;
 
 interface FaultRow {
   id: string;

@@ -1,4 +1,5 @@
 /** Orders in the control plane: intake (D36), restore, mini-status (D35) and history (D40). */
+import type { components } from '../../spec/sandbox-types.ts';
 import type { CursorCodec } from '../domain/cursor.ts';
 import type { OrderIntake } from './intake-rules.ts';
 import { refuse } from '../domain/refusal.ts';
@@ -31,7 +32,7 @@ export function makeOrderHandlers(options: { store: Store; cursors: CursorCodec 
     },
     setOrderMiniStatus(_req, res) {
       const { tenantId, orderId } = target(res);
-      store.intake.setMiniStatus(tenantId, orderId, bodyOf<{ miniStatus: string }>(res).miniStatus);
+      store.intake.setMiniStatus(tenantId, orderId, bodyOf<components['schemas']['MiniStatusRequest']>(res).miniStatus);
       sendJson(res, 200, detail(tenantId, orderId));
     },
     // requirement: D40

@@ -1,19 +1,14 @@
 /** The control plane's view of an order: the API's Order plus its lines, related order, trip and archive time. */
-import type { OrderLine } from '../../fixtures/dataset.ts';
 import type { Order } from '../../spec/load.ts';
 import type { Db } from '../store/db.ts';
 import { ORDER_JSON } from '../store/feed-sql.ts';
+import type { components } from '../../spec/sandbox-types.ts';
 
-/** One line of an order (the fixtures' shape); `line` is its index, which stop outcomes address. */
-export type OrderLineView = OrderLine & { line: number };
+/** One line of an order; `line` is its index, which stop outcomes address (`OrderLine`). */
+export type OrderLineView = components['schemas']['OrderLine'];
 
-/** An order as the control plane shows it. */
-export type OrderDetail = Order & {
-  relatedToOrderId: string | null;
-  tripId: string | null;
-  archivedAtUtc: string | null;
-  lines: OrderLineView[];
-};
+/** An order as the control plane shows it (`OrderDetail`). */
+export type OrderDetail = components['schemas']['OrderDetail'];
 
 interface DetailRow {
   json: string;

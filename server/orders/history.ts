@@ -1,13 +1,9 @@
 /** An order's history (D40): status changes, outcomes, payments, cancel reasons, archive and restore, in the order they happened. */
 import type { Db } from '../store/db.ts';
+import type { components } from '../../spec/sandbox-types.ts';
 
-/** One event of an order's life. */
-export interface HistoryEntry {
-  seq: number;
-  atUtc: string;
-  kind: string;
-  data: unknown;
-}
+/** One event of an order's life (`HistoryEntry` of spec/sandbox.yaml). */
+export type HistoryEntry = components['schemas']['HistoryEntry'];
 
 /** A page of an order's history; `lastSeq` is the page's last entry when more follow, else null. */
 export interface HistoryRows {
@@ -31,7 +27,7 @@ export function makeHistory(db: Db) {
     /** Up to `limit` entries of the order after `afterSeq` (0 for the start), reading one more to know whether more follow. */
     page(orderId: string, afterSeq: number, limit: number): HistoryRows {
       const rows = page.all(orderId, afterSeq, limit + 1);
-      const items = rows.slice(0, limit).map((row) => ({ seq: row.seq, atUtc: row.at, kind: row.kind, data: JSON.parse(row.data) as unknown }));
+      const items = rows.slice(0, limit).map((row) => ({ seq: row.seq, atUtc: row.at, kind: row.kind, data: JSON.parse(row.data) as HistoryEntry['data'] }));
       return { items, lastSeq: rows.length > limit ? (items[items.length - 1]?.seq ?? null) : null };
     },
   };

@@ -6,6 +6,7 @@
  */
 import type { FieldError, Json } from '../../spec/load.ts';
 import type { OrderIntake } from './intake-rules.ts';
+import type { components } from '../../spec/sandbox-types.ts';
 import { errorsDetail, type Judgement, MAX_FIELD_ERRORS } from '../http/field-errors.ts';
 import { fieldError } from '../http/problem.ts';
 import { makeSchemaCheck } from '../http/validate.ts';
@@ -16,15 +17,8 @@ import { bodyOf, type Handler, paramsOf, sendJson } from '../control-plane/respo
 /** At most this many field errors are listed in one import's answer, each refused row listing at least its first (D59). */
 export const MAX_IMPORT_FIELD_ERRORS = 1000;
 
-/** What became of one row, as the import answers it. */
-interface ImportRowResult {
-  row: number;
-  externalId: string | null;
-  orderId: string | null;
-  type: 'import.row.invalid' | null;
-  detail: string | null;
-  errors: FieldError[];
-}
+/** What became of one row, as the import answers it (`ImportRowResult` of spec/sandbox.yaml). */
+type ImportRowResult = components['schemas']['ImportRowResult'];
 
 /** A refused row: what it was judged, and how many of its errors the answer lists. */
 interface Refusal {

@@ -1,30 +1,16 @@
 /** The rules of an order intake that look at more than one field (the schema checks each field; D36). */
 import type { OrderType } from '../../spec/load.ts';
 import { refuse } from '../domain/refusal.ts';
+import type { components } from '../../spec/sandbox-types.ts';
 
-/** A line role: Delivery hands goods over, PickUp collects them (Rebox only). */
-export type LineRole = 'Delivery' | 'PickUp';
+/** A line role: Delivery hands goods over, PickUp collects them, Rebox only (`LineRole` of spec/sandbox.yaml). */
+export type LineRole = components['schemas']['LineRole'];
 
-/** One line of an intake, as validated by the schema. */
-export interface LineIntake {
-  warehouseId: string;
-  productId: string;
-  quantity: number;
-  role?: LineRole;
-  weightKg?: number;
-  volumeM3?: number;
-  price?: number;
-}
+/** One line of an intake, as validated by the schema (`OrderLineIntake`). */
+export type LineIntake = components['schemas']['OrderLineIntake'];
 
-/** An order to take in, as validated by the schema. */
-export interface OrderIntake {
-  externalId: string;
-  type: OrderType;
-  customId?: string | null;
-  relatedToOrderId?: string | null;
-  tags?: string[];
-  lines: LineIntake[];
-}
+/** An order to take in, as validated by the schema (`OrderIntake`). */
+export type OrderIntake = components['schemas']['OrderIntake'];
 
 // requirement: D36
 /** Refuses a Return without the order it returns, and a PickUp line on any order but a Rebox. */

@@ -4,6 +4,7 @@
  * share a tenant, key, order, trip or external id.
  */
 import { randomBytes } from 'node:crypto';
+import type { components } from '../../spec/sandbox-types.ts';
 import type { OrderStatusName } from '../../spec/load.ts';
 import { type Dataset, generateDataset } from '../../fixtures/generate.ts';
 import { pickPools, type OrderPools } from './pools.ts';
@@ -22,23 +23,13 @@ export const ON_TRIP_MIN_EACH = 5;
 /** The rate limit of the profile's `rateLimited` key. */
 export const RATE_LIMITED_PER_MINUTE = 5;
 
-/** What a provisioned profile holds besides its addresses. */
-export interface ProvisionedProfile {
+/**
+ * What a provisioned profile holds besides its addresses: its keys, order pools and trips
+ * (`Profile` of spec/sandbox.yaml), and the ids of its three tenants.
+ */
+export type ProvisionedProfile = Pick<components['schemas']['Profile'], 'keys' | 'orders' | 'trips'> & {
   tenants: { main: string; other: string; suspended: string };
-  keys: {
-    full: string;
-    ordersRead: string;
-    tripsRead: string;
-    noScopes: string;
-    otherTenant: string;
-    revoked: string;
-    rateLimited: { key: string; perMinute: number };
-    suspendedTenant: string;
-  };
-  orders: OrderPools & { otherTenant: string[] };
-  /** Trip ids of the other tenant (as its trip feed shows them). */
-  trips: { otherTenant: string[] };
-}
+};
 
 // The datasets are the same for every profile (only the tenant-scoped ids and the suffix
 // differ), so they are generated once. Main: 120 orders kept out of the pools plus 5 × 20
@@ -73,7 +64,7 @@ function profileDatasets(): ProfileDatasets {
 function checkMainDataset(main: Dataset, pools: OrderPools): void {
   if (main.trips.length < PROFILE_FEEDS.minTrips) throw new Error(`the profile dataset has ${main.trips.length} trips`);
   const statusOf = new Map(main.orders.map((order) => [order.externalId, order.status]));
-  for (const status of ['Planned', 'InProgress']) {
+  for (const status of ['Planned', 'InProgress'] satisfies OrderStatusName[]) {
     const count = pools.onTrip.filter((id) => statusOf.get(id) === status).length;
     if (count < ON_TRIP_MIN_EACH) throw new Error(`the profile dataset's onTrip pool has ${count} ${status} orders`);
   }

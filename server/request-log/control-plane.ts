@@ -4,6 +4,7 @@
  * and a stream of new entries as Server-Sent Events.
  */
 import type { Request } from 'express';
+import type { components } from '../../spec/sandbox-types.ts';
 import type { CursorCodec } from '../domain/cursor.ts';
 import { refuse } from '../domain/refusal.ts';
 import { aboutBlank } from '../http/problem.ts';
@@ -19,8 +20,10 @@ const RESUME_LIMIT = 1000;
 /** A stream whose client reads slower than this much waiting output is ended. */
 const STREAM_BACKLOG_BYTES = 1024 * 1024;
 
-/** An entry as the list and the stream show it. */
-function summaryOf(row: LogSummaryRow) {
+type Schemas = components['schemas'];
+
+/** An entry as the list and the stream show it (`RequestLogSummary` of spec/sandbox.yaml). */
+function summaryOf(row: LogSummaryRow): Schemas['RequestLogSummary'] {
   return {
     id: row.id,
     atUtc: row.at,
@@ -29,7 +32,7 @@ function summaryOf(row: LogSummaryRow) {
     path: row.target,
     status: row.status,
     problemType: row.problem_type,
-    errors: row.field_errors === null ? [] : (JSON.parse(row.field_errors) as unknown[]),
+    errors: row.field_errors === null ? [] : (JSON.parse(row.field_errors) as Schemas['RequestLogSummary']['errors']),
     latencyMs: row.latency_ms,
     keyId: row.key_id,
     requestId: row.request_id,
@@ -37,15 +40,15 @@ function summaryOf(row: LogSummaryRow) {
     replayed: row.replayed === 1,
     orderIds: JSON.parse(row.order_ids) as string[],
     tripIds: JSON.parse(row.trip_ids) as string[],
-    fault: row.fault === null ? null : (JSON.parse(row.fault) as unknown),
+    fault: row.fault === null ? null : (JSON.parse(row.fault) as Schemas['RequestLogFault']),
   };
 }
 
-/** A body as an entry shows it. */
-const bodyOf = (contentType: string | null, body: string | null, bytes: number) => ({ contentType, body, bytes, truncated: bytes > BODY_LIMIT });
+/** A body as an entry shows it (`RequestLogBody`). */
+const bodyOf = (contentType: string | null, body: string | null, bytes: number): Schemas['RequestLogBody'] => ({ contentType, body, bytes, truncated: bytes > BODY_LIMIT });
 
 /** A feed page as an entry shows it (D48), from its stored `[nextCursor, [[id, updatedAtUtc, status], …]]`. */
-function pageOf(stored: string | null) {
+function pageOf(stored: string | null): Schemas['RequestLogFeedPage'] | null {
   if (stored === null) return null;
   const [nextCursor, items] = JSON.parse(stored) as [string | null, [string, string, string][]];
   return { nextCursor, items: items.map(([id, updatedAtUtc, status]) => ({ id, updatedAtUtc, status })) };

@@ -4,6 +4,7 @@
  * advanced — in slices, so that a big catch-up never stalls other requests.
  */
 import { randomInt } from 'node:crypto';
+import type { components } from '../../spec/sandbox-types.ts';
 import { utc } from '../domain/time.ts';
 import type { Logger } from '../http/log.ts';
 import { transaction } from '../store/db.ts';
@@ -24,22 +25,10 @@ const SLICE_MS = 10;
 const TICK_MS = 250;
 
 /** A tenant's simulation as the control plane answers it (`Simulation` of spec/sandbox.yaml). */
-export interface SimulationView {
-  running: boolean;
-  changesPerMinute: number | null;
-  seed: number | null;
-  unknownStatuses: boolean;
-  startedAtUtc: string | null;
-  changes: number;
-  nextChangeAtUtc: string | null;
-}
+export type SimulationView = components['schemas']['Simulation'];
 
 /** How a simulation is started (`SimulationSetting` of spec/sandbox.yaml). */
-export interface SimulationSetting {
-  changesPerMinute: number;
-  seed?: number;
-  unknownStatuses?: boolean;
-}
+export type SimulationSetting = components['schemas']['SimulationSetting'];
 
 const NEVER_STARTED: SimulationView = {
   running: false,

@@ -3,9 +3,9 @@
  * the control plane's: the state of the orders and trips it tends, the tenant's reference
  * data, and an order's move to or from a status the contract does not list (D54).
  */
-import type { OrderStatusName, OrderType } from '../../spec/load.ts';
+import type { OrderStatusName, OrderType, TripStatus } from '../../spec/load.ts';
 import type { LineRole } from '../orders/intake-rules.ts';
-import { type Db, transaction } from '../store/db.ts';
+import { type Db, sqlList, transaction } from '../store/db.ts';
 import type { History } from '../orders/history.ts';
 import type { Tenants } from '../tenants/store.ts';
 
@@ -89,7 +89,10 @@ const toRow = (row: Row): SimulationRow => ({
 });
 
 /** Order statuses an order leaves only through a change: the pool keeps orders in them (OnHold is D54's status the contract does not list). */
-const TENDED = `(${[...(['New', 'InPlanning', 'Planned', 'InProgress'] satisfies OrderStatusName[]), 'OnHold'].map((status) => `'${status}'`).join(', ')})`;
+const TENDED = sqlList([...(['New', 'InPlanning', 'Planned', 'InProgress'] satisfies OrderStatusName[]), 'OnHold']);
+
+/** Trip statuses of a live trip, whose stops a change may still serve. */
+const LIVE_TRIPS = sqlList(['Confirmed', 'InProgress'] satisfies TripStatus[]);
 
 /** Simulation statements, prepared once. */
 export function makeSimulations(db: Db, deps: { tenants: Tenants; history: History }) {
@@ -115,7 +118,7 @@ export function makeSimulations(db: Db, deps: { tenants: Tenants; history: Histo
     `SELECT t.id, t.status, (SELECT min(s.position) FROM trip_stops s JOIN orders o ON o.id = s.order_id
        WHERE s.trip_id = t.id AND s.status = 'Open' AND o.trip_id = t.id) AS next_open
      FROM json_each(?) j CROSS JOIN trips t ON t.id = j.value
-     WHERE t.tenant_id = ? AND t.status IN ('Confirmed', 'InProgress') ORDER BY j.key`,
+     WHERE t.tenant_id = ? AND t.status IN ${LIVE_TRIPS} ORDER BY j.key`,
   );
   const lines = db.prepare<[string], { line: number; quantity: number; role: LineRole }>(
     'SELECT position AS line, quantity, role FROM order_lines WHERE order_id = ? ORDER BY position',

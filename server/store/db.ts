@@ -21,6 +21,11 @@ function migrations(dir: string): { version: number; sql: string }[] {
     .map((name) => ({ version: Number(name.slice(0, 3)), sql: readFileSync(dir + name, 'utf8') }));
 }
 
+/** `values` as the list of an SQL `IN`: `('a', 'b')`. For the contract's own values (statuses), never input. */
+export function sqlList(values: Iterable<string>): string {
+  return `(${[...values].map((value) => `'${value}'`).join(', ')})`;
+}
+
 /** How much of the database file reads may map into memory (the feeds' index scans gain most). */
 export const MMAP_BYTES = 1024 * 1024 * 1024;
 

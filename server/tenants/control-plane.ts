@@ -1,4 +1,5 @@
 /** Tenants (D22, D31, D32) and their API keys (D2, D14, D33). */
+import type { components } from '../../spec/sandbox-types.ts';
 import type { Store } from '../store/index.ts';
 import type { TenantState } from './store.ts';
 import { refuse } from '../domain/refusal.ts';
@@ -22,7 +23,7 @@ export function makeTenantHandlers(store: Store): Record<string, Handler> {
     },
     // requirement: D32
     createTenant(_req, res) {
-      const body = bodyOf<{ name?: string; country: string; skills?: string[] }>(res);
+      const body = bodyOf<components['schemas']['NewTenant']>(res);
       const skills = normalizeSkills(body.skills ?? []);
       const tenant = store.tenants.create({ name: body.name ?? 'Sandbox tenant', country: body.country });
       if (skills.length > 0) store.tenants.setSkills(tenant.id, skills);
@@ -36,7 +37,7 @@ export function makeTenantHandlers(store: Store): Record<string, Handler> {
     archiveTenant: lifecycle('archive'),
     setTenantSkills(_req, res) {
       const tenant = tenantOf(res);
-      store.tenants.setSkills(tenant.id, normalizeSkills(bodyOf<{ skills: string[] }>(res).skills));
+      store.tenants.setSkills(tenant.id, normalizeSkills(bodyOf<components['schemas']['SkillsRequest']>(res).skills));
       sendJson(res, 200, tenantOf(res));
     },
     listApiKeys(_req, res) {
@@ -45,7 +46,7 @@ export function makeTenantHandlers(store: Store): Record<string, Handler> {
     // requirement: int.auth.key-rules
     // requirement: D33
     createApiKey(_req, res) {
-      const body = bodyOf<{ name: string; scopes: string[]; rateLimitPerMinute?: number }>(res);
+      const body = bodyOf<components['schemas']['NewApiKey']>(res);
       const created = store.keys.create({
         tenantId: tenantOf(res).id,
         name: body.name,

@@ -3,6 +3,7 @@
  * is compared with the stored hash in constant time.
  */
 import crypto, { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { type components, scopeValues } from '../../spec/sandbox-types.ts';
 import { type TenantClock, utc } from '../domain/time.ts';
 import type { Db } from '../store/db.ts';
 import { type KeyPrincipal, makeKeyCache } from './key-cache.ts';
@@ -10,9 +11,10 @@ import type { TenantState } from './store.ts';
 
 export type { KeyPrincipal } from './key-cache.ts';
 
-/** The scope catalog (D2). */
-export const SCOPES = ['orders:read', 'orders:write', 'trips:read'] as const;
-export type Scope = (typeof SCOPES)[number];
+/** The scope catalog (`Scope` of spec/sandbox.yaml, D2). */
+export const SCOPES = scopeValues;
+/** A scope of the catalog. */
+export type Scope = components['schemas']['Scope'];
 
 // requirement: int.auth.key-rules
 // requirement: D33
@@ -20,16 +22,8 @@ export type Scope = (typeof SCOPES)[number];
 export const DEFAULT_RATE_LIMIT = 600;
 export const MAX_RATE_LIMIT = 6000;
 
-/** A key as the key list shows it (never the secret). */
-export interface ApiKeyInfo {
-  id: string;
-  tenantId: string;
-  name: string;
-  scopes: string[];
-  rateLimitPerMinute: number;
-  createdAtUtc: string;
-  revokedAtUtc: string | null;
-}
+/** A key as the key list shows it, never the secret (`ApiKey`). */
+export type ApiKeyInfo = components['schemas']['ApiKey'];
 
 interface KeyRow {
   id: string;
@@ -64,7 +58,7 @@ const toInfo = (row: KeyRow): ApiKeyInfo => ({
   id: row.id,
   tenantId: row.tenant_id,
   name: row.name,
-  scopes: row.scopes === '' ? [] : row.scopes.split(' '),
+  scopes: row.scopes === '' ? [] : (row.scopes.split(' ') as Scope[]),
   rateLimitPerMinute: row.rate_limit,
   createdAtUtc: row.created_at,
   revokedAtUtc: row.revoked_at,

@@ -1,19 +1,14 @@
 /** Tenants: lifecycle state and the per-tenant stamp clock of D7. */
 import { randomUUID } from 'node:crypto';
+import type { components } from '../../spec/sandbox-types.ts';
 import { type Clock, type TenantClock, utc } from '../domain/time.ts';
 import type { Db } from '../store/db.ts';
 
-export type TenantState = 'Active' | 'Suspended' | 'Archived';
+/** A tenant's lifecycle state (`TenantState` of spec/sandbox.yaml, D22). */
+export type TenantState = components['schemas']['TenantState'];
 
-/** A tenant as the store keeps it. */
-export interface Tenant {
-  id: string;
-  name: string;
-  country: string;
-  state: TenantState;
-  skills: string[];
-  createdAtUtc: string;
-}
+/** A tenant as the store keeps it and the control plane shows it (`Tenant`). */
+export type Tenant = components['schemas']['Tenant'];
 
 interface TenantRow {
   id: string;

@@ -1,4 +1,5 @@
 /** Trips in the control plane: build, read, start, stop outcomes, complete, cancel (D41–D43). */
+import type { components } from '../../spec/sandbox-types.ts';
 import { refuse } from '../domain/refusal.ts';
 import type { Store } from '../store/index.ts';
 import type { StopOutcomeInput } from './life.ts';
@@ -22,7 +23,7 @@ export function makeTripHandlers(store: Store): Record<string, Handler> {
   return {
     buildTrip(_req, res) {
       const tenantId = paramsOf(res)['tenantId']!;
-      const tripId = tripLife.build(tenantId, bodyOf<{ orderIds: string[]; driverId?: string | null; vehicleId?: string | null }>(res));
+      const tripId = tripLife.build(tenantId, bodyOf<components['schemas']['TripBuild']>(res));
       answerTrip(res, 201, tenantId, tripId);
     },
     getTrip: onTrip(() => undefined),
@@ -31,6 +32,6 @@ export function makeTripHandlers(store: Store): Record<string, Handler> {
       tripLife.recordOutcome(tenantId, tripId, Number(paramsOf(res)['stopIndex']), bodyOf<StopOutcomeInput>(res)),
     ),
     completeTrip: onTrip(({ tenantId, tripId }) => tripLife.complete(tenantId, tripId)),
-    cancelTrip: onTrip(({ tenantId, tripId }, res) => tripLife.cancel(tenantId, tripId, bodyOf<{ reasonCode: string }>(res).reasonCode)),
+    cancelTrip: onTrip(({ tenantId, tripId }, res) => tripLife.cancel(tenantId, tripId, bodyOf<components['schemas']['TripCancelRequest']>(res).reasonCode)),
   };
 }

@@ -15,16 +15,13 @@ import { TRIP_JSON } from '../store/feed-sql.ts';
 import type { History } from '../orders/history.ts';
 import type { Tenants } from '../tenants/store.ts';
 import type { StopState, StopView, TripStops } from './stops.ts';
+import type { components } from '../../spec/sandbox-types.ts';
 
-/** A trip as the control plane shows it: the API's Trip with its stops. */
-export type TripDetail = Trip & { stops: StopView[] };
+/** A trip as the control plane shows it: the API's Trip with its stops (`TripDetail`). */
+export type TripDetail = components['schemas']['TripDetail'];
 
-/** A stop's outcome as the request gives it (validated by the schema). */
-export interface StopOutcomeInput {
-  status?: 'Completed' | 'Failed';
-  reasonCode?: string;
-  lines?: LineOutcomeInput[];
-}
+/** A stop's outcome as the request gives it, validated by the schema (`StopOutcomeRequest`). */
+export type StopOutcomeInput = components['schemas']['StopOutcomeRequest'];
 
 interface TripRow {
   id: string;

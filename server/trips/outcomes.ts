@@ -5,9 +5,10 @@
 import type { OrderStatusName, OrderType } from '../../spec/load.ts';
 import type { LineRole } from '../orders/intake-rules.ts';
 import { refuse } from '../domain/refusal.ts';
+import type { components } from '../../spec/sandbox-types.ts';
 
-/** Which quantities a line's outcome takes. */
-export type Vocabulary = 'delivery' | 'collection';
+/** Which quantities a line's outcome takes (`StopLine.vocabulary` of spec/sandbox.yaml). */
+export type Vocabulary = components['schemas']['StopLine']['vocabulary'];
 
 /** A line of a stop as the rules need it. */
 export interface StopLineSpec {
@@ -16,25 +17,16 @@ export interface StopLineSpec {
   role: LineRole;
 }
 
-/** One line's outcome as the request sends it; quantities left out are 0. */
-export interface LineOutcomeInput {
-  line: number;
-  delivered?: number;
-  returned?: number;
-  rejected?: number;
-  lost?: number;
-  collected?: number;
-  notCollected?: number;
-  reasonCode?: string;
-}
+/** One line's outcome as the request sends it; quantities left out are 0 (`LineOutcomeInput`). */
+export type LineOutcomeInput = components['schemas']['LineOutcomeInput'];
 
 /** One line's outcome as recorded. */
 export type RecordedLine =
   | { line: number; delivered: number; returned: number; rejected: number; lost: number; reasonCode: string | null }
   | { line: number; collected: number; notCollected: number; reasonCode: string | null };
 
-const DELIVERY_KEYS = ['delivered', 'returned', 'rejected', 'lost'] as const;
-const COLLECTION_KEYS = ['collected', 'notCollected'] as const;
+const DELIVERY_KEYS = ['delivered', 'returned', 'rejected', 'lost'] as const satisfies readonly (keyof LineOutcomeInput)[];
+const COLLECTION_KEYS = ['collected', 'notCollected'] as const satisfies readonly (keyof LineOutcomeInput)[];
 
 /** Delivery quantities for a Delivery-role line of a Delivery or Rebox order; collection quantities otherwise. */
 export function vocabularyOf(type: OrderType, role: LineRole): Vocabulary {

@@ -3,13 +3,15 @@
  * line's outcome (D41, D42). A trip loaded from a fixture dataset has no stop rows; they
  * are made from its orders the first time the control plane touches it.
  */
+import type { components } from '../../spec/sandbox-types.ts';
 import type { OrderType } from '../../spec/load.ts';
 import type { LineRole } from '../orders/intake-rules.ts';
 import { type RecordedLine, type StopLineSpec, vocabularyOf } from './outcomes.ts';
-import type { Db } from '../store/db.ts';
+import { type Db, sqlList } from '../store/db.ts';
+import { ON_LIVE_TRIP } from './rules.ts';
 
-/** A stop's status; Removed when its order left the trip while the stop was open (D43). */
-export type StopStatus = 'Open' | 'Completed' | 'Failed' | 'Cancelled' | 'Removed';
+/** A stop's status; Removed when its order left the trip while the stop was open (`StopStatus` of spec/sandbox.yaml, D43). */
+export type StopStatus = components['schemas']['StopStatus'];
 
 /** A stop as the trip rules need it. */
 export interface StopState {
@@ -23,15 +25,8 @@ export interface StopState {
   outcomes: RecordedLine[] | null;
 }
 
-/** A stop as the control plane shows it. */
-export interface StopView {
-  index: number;
-  orderId: string;
-  status: StopStatus;
-  reasonCode: string | null;
-  finishedAtUtc: string | null;
-  lines: { line: number; lineId: string; role: LineRole; quantity: number; vocabulary: string; outcome: Omit<RecordedLine, 'line'> | null }[];
-}
+/** A stop as the control plane shows it (`Stop`). */
+export type StopView = components['schemas']['Stop'];
 
 interface StopRow {
   position: number;
@@ -52,8 +47,8 @@ export function makeTripStops(db: Db) {
   const backfill = db.prepare(
     `INSERT INTO trip_stops (trip_id, position, order_id, status, finished_at)
      SELECT o.trip_id, row_number() OVER (ORDER BY o.created_at, o.id) - 1, o.id,
-       CASE WHEN o.status IN ('Planned', 'InProgress') THEN 'Open' WHEN o.status = 'Refused' THEN 'Failed' ELSE 'Completed' END,
-       CASE WHEN o.status IN ('Planned', 'InProgress') THEN NULL ELSE o.updated_at END
+       CASE WHEN o.status IN ${sqlList(ON_LIVE_TRIP)} THEN 'Open' WHEN o.status = 'Refused' THEN 'Failed' ELSE 'Completed' END,
+       CASE WHEN o.status IN ${sqlList(ON_LIVE_TRIP)} THEN NULL ELSE o.updated_at END
      FROM orders o WHERE o.trip_id = ?`,
   );
   const rows = db.prepare<[string], StopRow>(

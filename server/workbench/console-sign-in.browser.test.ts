@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipWithoutBrowser } from '../../test/browser.ts';
+import { launchChromium, skipWithoutBrowser } from '../../dev/testing/browser.ts';
 import { memoryStore, type RunningServer, sandboxClient, startServer, TEST_ADMIN_TOKEN } from '../../dev/testing/sandbox.ts';
 import { builtConsole, heardBy, openConsole, photograph, signIn, view } from '../../dev/testing/console-browser.ts';
 

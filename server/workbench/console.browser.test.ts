@@ -18,7 +18,7 @@ import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, seriousAccessibilityViolations, skipWithoutBrowser } from '../../test/browser.ts';
+import { launchChromium, seriousAccessibilityViolations, skipWithoutBrowser } from '../../dev/testing/browser.ts';
 import { memoryStore, type RunningServer, startServer, TEST_ADMIN_TOKEN } from '../../dev/testing/sandbox.ts';
 import { builtConsole, openConsole as openOn, photograph as shot, view } from '../../dev/testing/console-browser.ts';
 

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, seriousAccessibilityViolations, skipWithoutBrowser } from '../../test/browser.ts';
+import { launchChromium, seriousAccessibilityViolations, skipWithoutBrowser } from '../../dev/testing/browser.ts';
 import { requirements } from '../../spec/load.ts';
 import { packageFile } from '../../spec/package-files.ts';
 import { memoryStore, type RunningServer, startServer } from '../../dev/testing/sandbox.ts';

@@ -8,10 +8,9 @@ import { type Problem, seg } from '../api.ts';
 import { Panel, ProblemNotice, SelectField, TextField, useAction } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
 import { AdvanceControls, clockText, MODE_WORDS, spanText, TenantTime, useTenantClock } from '../tenant-clock.tsx';
-import type { Clock } from '../types.ts';
+import type { Clock, ClockSetting } from '../types.ts';
 import { NeedTenant } from './need-tenant.tsx';
 
-type Setting = { mode: Clock['mode']; atUtc?: string };
 
 /** The typed time in the contract's form (`2026-12-01T09:00:00.000Z`) when it reads as one; else as typed, for the server to refuse by name. */
 function utcOf(text: string): string | undefined {
@@ -21,16 +20,17 @@ function utcOf(text: string): string | undefined {
   return Number.isNaN(ms) ? typed : new Date(ms).toISOString();
 }
 
-const SET_MODES = ['frozen', 'offset'] as const;
+/** The modes a time is set with (`system` has a button of its own). */
+const SET_MODES: readonly ClockSetting['mode'][] = ['frozen', 'offset'];
 const SET_MODE_WORDS: Record<string, string> = { frozen: 'Frozen at that time', offset: 'Running from that time' };
 
-function ClockSetForm({ onSet, problem }: { onSet: (setting: Setting) => Promise<unknown>; problem: Problem | null }) {
+function ClockSetForm({ onSet, problem }: { onSet: (setting: ClockSetting) => Promise<unknown>; problem: Problem | null }) {
   const [mode, setMode] = useState<string>('frozen');
   const [atUtc, setAtUtc] = useState('');
   return (
     <form onSubmit={(event) => {
       event.preventDefault();
-      void onSet({ mode: mode as Clock['mode'], atUtc: utcOf(atUtc) });
+      void onSet({ mode: mode as ClockSetting['mode'], atUtc: utcOf(atUtc) });
     }}>
       <div class="row">
         <TextField label="Time (UTC)" name="atUtc" value={atUtc} onValue={setAtUtc} problem={problem} placeholder="2026-12-01T09:00:00Z" hint="With Z or an offset; empty: the tenant's time now. Never before it: stamps only move forward (D7)." />
@@ -47,7 +47,7 @@ export function ClockView(_: { param: string }) {
   const { clock, nowMs, show, problem: readProblem } = useTenantClock();
   const set = useAction();
   if (!tenant) return <NeedTenant />;
-  const setClock = (setting: Setting) =>
+  const setClock = (setting: ClockSetting) =>
     set.run(() => api.put<Clock>(`/tenants/${seg(tenant.id)}/clock`, setting), (c) => `The clock is ${MODE_WORDS[c.mode]}: ${clockText(Date.parse(c.nowUtc))}.`).then((c) => c && show(c));
   return (
     <>

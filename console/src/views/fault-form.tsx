@@ -9,7 +9,7 @@ import { useContext, useId, useState } from 'preact/hooks';
 import { errorsFor, type Problem, seg } from '../api.ts';
 import { FieldErrors, numberOr, ProblemNotice, SelectField, TextField, useAction } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
-import { type ApiKey, FAULT_KINDS, type FaultKind, type FaultRule, INTEGRATION_OPERATIONS, WRITE_OPERATIONS } from '../types.ts';
+import { type ApiKey, FAULT_KINDS, FAULT_PROBLEM_TYPES, FAULT_STATUSES, FAULT_WHENS, type FaultKind, type FaultRule, INTEGRATION_OPERATIONS, WRITE_OPERATIONS } from '../types.ts';
 
 /** What each fault does, under its select. */
 const FAULT_HINTS: Record<FaultKind, string> = {
@@ -20,7 +20,9 @@ const FAULT_HINTS: Record<FaultKind, string> = {
   malformed: 'Sends the status and headers, then half of the body.',
   stall: 'Sends the status and headers at once, then the body in ten parts over the duration.',
 };
-const STATUSES = ['429', '500', '503'] as const;
+const STATUSES = FAULT_STATUSES.map(String);
+/** The problems a 429 may answer besides the default, the rate limit's. */
+const OTHER_PROBLEM_TYPES = FAULT_PROBLEM_TYPES.filter((type) => type !== 'api.rate_limited');
 const PROBLEM_WORDS: Record<string, string> = { 'idempotency.inFlight': 'idempotency.inFlight: a request with the same key still in flight' };
 const WHEN_WORDS: Record<string, string> = { before: 'before: nothing is written', after: 'after: the write commits, the answer is lost' };
 
@@ -155,7 +157,7 @@ export function FaultRuleForm({ keys, onAdded }: { keys: ApiKey[]; onAdded: (rul
                 hint={draft.status === '429' ? '1 to 3600; default 1' : '1 to 3600; none unless given'} />
             : null}
           {takesProblemType(draft)
-            ? <SelectField label="Problem" name="problemType" value={draft.problemType} options={['idempotency.inFlight']} onValue={set('problemType')} problem={problem}
+            ? <SelectField label="Problem" name="problemType" value={draft.problemType} options={OTHER_PROBLEM_TYPES} onValue={set('problemType')} problem={problem}
                 blank="Default: api.rate_limited" labelOf={(p) => PROBLEM_WORDS[p] ?? p} hint="The 429 the server answers while a request with the same Idempotency-Key runs" />
             : null}
         </div>
@@ -167,7 +169,7 @@ export function FaultRuleForm({ keys, onAdded }: { keys: ApiKey[]; onAdded: (rul
         <div class="row narrow">
           {afterOnly(draft.fault)
             ? <p class="hint note">{draft.fault} strikes after the write: its effect is committed and its answer stored for the Idempotency-Key.</p>
-            : <SelectField label="When" name="when" value={draft.when} options={['before', 'after']} onValue={set('when')} problem={problem} blank="Default: before" labelOf={(w) => WHEN_WORDS[w] ?? w}
+            : <SelectField label="When" name="when" value={draft.when} options={FAULT_WHENS} onValue={set('when')} problem={problem} blank="Default: before" labelOf={(w) => WHEN_WORDS[w] ?? w}
                 hint="after is the case idempotency exists for: a retry with the same key and body gets the stored answer" />}
         </div>
       ) : null}

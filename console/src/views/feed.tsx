@@ -4,7 +4,7 @@ import { integrationGet } from '../api.ts';
 import { CopyButton, Panel, ProblemNotice, SelectField, Status, TextField, useAction, When } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
 import { KeyChooser } from '../key-chooser.tsx';
-import { ORDER_STATUSES, type Order, type Page, TRIP_STATUSES, type Trip } from '../types.ts';
+import { ORDER_STATUSES, type Order, type OrderPage, TRIP_STATUSES, type Trip, type TripPage } from '../types.ts';
 import { NeedTenant } from './need-tenant.tsx';
 
 type Feed = 'orders' | 'trips';
@@ -42,14 +42,14 @@ export function FeedView(_: { param: string }) {
   const [status, setStatus] = useState('');
   const [since, setSince] = useState('');
   const [limit, setLimit] = useState('50');
-  const [page, setPage] = useState<Page<Order | Trip> | null>(null);
+  const [page, setPage] = useState<OrderPage | TripPage | null>(null);
   const [pageNumber, setPageNumber] = useState(0);
   const [cursor, setCursor] = useState<string | null>(null);
   const { busy, problem, run } = useAction();
   if (!tenant) return <NeedTenant />;
   const read = async (from: string | null) => {
     const answer = await run(
-      () => integrationGet<Page<Order | Trip>>(secret, `/${feed}`, { limit, status: status || undefined, since: from ? undefined : since || undefined, cursor: from }),
+      () => integrationGet<OrderPage | TripPage>(secret, `/${feed}`, { limit, status: status || undefined, since: from ? undefined : since || undefined, cursor: from }),
       (p) => `Page ${from ? pageNumber + 1 : 1}: ${p.items.length} ${feed}${p.nextCursor ? '' : '; the feed is caught up'}.`,
     );
     if (answer) {

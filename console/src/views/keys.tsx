@@ -3,7 +3,7 @@ import { useContext, useEffect, useId, useState } from 'preact/hooks';
 import { errorsFor, seg } from '../api.ts';
 import { CopyButton, FieldErrors, Panel, ProblemNotice, TextField, useAction, When } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
-import { type ApiKey, type CreatedApiKey, SCOPES } from '../types.ts';
+import { type ApiKey, type CreatedApiKey, type Scope, SCOPES } from '../types.ts';
 import { NeedTenant } from './need-tenant.tsx';
 
 function SecretOnce({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
@@ -19,7 +19,7 @@ function SecretOnce({ created, onDone }: { created: CreatedApiKey; onDone: () =>
 function KeyCreateForm({ tenantId, onCreated }: { tenantId: string; onCreated: (key: CreatedApiKey) => void }) {
   const { api } = useContext(ConsoleContext);
   const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<string[]>(['orders:read', 'trips:read']);
+  const [scopes, setScopes] = useState<Scope[]>(['orders:read', 'trips:read']);
   const [rate, setRate] = useState('600');
   const { busy, problem, run } = useAction();
   const scopeId = useId();

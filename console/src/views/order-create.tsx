@@ -3,7 +3,7 @@ import { useContext, useState } from 'preact/hooks';
 import { seg } from '../api.ts';
 import { numberOr, ProblemNotice, SelectField, TextField, useAction, useTenantItems } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
-import { type ImportResult, ORDER_TYPES, type OrderDetail, type Tag } from '../types.ts';
+import { type ImportResult, LINE_ROLES, ORDER_TYPES, type OrderDetail, type Tag } from '../types.ts';
 import { counted } from '../words.tsx';
 
 /** The sandbox does not look warehouse and product ids up (D36): any uuid serves. */
@@ -79,7 +79,7 @@ export function OrderCreateForm({ onCreated }: { onCreated?: () => void }) {
             <TextField label="Warehouse id" name={`lines[${i}].warehouseId`} value={line.warehouseId} onValue={(v) => setLine(i, { warehouseId: v })} problem={problem} />
             <TextField label="Product id" name={`lines[${i}].productId`} value={line.productId} onValue={(v) => setLine(i, { productId: v })} problem={problem} />
             <TextField label="Quantity" name={`lines[${i}].quantity`} value={line.quantity} onValue={(v) => setLine(i, { quantity: v })} problem={problem} inputMode="numeric" />
-            <SelectField label="Role" name={`lines[${i}].role`} value={line.role} options={['Delivery', 'PickUp']} onValue={(v) => setLine(i, { role: v })} problem={problem} />
+            <SelectField label="Role" name={`lines[${i}].role`} value={line.role} options={LINE_ROLES} onValue={(v) => setLine(i, { role: v })} problem={problem} />
             <TextField label="Price" name={`lines[${i}].price`} value={line.price} onValue={(v) => setLine(i, { price: v })} problem={problem} />
           </div>
           {lines.length > 1 ? <button type="button" class="secondary" onClick={() => setLines((now) => now.filter((_, j) => j !== i))}>Remove line {i}</button> : null}

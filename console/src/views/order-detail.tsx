@@ -3,7 +3,7 @@ import { useContext, useEffect, useState } from 'preact/hooks';
 import { seg } from '../api.ts';
 import { Panel, ProblemNotice, Status, TextField, useAction, useTenantItems, When } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
-import type { HistoryEntry, MiniStatus, OrderDetail, Page } from '../types.ts';
+import type { HistoryEntry, HistoryPage, MiniStatus, OrderDetail } from '../types.ts';
 import { counted, HistoryWords } from '../words.tsx';
 
 function History({ orderId, version }: { orderId: string; version: string }) {
@@ -13,7 +13,7 @@ function History({ orderId, version }: { orderId: string; version: string }) {
   const { busy, problem, run } = useAction();
   const load = async (after: string | null) => {
     if (!tenant) return;
-    const page = await run(() => api.get<Page<HistoryEntry>>(`/tenants/${seg(tenant.id)}/orders/${seg(orderId)}/history`, { after, limit: 50 }));
+    const page = await run(() => api.get<HistoryPage>(`/tenants/${seg(tenant.id)}/orders/${seg(orderId)}/history`, { after, limit: 50 }));
     if (page) {
       setEntries((now) => (after ? [...now, ...page.items] : page.items));
       setNext(page.nextCursor);

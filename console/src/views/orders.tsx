@@ -8,7 +8,7 @@ import { integrationGet, seg } from '../api.ts';
 import { Panel, ProblemNotice, SelectField, Status, TextField, useAction, When } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
 import { KeyChooser } from '../key-chooser.tsx';
-import { ORDER_STATUSES, type Order, type OrderDetail, type Page } from '../types.ts';
+import { ORDER_STATUSES, type Order, type OrderDetail, type OrderPage } from '../types.ts';
 import { Directory } from './directory.tsx';
 import { NeedTenant } from './need-tenant.tsx';
 import { OrderCreateForm, OrderImportForm } from './order-create.tsx';
@@ -65,7 +65,7 @@ function OrderFinder({ secret }: { secret: string }) {
       const found = await run(async () => {
         let cursor: string | null = null;
         for (let page = 0; page < SEARCH_PAGES; page++) {
-          const feed: Page<Order> = await integrationGet<Page<Order>>(secret, '/orders', { limit: 100, cursor });
+          const feed: OrderPage = await integrationGet<OrderPage>(secret, '/orders', { limit: 100, cursor });
           const hit = feed.items.find((o) => o.externalId === wanted);
           if (hit) return hit;
           cursor = feed.nextCursor;
@@ -94,7 +94,7 @@ function OrderList({ secret, made }: { secret: string; made: number }) {
   const [next, setNext] = useState<string | null>(null);
   const { busy, problem, run } = useAction();
   const load = async (cursor: string | null) => {
-    const page = await run(() => integrationGet<Page<Order>>(secret, '/orders', { limit: 25, status: status || undefined, cursor }));
+    const page = await run(() => integrationGet<OrderPage>(secret, '/orders', { limit: 25, status: status || undefined, cursor }));
     if (!page) return;
     setOrders(cursor ? [...orders, ...page.items] : page.items);
     setNext(page.nextCursor);

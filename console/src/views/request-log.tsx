@@ -10,41 +10,8 @@ import { type Problem, seg } from '../api.ts';
 import { CopyButton, Panel, ProblemNotice, SelectField, TextField, useAction, useTenantItems, When } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
 import { storedToken } from '../session.ts';
-import { type ApiKey, INTEGRATION_OPERATIONS, type Page, type RequestLogFault } from '../types.ts';
+import { type ApiKey, INTEGRATION_OPERATIONS, type LogBody, type LogEntry, type LogPage, type LogSummary, type RequestLogFault, STATUS_CLASSES } from '../types.ts';
 import { NeedTenant } from './need-tenant.tsx';
-
-const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
-
-interface LogSummary {
-  id: number;
-  atUtc: string;
-  operation: string;
-  method: string;
-  path: string;
-  status: number;
-  problemType: string | null;
-  errors: { field: string; code: string; message: string }[];
-  latencyMs: number;
-  keyId: string;
-  requestId: string;
-  idempotencyKey: string | null;
-  replayed: boolean;
-  /** The fault injected into the call (D51); absent from a sandbox older than faults. */
-  fault?: RequestLogFault | null;
-}
-
-interface LogBody {
-  contentType: string | null;
-  body: string | null;
-  bytes: number;
-  truncated: boolean;
-}
-
-interface LogEntry extends LogSummary {
-  request: LogBody;
-  response: LogBody;
-  curl: string;
-}
 
 interface Filters {
   operation: string;
@@ -182,7 +149,7 @@ export function RequestLogView(_: { param: string }) {
   const base = tenant ? `/tenants/${seg(tenant.id)}/requests` : '';
 
   const load = async (after: string | null) => {
-    const page = await list.run(() => api.get<Page<LogSummary>>(base, { ...filters, after, limit: 50 }));
+    const page = await list.run(() => api.get<LogPage>(base, { ...filters, after, limit: 50 }));
     if (page) {
       setEntries((now) => (after ? [...now, ...page.items] : page.items));
       setNext(page.nextCursor);

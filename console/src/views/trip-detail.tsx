@@ -3,10 +3,11 @@ import { useContext, useEffect, useState } from 'preact/hooks';
 import { seg } from '../api.ts';
 import { Panel, ProblemNotice, SelectField, Status, TextField, useAction, When } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
-import type { OrderDetail, Stop, TripDetail } from '../types.ts';
+import { type LineOutcome, type OrderDetail, type Stop, STOP_OUTCOME_STATUSES, type TripDetail, type Vocabulary } from '../types.ts';
 import { counted, outcomeWords, quantityLabel } from '../words.tsx';
 
-const QUANTITIES = { delivery: ['delivered', 'returned', 'rejected', 'lost'], collection: ['collected', 'notCollected'] } as const;
+/** The quantities of a line's outcome, by its vocabulary. */
+const QUANTITIES = { delivery: ['delivered', 'returned', 'rejected', 'lost'], collection: ['collected', 'notCollected'] } as const satisfies Record<Vocabulary, readonly Exclude<keyof LineOutcome, 'reasonCode'>[]>;
 
 function StopOutcomeForm({ trip, stop, onDone }: { trip: TripDetail; stop: Stop; onDone: (trip: TripDetail) => void }) {
   const { api, tenant } = useContext(ConsoleContext);
@@ -40,7 +41,7 @@ function StopOutcomeForm({ trip, stop, onDone }: { trip: TripDetail; stop: Stop;
       if (changed) onDone(changed);
     }}>
       <div class="row">
-        <SelectField label={`Stop ${number} outcome`} name="status" value={status} options={['Completed', 'Failed']} onValue={setStatus} problem={problem} />
+        <SelectField label={`Stop ${number} outcome`} name="status" value={status} options={STOP_OUTCOME_STATUSES} onValue={setStatus} problem={problem} />
         {status === 'Failed' ? <TextField label="Reason code" name="reasonCode" value={reasonCode} onValue={setReasonCode} problem={problem} placeholder="CustomerAbsent" /> : null}
       </div>
       {status === 'Completed' ? stop.lines.map((l, i) => (

@@ -16,8 +16,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../mock/prism.ts';
-import { PACKAGE_ROOT, PACKAGE_VERSION } from '../spec/package-files.ts';
+import { freePort } from '../../mock/prism.ts';
+import { PACKAGE_ROOT, PACKAGE_VERSION } from '../../spec/package-files.ts';
 
 const run = promisify(execFile);
 const keep = process.argv.includes('--keep');

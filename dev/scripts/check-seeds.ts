@@ -1,6 +1,6 @@
 // Compares spec/errors.yaml with the seed error catalog (shared/seeds/02-error-catalog.md), and
 // every seed statement of spec/requirements.yaml with the seed section it quotes.
-// Usage: tsx spec/check-seeds.ts [seeds dir or catalog file]   (or WAYBILL_SEEDS_DIR)
+// Usage: tsx dev/scripts/check-seeds.ts [seeds dir or catalog file]   (or WAYBILL_SEEDS_DIR)
 // Exit 0 = they match, 1 = they differ, 2 = the seed file is absent.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -144,7 +144,7 @@ export function compareQuotes(seeds: ReadonlyMap<string, string>, entries: reado
 
 // A directory gets the catalog file name appended, so both the seeds dir and the file itself work.
 function seedCatalogPath(): string {
-  const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+  const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
   const given = process.argv[2] ?? process.env.WAYBILL_SEEDS_DIR;
   const path = given ? resolve(given) : resolve(repoRoot, '../shared/seeds');
   return existsSync(path) && statSync(path).isDirectory() ? resolve(path, CATALOG_FILE) : path;
@@ -158,7 +158,7 @@ function main(): number {
     return 2;
   }
   const seed = parseSeedCatalog(readFileSync(seedPath, 'utf8'));
-  const catalog = parse(readFileSync(new URL('./errors.yaml', import.meta.url), 'utf8')) as {
+  const catalog = parse(readFileSync(new URL('../../spec/errors.yaml', import.meta.url), 'utf8')) as {
     total?: unknown;
     codes?: CatalogCode[];
   };
@@ -170,7 +170,7 @@ function main(): number {
   }
   console.log(`errors.yaml matches the seed: ${seed.codes.length} codes`);
   const seedsDir = dirname(seedPath);
-  const register = parse(readFileSync(new URL('./requirements.yaml', import.meta.url), 'utf8')) as { requirements: QuotedRequirement[] };
+  const register = parse(readFileSync(new URL('../../spec/requirements.yaml', import.meta.url), 'utf8')) as { requirements: QuotedRequirement[] };
   const statements = register.requirements.filter((entry) => entry.document !== 'DECISIONS.md');
   const documents = new Map([...new Set(statements.map((entry) => entry.document))].map((name) => [name, readFileSync(resolve(seedsDir, name), 'utf8')]));
   const misquoted = compareQuotes(documents, statements);
