@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { packageFile } from '../../../spec/package-files.ts';
 import { MIGRATION_LOCK } from './locks.ts';
+import { inTransaction } from './transaction.ts';
 
 /** One migration of one history. */
 export interface Migration {
@@ -65,11 +66,8 @@ export function newerSchema(held: Map<string, number>, migrations: Migration[]):
  * Applies the migrations the database lacks and returns them (none when another process
  * applied them first). Throws `SchemaTooNewError` for a database of a newer waybill.
  */
-export async function migrate(pool: pg.Pool, migrations: Migration[] = postgresMigrations()): Promise<Migration[]> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN');
+export function migrate(pool: pg.Pool, migrations: Migration[] = postgresMigrations()): Promise<Migration[]> {
+  return inTransaction(pool, async (client) => {
     // Taken before the bookkeeping table exists: two processes creating it at once would collide.
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...MIGRATION_LOCK]);
     await client.query(`CREATE TABLE IF NOT EXISTS waybill_migrations (
@@ -91,13 +89,6 @@ export async function migrate(pool: pg.Pool, migrations: Migration[] = postgresM
       await client.query('INSERT INTO waybill_migrations (history, version, name) VALUES ($1, $2, $3)', [migration.history, migration.version, migration.name]);
       applied.push(migration);
     }
-    await client.query('COMMIT');
     return applied;
-  } catch (error) {
-    // A connection that cannot even roll back is closed rather than given back to the pool.
-    await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
-    throw error;
-  } finally {
-    client.release(broken);
-  }
+  });
 }
