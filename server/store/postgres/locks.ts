@@ -1,0 +1,18 @@
+/**
+ * The advisory locks waybill takes on PostgreSQL, in the two-key form `(namespace, key)`:
+ * namespaces of waybill's own, so that they never meet an application's locks keyed by one
+ * bigint, nor each other.
+ */
+
+/** Held while the migrations run: one process at a time brings the schema up to date. */
+export const MIGRATION_LOCK = [0x77620001, 0] as const;
+
+/** Namespace of the per-tenant write lock (D74); its key is `hashtext(tenant_id)`. */
+export const TENANT_WRITE_NAMESPACE = 0x77620002;
+
+/**
+ * SQL that takes the tenant's write lock until the transaction ends (D74); the one
+ * parameter is the tenant id. Two tenants whose ids hash alike share a lock: their
+ * writes wait for each other, and no more.
+ */
+export const LOCK_TENANT_WRITES = `SELECT pg_advisory_xact_lock(${TENANT_WRITE_NAMESPACE}, hashtext($1))`;
