@@ -66,6 +66,7 @@ export function newerSchema(held: Map<string, number>, migrations: Migration[]):
  * Applies the migrations the database lacks and returns them (none when another process
  * applied them first). Throws `SchemaTooNewError` for a database of a newer waybill.
  */
+// requirement: D75
 export function migrate(pool: pg.Pool, migrations: Migration[] = postgresMigrations()): Promise<Migration[]> {
   return inTransaction(pool, async (client) => {
     // Taken before the bookkeeping table exists: two processes creating it at once would collide.

@@ -11,6 +11,7 @@ const types = {
 };
 
 /** A pool of connections to the database at `url` (`postgres://` or `postgresql://`). */
+// requirement: D73
 export function openPool(url: string, options: { max?: number } = {}): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, application_name: 'waybill', types });
   // An idle connection the server drops (a restart, a terminated backend) leaves the pool,

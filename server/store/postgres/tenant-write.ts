@@ -8,6 +8,7 @@ import { LOCK_TENANT_WRITES } from './locks.ts';
 import { inTransaction } from './transaction.ts';
 
 /** Runs `write` in a transaction holding the tenant's write lock; commits when it resolves, rolls back when it throws. */
+// requirement: D74
 export function tenantWrite<T>(pool: pg.Pool, tenantId: string, write: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   return inTransaction(pool, async (client) => {
     await client.query(LOCK_TENANT_WRITES, [tenantId]);
