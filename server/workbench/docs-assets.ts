@@ -76,12 +76,6 @@ const stylesheet = `body { margin: 0; font-family: system-ui, sans-serif; color:
   .catalog td:nth-child(4) { flex-basis: 100%; order: 1; }
   .catalog td:nth-child(5) { color: #59636e; }
 }
-  .catalog { font-size: 0.82rem; }
-  .catalog th, .catalog td { padding: 0.3rem 0.2rem; }
-  .catalog td { overflow-wrap: anywhere; }
-  .catalog code { overflow-wrap: anywhere; }
-  .catalog th:nth-child(3), .catalog td:nth-child(3) { display: none; }
-}
 .catalog td.status { font-variant-numeric: tabular-nums; }
 h2:target, h3:target { background: #fff8c5; }
 .waybill-page.waybill-wide { max-width: 96rem; }
