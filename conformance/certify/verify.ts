@@ -12,6 +12,7 @@ import type { RunReport } from '../engine/types/report.ts';
 import { signatureHolds } from './keys.ts';
 import { certificationVerdict, MANIFEST_FILE, type Manifest, sha256, SIGNATURE_FILE, SPEC_FILES } from './manifest.ts';
 import type { BundleContents } from './read-bundle.ts';
+import { counted } from '../../cli/counted.ts';
 
 /** One line of the verification: `ok` true (held), false (failed) or null (information). */
 export interface VerifyLine {
@@ -55,7 +56,7 @@ function fileLines(bundle: BundleContents, manifest: Manifest): VerifyLine[] {
   for (const name of bundle.files.keys()) {
     if (name !== MANIFEST_FILE && name !== SIGNATURE_FILE && !Object.hasOwn(manifest.files, name)) lines.push({ ok: false, topic: 'files', text: `${name}: extra file, not listed in ${MANIFEST_FILE}` });
   }
-  if (lines.length === 0) lines.push({ ok: true, topic: 'files', text: `${listed.length} files, each sha256 as ${MANIFEST_FILE} lists it; nothing missing, nothing extra` });
+  if (lines.length === 0) lines.push({ ok: true, topic: 'files', text: `${counted(listed.length, 'file')}, each sha256 as ${MANIFEST_FILE} lists it; nothing missing, nothing extra` });
   return lines;
 }
 
@@ -94,7 +95,7 @@ function verdictLines(bundle: BundleContents, manifest: Manifest): VerifyLine[] 
   if (JSON.stringify(product) !== JSON.stringify(manifest.product)) lines.push({ ok: false, topic: 'product', text: `product.json differs from the product ${MANIFEST_FILE} names` });
   if (lines.length > 0) return lines;
   const waived = report.counts.byOutcome.waived ?? 0;
-  const counts = `${report.counts.checks} checks: ${report.counts.byOutcome.pass} passed, ${report.counts.failing} failing, ${report.counts.byOutcome.skip} skipped, ${report.counts.byOutcome.error} in error, ${waived} waived`;
+  const counts = `${counted(report.counts.checks, 'check')}: ${report.counts.byOutcome.pass} passed, ${report.counts.failing} failing, ${report.counts.byOutcome.skip} skipped, ${report.counts.byOutcome.error} in error, ${waived} waived`;
   if (manifest.verdict !== 'PASS') {
     return [{ ok: false, topic: 'verdict', text: `${manifest.verdict} (${counts}): the bundle is what was run, but not a pass${manifest.incomplete.length > 0 ? `; ${manifest.incomplete.slice(0, 3).join('; ')}` : ''}` }];
   }
