@@ -43,9 +43,9 @@ function program(): Command {
 
 const marks = { true: '✓', false: '✗', null: ' ' } as const;
 
-/** One printed line: mark, topic, text. */
+/** One printed line: mark (`?` for what an unverified manifest claims, D80), topic, text. */
 function printed(line: VerifyLine): string {
-  return `  ${marks[String(line.ok) as keyof typeof marks]} ${line.topic.padEnd(9)}  ${line.text}`;
+  return `  ${line.unverified ? '?' : marks[String(line.ok) as keyof typeof marks]} ${line.topic.padEnd(9)}  ${line.text}`;
 }
 
 /** Runs `waybill verify` with `argv` and resolves to its exit code. */
