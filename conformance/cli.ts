@@ -32,6 +32,7 @@ import type { Check } from './engine/types/check.ts';
 import type { ExchangeRecord } from './engine/types/exchange.ts';
 import type { Profile } from './engine/types/profile.ts';
 import { resolveChecks } from './engine/verifies.ts';
+import { counted } from '../cli/counted.ts';
 
 /** The parsed options of one invocation. */
 interface CliOptions {
@@ -215,7 +216,7 @@ async function cleanUp(options: CliOptions, profile: Profile, target: string, pr
     if (tenants.length === 0) return;
     const { archived, failed } = await archiveTenants(profile.sandbox, tenants, options.timeout);
     const kept = provisioned && options.saveProfile !== undefined ? `; the profile's tenants stay, saved in ${options.saveProfile}` : '';
-    process.stderr.write(`archived the ${archived} tenant(s) this run created${kept} (--keep-tenants keeps them)${failed.length === 0 ? '' : `; could not archive ${failed.join(', ')}`}\n`);
+    process.stderr.write(`archived the ${counted(archived, 'tenant')} this run created${kept} (--keep-tenants keeps them)${failed.length === 0 ? '' : `; could not archive ${failed.join(', ')}`}\n`);
   } catch (error) {
     process.stderr.write(`waybill: warning: the run's tenants were not archived: ${(error as Error).message}\n`);
   }

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { UsageError } from '../../cli/errors.ts';
+import { counted } from '../../cli/counted.ts';
 import { parseCommandLine } from '../../cli/command-line.ts';
 import { readPublicKey } from './keys.ts';
 import { readBundle } from './read-bundle.ts';
@@ -42,9 +43,9 @@ function program(): Command {
 
 const marks = { true: '✓', false: '✗', null: ' ' } as const;
 
-/** One printed line: mark, topic, text. */
+/** One printed line: mark (`?` for what an unverified manifest claims, D80), topic, text. */
 function printed(line: VerifyLine): string {
-  return `  ${marks[String(line.ok) as keyof typeof marks]} ${line.topic.padEnd(9)}  ${line.text}`;
+  return `  ${line.unverified ? '?' : marks[String(line.ok) as keyof typeof marks]} ${line.topic.padEnd(9)}  ${line.text}`;
 }
 
 /** Runs `waybill verify` with `argv` and resolves to its exit code. */
@@ -64,7 +65,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const { ok, lines } = verifyBundle(bundle, { ...(publicKey ? { publicKey } : {}), allowUnsigned: options.allowUnsigned === true });
   const failed = lines.filter((line) => line.ok === false).length;
-  process.stdout.write(`waybill verify ${path} (${bundle.kind}, ${bundle.files.size} files)\n${lines.map(printed).join('\n')}\n`);
-  process.stdout.write(ok ? 'VERIFIED\n' : `NOT VERIFIED: ${failed} problem(s)\n`);
+  process.stdout.write(`waybill verify ${path} (${bundle.kind}, ${counted(bundle.files.size, 'file')})\n${lines.map(printed).join('\n')}\n`);
+  process.stdout.write(ok ? 'VERIFIED\n' : `NOT VERIFIED: ${counted(failed, 'problem')}\n`);
   return ok ? 0 : 1;
 }

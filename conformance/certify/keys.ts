@@ -29,6 +29,9 @@ export function keyFingerprint(publicKey: KeyObject): string {
   return `SHA256:${createHash('sha256').update(der).digest('base64').replace(/=+$/, '')}`;
 }
 
+/** The armour of a PEM private key of any kind: PKCS#8, encrypted PKCS#8, or a legacy `RSA`/`EC`/`OPENSSH` one. */
+const PRIVATE_PEM = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/;
+
 /** Reads an Ed25519 key of `kind` from a PEM file; a usage error names the file otherwise. */
 function readKey(file: string, kind: 'private' | 'public'): KeyObject {
   let pem: string;
@@ -36,6 +39,11 @@ function readKey(file: string, kind: 'private' | 'public'): KeyObject {
     pem = readFileSync(file, 'utf8');
   } catch (error) {
     throw new UsageError(`${file}: cannot read the ${kind} key (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  // Node derives a public key from a private one without a word: a signer's private key given
+  // where its public key belongs is refused, as the receiver should never hold it.
+  if (kind === 'public' && PRIVATE_PEM.test(pem)) {
+    throw new UsageError(`--public-key ${file}: this is a private key; give the signer's public key (the .pub file \`waybill keys generate\` wrote beside it), and keep the private key to its owner`);
   }
   let key: KeyObject;
   try {

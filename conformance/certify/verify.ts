@@ -12,12 +12,15 @@ import type { RunReport } from '../engine/types/report.ts';
 import { signatureHolds } from './keys.ts';
 import { certificationVerdict, MANIFEST_FILE, type Manifest, sha256, SIGNATURE_FILE, SPEC_FILES } from './manifest.ts';
 import type { BundleContents } from './read-bundle.ts';
+import { counted } from '../../cli/counted.ts';
 
 /** One line of the verification: `ok` true (held), false (failed) or null (information). */
 export interface VerifyLine {
   ok: boolean | null;
   topic: string;
   text: string;
+  /** Information only manifest.json claims, which no signature held for the receiver's key vouches for (D80). */
+  unverified?: true;
 }
 
 /** How to verify. */
@@ -55,7 +58,7 @@ function fileLines(bundle: BundleContents, manifest: Manifest): VerifyLine[] {
   for (const name of bundle.files.keys()) {
     if (name !== MANIFEST_FILE && name !== SIGNATURE_FILE && !Object.hasOwn(manifest.files, name)) lines.push({ ok: false, topic: 'files', text: `${name}: extra file, not listed in ${MANIFEST_FILE}` });
   }
-  if (lines.length === 0) lines.push({ ok: true, topic: 'files', text: `${listed.length} files, each sha256 as ${MANIFEST_FILE} lists it; nothing missing, nothing extra` });
+  if (lines.length === 0) lines.push({ ok: true, topic: 'files', text: `${counted(listed.length, 'file')}, each sha256 as ${MANIFEST_FILE} lists it; nothing missing, nothing extra` });
   return lines;
 }
 
@@ -94,15 +97,19 @@ function verdictLines(bundle: BundleContents, manifest: Manifest): VerifyLine[] 
   if (JSON.stringify(product) !== JSON.stringify(manifest.product)) lines.push({ ok: false, topic: 'product', text: `product.json differs from the product ${MANIFEST_FILE} names` });
   if (lines.length > 0) return lines;
   const waived = report.counts.byOutcome.waived ?? 0;
-  const counts = `${report.counts.checks} checks: ${report.counts.byOutcome.pass} passed, ${report.counts.failing} failing, ${report.counts.byOutcome.skip} skipped, ${report.counts.byOutcome.error} in error, ${waived} waived`;
+  const counts = `${counted(report.counts.checks, 'check')}: ${report.counts.byOutcome.pass} passed, ${report.counts.failing} failing, ${report.counts.byOutcome.skip} skipped, ${report.counts.byOutcome.error} in error, ${waived} waived`;
   if (manifest.verdict !== 'PASS') {
     return [{ ok: false, topic: 'verdict', text: `${manifest.verdict} (${counts}): the bundle is what was run, but not a pass${manifest.incomplete.length > 0 ? `; ${manifest.incomplete.slice(0, 3).join('; ')}` : ''}` }];
   }
   return [{ ok: true, topic: 'verdict', text: `PASS, and report.json's results give PASS (${counts})` }];
 }
 
-/** Information: what was run, and whether its spec files are this waybill's. */
-function aboutLines(manifest: Manifest): VerifyLine[] {
+/**
+ * Information: what was run, and whether its spec files are this waybill's. Every fact comes from
+ * manifest.json, so it is one only when the signature held for the receiver's key; otherwise each
+ * line is marked as what the manifest claims, never shown as a fact (D80).
+ */
+function aboutLines(manifest: Manifest, vouched: boolean): VerifyLine[] {
   const local = (file: string) => {
     try {
       return sha256(readFileSync(packageFile(file)));
@@ -112,14 +119,18 @@ function aboutLines(manifest: Manifest): VerifyLine[] {
   };
   const spec = SPEC_FILES.map((file) => `${file.replace('spec/', '')} ${String(manifest.spec?.[file] ?? '?').slice(0, 12)}${manifest.spec?.[file] === local(file) ? '' : ' (differs from this waybill)'}`);
   const { product } = manifest;
-  return [
-    { ok: null, topic: 'product', text: `${product?.vendor} — ${product?.product} ${product?.version} (${product?.contact})` },
-    { ok: null, topic: 'run', text: `${manifest.target}, seed ${manifest.seed}, ${manifest.startedAt} → ${manifest.finishedAt}` },
-    { ok: null, topic: 'suite', text: `waybill ${manifest.suite?.version}${manifest.suite?.version === PACKAGE_VERSION ? '' : ` (this is ${PACKAGE_VERSION})`}, Node ${manifest.runtime?.node}, ${manifest.runtime?.platform}` },
-    { ok: null, topic: 'spec', text: spec.join(', ') },
-    { ok: null, topic: 'redacted', text: Object.entries(manifest.redactions?.occurrences ?? {}).map(([name, count]) => `${name} ×${count}`).join(', ') || 'nothing' },
+  const facts: [string, string][] = [
+    ['product', `${product?.vendor} — ${product?.product} ${product?.version} (${product?.contact})`],
+    ['run', `${manifest.target}, seed ${manifest.seed}, ${manifest.startedAt} → ${manifest.finishedAt}`],
+    ['suite', `waybill ${manifest.suite?.version}${manifest.suite?.version === PACKAGE_VERSION ? '' : ` (this is ${PACKAGE_VERSION})`}, Node ${manifest.runtime?.node}, ${manifest.runtime?.platform}`],
+    ['spec', spec.join(', ')],
+    ['redacted', Object.entries(manifest.redactions?.occurrences ?? {}).map(([name, count]) => `${name} ×${count}`).join(', ') || 'nothing'],
   ];
+  return facts.map(([topic, text]) => (vouched ? { ok: null, topic, text } : { ok: null, topic, text: `${UNVERIFIED_CLAIM}${text}`, unverified: true }));
 }
+
+/** How a line of what an unverified manifest.json claims begins (D80). */
+export const UNVERIFIED_CLAIM = 'unverified claim of manifest.json: ';
 
 /** Verifies `bundle`; resolves to every line, and whether all held. */
 export function verifyBundle(bundle: BundleContents, options: VerifyOptions): { ok: boolean; lines: VerifyLine[] } {
@@ -137,6 +148,9 @@ export function verifyBundle(bundle: BundleContents, options: VerifyOptions): { 
     return bytes === undefined || sha256(bytes) !== manifest.files[name];
   });
   const verdict = altered.length === 0 ? verdictLines(bundle, manifest) : [{ ok: false, topic: 'verdict', text: `not judged: ${altered.join(' and ')} ${altered.length === 1 ? 'is' : 'are'} not what ${MANIFEST_FILE} lists` } satisfies VerifyLine];
-  const lines = [...fileLines(bundle, manifest), signatureLine(bundle, manifest, options), ...verdict, ...aboutLines(manifest)];
+  const signature = signatureLine(bundle, manifest, options);
+  // The signature held for the receiver's key: what manifest.json says is the signer's word.
+  const vouched = signature.ok === true && options.publicKey !== undefined;
+  const lines = [...fileLines(bundle, manifest), signature, ...verdict, ...aboutLines(manifest, vouched)];
   return { ok: lines.every((line) => line.ok !== false), lines };
 }

@@ -66,17 +66,33 @@ describe('waybill client-check', () => {
     expect(stdout).toBe('');
   });
 
-  it('writes report.json, junit.xml and report.html into --out, with a progress line per scenario on stderr', () => {
+  it('writes report.json, junit.xml and report.html into --out, each naming the client; a terminal shows each scenario once', () => {
     const out = join(folder, 'pass');
-    const { status, stderr } = run('--scenario', 'client.pay.json-body,client.no-retry.404', '--out', out, '--', process.execPath, EXAMPLE_CLIENT);
+    const { status, stderr, stdout } = run('--scenario', 'client.pay.json-body,client.no-retry.404', '--out', out, '--', process.execPath, EXAMPLE_CLIENT);
     expect(status).toBe(0);
-    expect(stderr).toMatch(/^client-check: client\.pay\.json-body — /m);
-    expect(stderr).toMatch(/^client-check: client\.no-retry\.404 — /m);
-    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { suite: { name: string }; results: { id: string; outcome: string }[] };
+    // stdout and stderr share a terminal: the console reporter's line as each scenario ends is the only one naming it.
+    const terminal = `${stdout}\n${stderr}`.split('\n');
+    for (const id of ['client.pay.json-body', 'client.no-retry.404']) expect(terminal.filter((line) => line.includes(id)), id).toEqual([expect.stringMatching(new RegExp(`^  ✓ ${id.replaceAll('.', '\\.')} \\(\\d+ ms\\)$`))]);
+    expect(stdout).toMatch(/^waybill client-check 0\.1\.0 → http:\/\/127\.0\.0\.1:\d+ {2}\(2 scenarios, /);
+    const command = `${process.execPath} ${EXAMPLE_CLIENT}`;
+    expect(stdout).toContain(`\n  client: ${command}\n`);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { suite: { name: string }; client: { command: string }; results: { id: string; outcome: string }[] };
     expect(report.suite.name).toBe('waybill-client-check');
+    expect(report.client).toEqual({ command });
     expect(report.results.map(({ id, outcome }) => `${id} ${outcome}`).sort()).toEqual(['client.no-retry.404 pass', 'client.pay.json-body pass']);
-    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('<testsuites name="waybill client-check"');
-    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<h1>waybill client-check report</h1>');
+    const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
+    expect(junit).toContain('<testsuites name="waybill client-check"');
+    expect(junit).toContain(`<property name="client" value="${command}">`);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('<h1>waybill client-check report</h1>');
+    expect(html).toContain(`<dt>Client</dt><dd>${command}</dd>`);
+  }, 90_000);
+
+  it('with file reports only, says on stderr as each scenario starts, once', () => {
+    const { status, stderr, stdout } = run('--scenario', 'client.pay.json-body', '--reporter', 'json', '--out', join(folder, 'json-only'), '--', process.execPath, EXAMPLE_CLIENT);
+    expect(status).toBe(0);
+    expect(stderr.split('\n').filter((line) => line.includes('client.pay.json-body'))).toEqual([expect.stringMatching(/^client-check: client\.pay\.json-body — /)]);
+    expect(stdout).not.toContain('client.pay.json-body');
   }, 90_000);
 
   it('a failing client: exit 1, and every format shows the requests from the log', () => {

@@ -14,7 +14,7 @@ import { useColour, verdictLine } from '../reporters/console.ts';
 import { isReporterName, type Reporter, type ReporterName, reporters } from '../reporters/index.ts';
 import { runClientCheck } from './run.ts';
 import { matchesSelector } from '../engine/select.ts';
-import { familyOf } from './scenario.ts';
+import { type ClientScenario, familyOf } from './scenario.ts';
 import { scenarios } from './scenarios/index.ts';
 
 /** The parsed options. */
@@ -183,7 +183,11 @@ async function assertControlPlane(target: string, adminToken: string): Promise<v
 /** Runs the scenarios, writes the reports and resolves to the exit code. */
 async function runAndReport(options: CliOptions, sandbox: { target: string; adminToken: string }, client: { command: string; args: string[] }, outDir: string): Promise<number> {
   await mkdir(outDir, { recursive: true });
-  const active: Reporter[] = [...new Set(options.reporter)].map((name) => reporters[name]({ outDir, verdict: false }));
+  const chosen = [...new Set(options.reporter)];
+  const active: Reporter[] = chosen.map((name) => reporters[name]({ outDir, verdict: false }));
+  // One line per scenario in a terminal: the console reporter's, as each ends. Its stderr line as
+  // each starts is for runs without it (file reports only), which would otherwise print nothing.
+  const startLine = chosen.includes('console') ? undefined : (scenario: ClientScenario) => process.stderr.write(`client-check: ${scenario.id} — ${scenario.title}\n`);
   const report = await runClientCheck({
     ...sandbox,
     command: client.command,
@@ -191,7 +195,7 @@ async function runAndReport(options: CliOptions, sandbox: { target: string; admi
     timeoutMs: options.timeoutMs,
     only: options.scenario,
     concurrency: options.concurrency,
-    onScenario: (scenario) => process.stderr.write(`client-check: ${scenario.id} — ${scenario.title}\n`),
+    ...(startLine === undefined ? {} : { onScenario: startLine }),
     onStart: (start) => active.forEach((reporter) => reporter.onStart?.(start)),
     onResult: (result) => active.forEach((reporter) => reporter.onResult?.(result)),
   });

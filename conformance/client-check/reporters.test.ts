@@ -13,6 +13,7 @@ import { sampleReport } from '../../dev/testing/conformance/sample-report.ts';
 import type { LoggedRequest } from '../engine/types/exchange.ts';
 import type { RunReport } from '../engine/types/report.ts';
 import { runVerdict } from '../engine/verdict.ts';
+import { gradedClient } from './run.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const lost: LoggedRequest = { entryId: 7, requestId: 'req_a', atUtc: '2026-11-24T09:00:00.000Z', operation: 'attachPayment', method: 'POST', path: '/api/v1/integration/orders/externalid/SO-1/payment', status: 0, problemType: null, idempotencyKey: 'pay-1', replayed: false, fault: 'reset after (rule)' };
@@ -26,7 +27,13 @@ function clientReport(): RunReport {
   const failed = report.results.find((result) => result.outcome === 'fail');
   if (failed === undefined) throw new Error('the sample report has no failure');
   failed.findings = [{ message: 'The retry carried a new Idempotency-Key', expected: 'one key', received: '2 keys', requests: [lost, retried] }];
-  return { ...report, suite: { ...report.suite, name: 'waybill-client-check' } };
+  return { ...report, suite: { ...report.suite, name: 'waybill-client-check' }, client: { command: 'node client.mjs' } };
+}
+
+/** The `<dl class="meta">` of a report.html: its terms and their values. */
+function headerFacts(html: string): Map<string, string> {
+  const meta = html.slice(html.indexOf('<dl class="meta">'), html.indexOf('</dl>', html.indexOf('<dl class="meta">')));
+  return new Map([...meta.matchAll(/<dt>([^<]*)<\/dt><dd>([^<]*)<\/dd>/g)].map((match) => [match[1]!, match[2]!]));
 }
 
 describe('reporters on a client-check report', () => {
@@ -54,6 +61,30 @@ describe('reporters on a client-check report', () => {
     expect(json.results.flatMap((result) => result.findings.flatMap((finding) => finding.requests ?? []))).toEqual([lost, retried]);
   });
 
+  it('name the client by its command line, shell-quoted, with the admin token redacted as everywhere else in a report', () => {
+    const secrets = [{ value: 'wba_s3cret-token', name: 'adminToken', envVar: 'WAYBILL_ADMIN_TOKEN' }];
+    expect(gradedClient('python3', ['my client.py', '--token', 'wba_s3cret-token', "it's"], secrets)).toEqual({ command: `python3 'my client.py' --token <redacted:adminToken> 'it'\\''s'` });
+    expect(gradedClient('./bin/sync', ['--page-size=50', '--url=http://127.0.0.1:4000/x'], secrets)).toEqual({ command: './bin/sync --page-size=50 --url=http://127.0.0.1:4000/x' });
+  });
+
+  it('the console names the client and counts scenarios in the singular for one; the HTML header leaves out what only a conformance run has', async () => {
+    const report = clientReport();
+    let printed = '';
+    const stream = new Writable({ write: (chunk, _encoding, done) => ((printed += String(chunk)), done()) });
+    const reporter = reporters.console({ outDir: folder, stream, env: { NO_COLOR: '1' } });
+    reporter.onStart?.({ suite: 'waybill-client-check', target: report.target, suiteVersion: '0.1.0', specHash: report.specHash, seed: 7, checkCount: 1, startedAt: report.startedAt, client: { command: 'node client.mjs' } });
+    expect(printed).toBe(`waybill client-check 0.1.0 → ${report.target}  (1 scenario, seed 7, spec ${report.specHash.slice(0, 12)})\n  client: node client.mjs\n`);
+    const client = headerFacts(readFileSync((await reporters.html({ outDir: folder }).onEnd(report)) as string, 'utf8'));
+    expect([...client.keys()]).toEqual(['Client', 'Target', 'Suite', 'Spec hash', 'Seed', 'Started', 'Finished', 'Duration', 'Options']);
+    expect(client.get('Client')).toBe('node client.mjs');
+    expect(client.get('Options')).toBe(`concurrency ${report.options.concurrency}, every scenario`);
+    // A conformance run's header keeps its level, timeout and profile (with the pools).
+    const conformance = headerFacts(readFileSync((await reporters.html({ outDir: folder }).onEnd(sampleReport())) as string, 'utf8'));
+    expect([...conformance.keys()]).toEqual(['Target', 'Suite', 'Spec hash', 'Seed', 'Started', 'Finished', 'Duration', 'Options', 'Profile']);
+    expect(conformance.get('Options')).toMatch(/^level all, concurrency \d+, timeout \d+ ms/);
+    expect(conformance.get('Profile')).toContain('pools ');
+  });
+
   it('say INCOMPLETE (exit 2) in every format, naming each scenario not graded and why, never PASS (D55)', async () => {
     const base = sampleReport();
     const passed = base.results.find((result) => result.outcome === 'pass')!;
@@ -65,13 +96,13 @@ describe('reporters on a client-check report', () => {
     const report: RunReport = { ...base, suite: { ...base.suite, name: 'waybill-client-check' }, results, exitCode, verdict, counts: { ...base.counts, byOutcome: { pass: 1, fail: 0, skip: 0, error: 1 }, failing: 0, warnings: 0 } };
     const reason = 'client.sync.unknown-status ended in error: not staged: no order of the feed is in a status the contract does not list';
     expect(exitCode).toBe(2);
-    expect(verdictLine(report, false)).toBe(`INCOMPLETE — 1 scenario(s) not graded: ${reason} (exit 2, ${report.durationMs} ms, ${report.exchangeCount} exchanges)`);
+    expect(verdictLine(report, false)).toBe(`INCOMPLETE — 1 scenario not graded: ${reason} (exit 2, ${report.durationMs} ms, ${report.exchangeCount} exchanges)`);
     const junit = readFileSync((await reporters.junit({ outDir: folder }).onEnd(report)) as string, 'utf8');
     expect(junit).toContain('<property name="verdict" value="INCOMPLETE">');
     expect(junit).toContain(`<property name="notGraded" value="${reason}">`);
     expect(junit).toContain('<property name="exitCode" value="2">');
     const html = readFileSync((await reporters.html({ outDir: folder }).onEnd(report)) as string, 'utf8');
-    expect(html).toContain(`<p class="verdict exit-2">INCOMPLETE — 1 scenario(s) not graded: ${reason} (exit 2)</p>`);
+    expect(html).toContain(`<p class="verdict exit-2">INCOMPLETE — 1 scenario not graded: ${reason} (exit 2)</p>`);
     expect(html).toContain(`<li>${reason}</li>`);
     const json = JSON.parse(readFileSync((await reporters.json({ outDir: folder }).onEnd(report)) as string, 'utf8')) as RunReport;
     expect(json).toMatchObject({ exitCode: 2, verdict: { verdict: 'INCOMPLETE', reasons: [reason] } });

@@ -3,9 +3,11 @@
  * control plane, graded into the same `RunReport` the conformance suite writes.
  */
 import { operations, specHash } from '../../spec/load.ts';
+import { shellLine } from '../../cli/shell-quote.ts';
 import { runSuite } from '../engine/runner.ts';
+import { createRedactor, type Secret } from '../transport/redaction.ts';
 import type { Contract } from '../engine/types/contract.ts';
-import type { CheckResult, RunReport, RunStart } from '../engine/types/report.ts';
+import type { CheckResult, GradedClient, RunReport, RunStart } from '../engine/types/report.ts';
 import { clientRequirements } from './register.ts';
 import { type ClientScenario, scenarioCheck } from './scenario.ts';
 import { scenarios } from './scenarios/index.ts';
@@ -37,10 +39,18 @@ export interface ClientCheckOptions {
   onScenario?(scenario: ClientScenario): void;
 }
 
+/** The client as every report names it: its command line, with the run's secrets redacted as in the rest of the report. */
+export function gradedClient(command: string, args: readonly string[], secrets: readonly Secret[]): GradedClient {
+  return { command: createRedactor(secrets).redact(shellLine([command, ...args])) };
+}
+
 /** Runs the client through the scenarios and resolves to the report. */
 export async function runClientCheck(options: ClientCheckOptions): Promise<RunReport> {
   const target = options.target.replace(/\/+$/, '');
   const client = { command: options.command, args: options.args, timeoutMs: options.timeoutMs ?? 30_000, ...(options.onScenario ? { onScenario: options.onScenario } : {}) };
+  const secrets: Secret[] = [{ value: options.adminToken, name: 'adminToken', envVar: 'WAYBILL_ADMIN_TOKEN' }];
+  const graded = gradedClient(options.command, options.args, secrets);
+  const { onStart } = options;
   const report = await runSuite({
     suite: 'waybill-client-check',
     checks: scenarios.map((scenario) => scenarioCheck(scenario, client)),
@@ -51,10 +61,10 @@ export async function runClientCheck(options: ClientCheckOptions): Promise<RunRe
     concurrency: options.concurrency ?? 4,
     only: options.only ?? [],
     timeoutMs: 30_000,
-    secrets: [{ value: options.adminToken, name: 'adminToken', envVar: 'WAYBILL_ADMIN_TOKEN' }],
-    ...(options.onStart ? { onStart: options.onStart } : {}),
+    secrets,
+    ...(onStart ? { onStart: (start: RunStart) => onStart({ ...start, client: graded }) } : {}),
     ...(options.onResult ? { onResult: options.onResult } : {}),
   });
   // The profile was only the control plane: the keys are the scenarios' own, made and redacted per scenario.
-  return { ...report, profile: { keys: [], pools: {}, feeds: {}, sandbox: true, choices: [] } };
+  return { ...report, profile: { keys: [], pools: {}, feeds: {}, sandbox: true, choices: [] }, client: graded };
 }

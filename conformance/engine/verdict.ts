@@ -10,6 +10,7 @@
  * Outside `--certify` a skip of the conformance suite leaves the exit code as it is (a profile may
  * leave out what its target does not offer); a certification's verdict is the certificate's (D49).
  */
+import { counted } from '../../cli/counted.ts';
 import type { CheckResult, RunReport, SuiteName, VerdictWord } from './types/report.ts';
 
 /** The verdict, why (each thing not graded, by check id and reason), and the exit code it gives. */
@@ -53,18 +54,18 @@ export function verdictOf(report: RunReport): RunVerdict {
 /** The verdict in words, as the console's last line and the HTML report's header say it (no exit code, no timing). */
 export function verdictText(report: RunReport): string {
   const { verdict, reasons } = verdictOf(report);
-  const things = report.suite.name === 'waybill-client-check' ? 'scenario(s)' : 'check(s)';
+  const things = (count: number) => counted(count, report.suite.name === 'waybill-client-check' ? 'scenario' : 'check');
   const graded = report.results.filter((result) => result.outcome !== 'skip' && result.outcome !== 'error').length;
   const skipped = report.counts.byOutcome.skip;
   const listed = (lines: readonly string[]) => `${lines.slice(0, 3).join('; ')}${lines.length > 3 ? `; … and ${lines.length - 3} more` : ''}`;
   switch (verdict) {
     case 'PASS':
-      return `PASS — no failure that counts${report.counts.warnings > 0 ? ` (${report.counts.warnings} DECISION warning(s))` : ''}${skipped > 0 ? `; ${skipped} ${things} skipped` : ''}`;
+      return `PASS — no failure that counts${report.counts.warnings > 0 ? ` (${counted(report.counts.warnings, 'DECISION warning')})` : ''}${skipped > 0 ? `; ${things(skipped)} skipped` : ''}`;
     case 'FAIL':
-      return `FAIL — ${report.counts.failing || reasons.length} ${things} failed`;
+      return `FAIL — ${things(report.counts.failing || reasons.length)} failed`;
     case 'PARTIAL':
       return `PARTIAL — no failure among the ${graded} graded, but ${listed(reasons)}`;
     case 'INCOMPLETE':
-      return `INCOMPLETE — ${report.certificate === undefined ? `${report.results.length - graded} ${things} not graded: ` : ''}${listed(reasons)}`;
+      return `INCOMPLETE — ${report.certificate === undefined ? `${things(report.results.length - graded)} not graded: ` : ''}${listed(reasons)}`;
   }
 }

@@ -22,8 +22,8 @@ describe('console reporter', () => {
     const out = await print(false, {});
     expect(out).not.toMatch(ansi);
     expect(out).toContain('  ✓ discovery.whoami.shape (12 ms)');
-    expect(out).toContain('  ✗ discovery.whoami.scopes (30 ms) — 2 finding(s)');
-    expect(out).toContain('  ✗ feeds.limit.cap (8 ms) — 1 finding(s) (warning: DECISION, not counted without --strict)');
+    expect(out).toContain('  ✗ discovery.whoami.scopes (30 ms) — 2 findings');
+    expect(out).toContain('  ✗ feeds.limit.cap (8 ms) — 1 finding (warning: DECISION, not counted without --strict)');
     expect(out).toContain('  – feeds.tail (0 ms) — profile has no sandbox');
     expect(out).toContain('  ! problems.catalog (2 ms) — boom');
     expect(out).toMatch(/family\s+pass\s+fail\s+skip\s+error\n\s+discovery\s+1\s+1\s+0\s+0\n\s+feeds\s+0\s+1\s+1\s+0\n\s+problems\s+0\s+0\s+0\s+1\n\s+total\s+1\s+2\s+1\s+1/);
@@ -34,7 +34,7 @@ describe('console reporter', () => {
     expect(out).toContain('     Expected: scopes without trips:read');
     expect(out).toContain('     Received: ["orders:read","trips:read"]');
     expect(out).toContain(`     Replay:   curl -i 'http://127.0.0.1:4321/api/v1/integration/whoami' -H 'x-api-key: '"$WAYBILL_KEY_ORDERS_READ"`);
-    expect(out).toContain('FAIL — 1 check(s) failed (exit 1');
+    expect(out).toContain('FAIL — 1 check failed (exit 1');
   });
 
   it('puts requirement coverage on one line, seed statements first', () => {

@@ -9,6 +9,7 @@ import { verdictOf, verdictText } from '../engine/verdict.ts';
 import { waiverLine } from './waiver-line.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
 import { loggedRequestLine, toolName } from './logged-request.ts';
+import { counted } from '../../cli/counted.ts';
 
 const symbols: Record<Outcome, string> = { pass: '✓', fail: '✗', skip: '–', error: '!', waived: '~' };
 const colours = { green: 32, red: 31, yellow: 33, magenta: 35, dim: 2, bold: 1 } as const;
@@ -46,7 +47,7 @@ export function verdictLine(report: RunReport, colour: boolean): string {
   const paint = (name: Colour, text: string) => (colour ? `\u001b[${colours[name]}m${text}\u001b[0m` : text);
   const { verdict, exitCode } = verdictOf(report);
   const waived = report.counts.byOutcome.waived ? `, ${report.counts.byOutcome.waived} waived` : '';
-  return `${paint(verdictColour[verdict], verdictText(report))} (exit ${exitCode}, ${report.durationMs} ms, ${report.exchangeCount} exchanges${waived})`;
+  return `${paint(verdictColour[verdict], verdictText(report))} (exit ${exitCode}, ${report.durationMs} ms, ${counted(report.exchangeCount, 'exchange')}${waived})`;
 }
 
 /** Prints the run as it goes and a summary at the end. */
@@ -60,13 +61,13 @@ export function consoleReporter(options: ReporterOptions): Reporter {
   const progressLine = (result: CheckResult) => {
     const tail =
       result.outcome === 'fail'
-        ? ` — ${result.findings.length} finding(s)${result.failsRun ? '' : ' (warning: DECISION, not counted without --strict)'}`
+        ? ` — ${counted(result.findings.length, 'finding')}${result.failsRun ? '' : ' (warning: DECISION, not counted without --strict)'}`
         : result.outcome === 'skip'
           ? ` — ${result.reason ?? ''}`
           : result.outcome === 'error'
             ? ` — ${result.error?.message ?? ''}`
             : result.waiver
-              ? ` — ${result.findings.length} finding(s), ${waiverLine(result.waiver)}`
+              ? ` — ${counted(result.findings.length, 'finding')}, ${waiverLine(result.waiver)}`
               : '';
     return `  ${mark(result)} ${result.id} ${paint('dim', `(${result.durationMs} ms)`)}${tail}`;
   };
@@ -95,12 +96,13 @@ export function consoleReporter(options: ReporterOptions): Reporter {
       if (finding.exchange) write(`     Replay:   ${finding.exchange.replay}`);
       for (const request of finding.requests ?? []) write(`     Request:  ${loggedRequestLine(request)}`);
     }
-    if (result.findings.length > findingsShown) write(`  … and ${result.findings.length - findingsShown} more findings in report.json / report.html`);
+    if (result.findings.length > findingsShown) write(`  … and ${counted(result.findings.length - findingsShown, 'more finding')} in report.json / report.html`);
   };
 
   return {
     onStart(start: RunStart) {
-      write(`${toolName(start.suite)} ${start.suiteVersion} → ${start.target}  (${start.checkCount} ${start.suite === 'waybill-client-check' ? 'scenarios' : 'checks'}, seed ${start.seed}, spec ${start.specHash.slice(0, 12)})`);
+      write(`${toolName(start.suite)} ${start.suiteVersion} → ${start.target}  (${counted(start.checkCount, start.suite === 'waybill-client-check' ? 'scenario' : 'check')}, seed ${start.seed}, spec ${start.specHash.slice(0, 12)})`);
+      if (start.client !== undefined) write(`  client: ${start.client.command}`);
     },
     onResult(result) {
       write(progressLine(result));
@@ -111,7 +113,7 @@ export function consoleReporter(options: ReporterOptions): Reporter {
       const { counts } = report.coverage;
       write();
       // A client-check answers no catalog code of its own: the target it grades is the client.
-      if (report.suite.name !== 'waybill-client-check') write(`  catalog coverage (${report.coverage.codes.length} codes): ${counts.exercised} exercised, ${counts['expected-not-seen']} expected but not seen, ${counts['not-reachable']} not reachable`);
+      if (report.suite.name !== 'waybill-client-check') write(`  catalog coverage (${counted(report.coverage.codes.length, 'code')}): ${counts.exercised} exercised, ${counts['expected-not-seen']} expected but not seen, ${counts['not-reachable']} not reachable`);
       write(requirementsLine(report.requirements.counts));
       for (const { waiver, status, note } of report.waivers ?? []) write(`  waiver ${status}: ${waiver.check} — ${note}`);
       for (const result of report.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error')) details(result);

@@ -13,6 +13,7 @@ import type { ExchangeRecord, RecordedMessage } from '../engine/types/exchange.t
 import type { CheckResult, RequirementCounts, RequirementOutcome, RequirementResult, RunReport } from '../engine/types/report.ts';
 import { reportCss, reportScript } from './html-assets.ts';
 import { certificateView, waiversView } from './html-certificate.ts';
+import { metadataView } from './html-metadata.ts';
 import { requirementTraceView, traceCss, wrappingId } from './html-trace.ts';
 import { type Child, element, fragment, htmlDocument, type Markup, trusted } from './markup.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
@@ -20,6 +21,7 @@ import { requirementTrace, type TracedRequirement } from './requirement-trace.ts
 import { waiverLine } from './waiver-line.ts';
 import { loggedRequestLine, toolName } from './logged-request.ts';
 import { verdictOf, verdictText } from '../engine/verdict.ts';
+import { counted } from '../../cli/counted.ts';
 
 const outcomes: readonly Outcome[] = ['pass', 'fail', 'skip', 'error'];
 const levels: readonly Level[] = ['MUST', 'SHOULD', 'DECISION'];
@@ -149,7 +151,7 @@ function summaryView(report: RunReport): Markup {
     { id: 'summary' },
     element('h2', {}, 'Summary'),
     element('div', { class: 'cards' }, outcomesOf(report).map((outcome) => element('div', { class: `card o-${outcome}` }, element('b', {}, report.counts.byOutcome[outcome] ?? 0), outcome))),
-    element('p', {}, `${report.counts.failing} failure(s) count for the exit code; ${report.counts.warnings} warning(s).`),
+    element('p', {}, `${counted(report.counts.failing, 'failure')} ${report.counts.failing === 1 ? 'counts' : 'count'} for the exit code; ${counted(report.counts.warnings, 'warning')}.`),
     requirementSummary(report),
     element('h3', {}, 'By level'),
     table(['level', ...outcomesOf(report)], levels.map((level) => element('tr', {}, element('th', {}, level), outcomesOf(report).map((outcome) => cell(report.counts.byLevel[level][outcome] ?? 0))))),
@@ -277,7 +279,7 @@ function coverageView(report: RunReport): Markup {
   return element(
     'section',
     { id: 'coverage' },
-    element('h2', {}, `Catalog coverage (${codes.length} codes)`),
+    element('h2', {}, `Catalog coverage (${counted(codes.length, 'code')})`),
     element('p', {}, `${counts.exercised} exercised, ${counts['expected-not-seen']} expected but not seen, ${counts['not-reachable']} not reachable through the tested interface.`),
     element('fieldset', {}, element('legend', {}, 'State'), states.map((state) => filterBox('state', state))),
     table(
@@ -287,21 +289,6 @@ function coverageView(report: RunReport): Markup {
       ),
     ),
   );
-}
-
-function metadataView(report: RunReport): Markup {
-  const rows: [string, string][] = [
-    ['Target', report.target],
-    ['Suite', `${report.suite.name} ${report.suite.version}`],
-    ['Spec hash', report.specHash],
-    ['Seed', String(report.seed)],
-    ['Started', report.startedAt],
-    ['Finished', report.finishedAt],
-    ['Duration', `${report.durationMs} ms, ${report.exchangeCount} exchanges`],
-    ['Options', `level ${report.options.level}${report.options.strict ? ', strict' : ''}, concurrency ${report.options.concurrency}, timeout ${report.options.timeoutMs} ms${report.options.only.length ? `, only ${report.options.only.join(',')}` : ''}${report.options.skip.length ? `, skip ${report.options.skip.join(',')}` : ''}`],
-    ['Profile', `keys ${report.profile.keys.join(', ')}; pools ${Object.entries(report.profile.pools).map(([pool, size]) => `${pool} ${size}`).join(', ') || 'none'}; sandbox ${report.profile.sandbox ? 'yes' : 'no'}`],
-  ];
-  return element('dl', { class: 'meta' }, rows.map(([name, value]) => fragment(element('dt', {}, name), element('dd', {}, value))));
 }
 
 /** The trace section: the table of /docs/requirements, its checks linked to their articles when they ran. */
@@ -334,7 +321,7 @@ export function reportHtml(report: RunReport, trace?: readonly TracedRequirement
         element('header', {}, element('h1', {}, `${toolName(report.suite.name)} report`), verdictView(report), metadataView(report)),
         summaryView(report),
         report.waivers ? waiversView(report.waivers) : null,
-        element('section', { id: 'checks' }, element('h2', {}, `Checks (${report.results.length})`), filtersView(report), report.results.map(checkView)),
+        element('section', { id: 'checks' }, element('h2', {}, `${report.suite.name === 'waybill-client-check' ? 'Scenarios' : 'Checks'} (${report.results.length})`), filtersView(report), report.results.map(checkView)),
         requirementsView(report, trace !== undefined),
         report.suite.name === 'waybill-client-check' ? null : coverageView(report),
         trace ? traceView(report, trace) : null,

@@ -5,7 +5,8 @@
  * does not count (no `--strict`) is still a `<failure>`, typed `DECISION (warning)`.
  * Each testcase carries `level` and `requirements` (the ids it verifies, comma-separated: one
  * property per name, since Jenkins keeps properties in a map); each testsuite carries the run's
- * requirement coverage (`requirements.seed.covered`, …) next to target, seed and exit code.
+ * requirement coverage (`requirements.seed.covered`, …) next to target, seed and exit code, and a
+ * client-check's `client`: the command it graded.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { type Child, element, type Markup, xmlDocument } from './markup.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
 import { loggedRequestLine, toolName } from './logged-request.ts';
 import { verdictOf } from '../engine/verdict.ts';
+import { counted } from '../../cli/counted.ts';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -59,7 +61,7 @@ function testcase(result: CheckResult): Markup {
     result.outcome === 'fail'
       ? element(
           'failure',
-          { message: `${result.findings.length} finding(s): ${result.findings[0]?.message ?? ''}`, type: result.failsRun ? result.level : `${result.level} (warning)` },
+          { message: `${counted(result.findings.length, 'finding')}: ${result.findings[0]?.message ?? ''}`, type: result.failsRun ? result.level : `${result.level} (warning)` },
           `Rule: ${result.rule}\nVerifies: ${result.verifies.join(', ')}\n\n${failureText(result)}`,
         )
       : result.outcome === 'error'
@@ -80,6 +82,7 @@ export function junitXml(report: RunReport): string {
   const properties = propertiesOf(
     {
       target: report.target,
+      ...(report.client === undefined ? {} : { client: report.client.command }),
       suiteVersion: report.suite.version,
       specHash: report.specHash,
       seed: report.seed,

@@ -82,7 +82,7 @@ export async function usablePools(
 
 /** The one message of a profile whose pools cannot fill the run, with what to do about it. */
 export function shortageError(source: string, shortages: readonly PoolShortage[], refillable: boolean): UsageError {
-  const pools = shortages.map(({ pool, size, usable, needed, checks }) => `orders.${pool}: ${usable} of its ${size} ids still name ${POOL_STATES[pool].describe}, its ${checks} check(s) need ${needed}`);
+  const pools = shortages.map(({ pool, size, usable, needed, checks }) => `orders.${pool}: ${usable} of its ${size} ids still name ${POOL_STATES[pool].describe}, ${checks === 1 ? 'its check needs' : `its ${checks} checks need`} ${needed}`);
   const remedy = refillable ? `refill them with \`waybill profile refill ${source}\`` : 'give fresh external ids in those pools';
   return new UsageError(`${source}: its pools cannot fill this run (used by earlier runs?): ${pools.join('; ')}; ${remedy}, or leave those checks out with --skip`);
 }

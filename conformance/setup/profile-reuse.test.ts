@@ -103,7 +103,7 @@ describe('a run cleans up after itself (D68)', () => {
     expect(cleaned.every((tenant) => /^waybill conformance \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ( \((main|other tenant|suspended)\))?$/.test(tenant.name)), cleaned.map((t) => t.name).join()).toBe(true);
     expect(cleaned.filter((tenant) => tenant.state !== 'Archived').map((tenant) => [tenant.name, tenant.state])).toEqual([]);
     // sandbox.profiles archives the three tenants of the profile it provisions itself (D68); the run, the rest.
-    expect(printed(stderr)).toContain(`archived the ${cleaned.length - 3} tenant(s) this run created (--keep-tenants keeps them)`);
+    expect(printed(stderr)).toContain(`archived the ${cleaned.length - 3} tenants this run created (--keep-tenants keeps them)`);
 
     expect(await run(['--provision', '--admin-token', TEST_ADMIN_TOKEN, '--only', 'sandbox', '--keep-tenants'])).toBe(0);
     const kept = await made();

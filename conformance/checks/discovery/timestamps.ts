@@ -10,6 +10,7 @@ import type { ExchangeRecord } from '../../engine/types/exchange.ts';
 import type { Profile } from '../../engine/types/profile.ts';
 import { capFindings } from '../feeds/walk.ts';
 import { tripFieldNames } from '../support/trip-fields.ts';
+import { counted } from '../../../cli/counted.ts';
 
 /** D20's form: `YYYY-MM-DDTHH:mm:ss.sssZ`. */
 const DECIDED_FORM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -59,7 +60,7 @@ export const timestampsDecided: Check = {
       const other = stamps.filter(([, value]) => !DECIDED_FORM.test(value));
       if (other.length === 0) continue;
       const listed = other.slice(0, 3).map(([where, value]) => `${where}: ${show(value)}`).join('; ');
-      findings.push(finding(`${describeExchange(exchange)}: ${other.length} timestamp(s) not in D20's form`, 'YYYY-MM-DDTHH:mm:ss.sssZ (UTC, three fractional digits, Z), e.g. 2026-11-20T09:30:11.482Z', `${listed}${other.length > 3 ? `; and ${other.length - 3} more` : ''}`, exchange));
+      findings.push(finding(`${describeExchange(exchange)}: ${counted(other.length, 'timestamp')} not in D20's form`, 'YYYY-MM-DDTHH:mm:ss.sssZ (UTC, three fractional digits, Z), e.g. 2026-11-20T09:30:11.482Z', `${listed}${other.length > 3 ? `; and ${other.length - 3} more` : ''}`, exchange));
     }
     if (seen === 0) return ctx.skip('no answer of this run carried an order or trip timestamp');
     // One finding per answer would repeat a target's single choice hundreds of times.

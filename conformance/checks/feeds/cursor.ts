@@ -26,6 +26,7 @@ import {
   versionOf,
   walkFeed,
 } from './walk.ts';
+import { counted } from '../../../cli/counted.ts';
 
 /** A value no server issues as a cursor. */
 const GARBAGE = '***not-a-cursor***';
@@ -116,7 +117,7 @@ async function nearTail(ctx: CheckContext, feed: FeedSpec, back: number) {
  */
 async function morePlans(ctx: CheckContext, feed: FeedSpec): Promise<WalkPlan[]> {
   const head = await readPage(ctx, feed, { limit: 100 });
-  if (head.items.length < 3) ctx.skip(`the ${feed.label} holds ${head.items.length} item(s); walks of small pages need three`);
+  if (head.items.length < 3) ctx.skip(`the ${feed.label} holds ${counted(head.items.length, 'item')}; walks of small pages need three`);
   const [common, second] = statusesByCount(head.items);
   const plans: WalkPlan[] = [{ query: { limit: 1 }, maxPages: 3 }];
   if (common !== undefined) plans.push({ query: { limit: 2, status: [common] }, maxPages: 3 });
@@ -149,7 +150,7 @@ async function nullTooEarly(ctx: CheckContext, feed: FeedSpec, plan: WalkPlan): 
     finding(
       `${feed.label}: walking ${describeQuery(plan.query)}, page ${walk.pages.length} said the feed is caught up while items remained`,
       `a nextCursor on every page until the last matching item (pages of 100 with the same filters returned ${listItems(missing, 3)} before and after the walk)`,
-      `${last.items.length} item(s) and nextCursor null after ${walk.items.length} item(s) in all; missing ${listItems(missing)}`,
+      `${counted(last.items.length, 'item')} and nextCursor null after ${counted(walk.items.length, 'item')} in all; missing ${listItems(missing)}`,
       last.exchange,
     ),
   ];
@@ -212,7 +213,7 @@ const sinceWithCursor = (feed: FeedSpec): Check => ({
           finding(
             `${feed.label}: a cursor sent with since=${since} did not continue where the cursor points`,
             `the items the cursor alone gives (${listItems(expected, 3)}), since ignored`,
-            `${page.items.length} item(s)${missing.length > 0 ? `, missing ${listItems(missing, 3)}` : ''}${restarted.length > 0 ? `, the first page's ${listItems(restarted, 3)} again` : ''}`,
+            `${counted(page.items.length, 'item')}${missing.length > 0 ? `, missing ${listItems(missing, 3)}` : ''}${restarted.length > 0 ? `, the first page's ${listItems(restarted, 3)} again` : ''}`,
             page.exchange,
           ),
         );

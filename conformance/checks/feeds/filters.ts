@@ -22,6 +22,7 @@ import {
   type Walk,
   walkFeed,
 } from './walk.ts';
+import { counted } from '../../../cli/counted.ts';
 
 /** A status value no feed knows. */
 const UNKNOWN_STATUS = 'NotAStatus';
@@ -29,7 +30,7 @@ const UNKNOWN_STATUS = 'NotAStatus';
 /** The feed's first page of 100; skips when it holds fewer than `least` items. */
 async function firstPage(ctx: CheckContext, feed: FeedSpec, least: number): Promise<FeedPage> {
   const page = await readPage(ctx, feed, { limit: 100 });
-  if (page.items.length < least) ctx.skip(`the ${feed.label} holds ${page.items.length} item(s); the check needs ${least}`);
+  if (page.items.length < least) ctx.skip(`the ${feed.label} holds ${counted(page.items.length, 'item')}; the check needs ${least}`);
   return page;
 }
 

@@ -22,6 +22,7 @@ import {
   type Walk,
   walkFeed,
 } from './walk.ts';
+import { counted } from '../../../cli/counted.ts';
 
 /** Consecutive pairs of a list. */
 function pairs<T>(items: readonly T[]): [T, T][] {
@@ -31,7 +32,7 @@ function pairs<T>(items: readonly T[]): [T, T][] {
 /** The feed read from its start, 100 a page, at most 10 pages; skips when it holds fewer than two items. */
 async function headWalk(ctx: CheckContext, feed: FeedSpec): Promise<Walk> {
   const walk = await walkFeed(ctx, feed, { limit: 100, maxPages: 10 });
-  if (walk.items.length < 2) ctx.skip(`the ${feed.label} holds ${walk.items.length} item(s); ordering needs two`);
+  if (walk.items.length < 2) ctx.skip(`the ${feed.label} holds ${counted(walk.items.length, 'item')}; ordering needs two`);
   return walk;
 }
 
@@ -147,7 +148,7 @@ const sameItemsAnyLimit = (feed: FeedSpec): Check => ({
   requires: [],
   run: feedRun(async (ctx) => {
     const before = await walkFeed(ctx, feed, { limit: 100, maxPages: 1 });
-    if (before.items.length < 2) ctx.skip(`the ${feed.label} holds ${before.items.length} item(s); a walk needs two`);
+    if (before.items.length < 2) ctx.skip(`the ${feed.label} holds ${counted(before.items.length, 'item')}; a walk needs two`);
     const single = await walkFeed(ctx, feed, { limit: 1, maxPages: 40 });
     const after = await walkFeed(ctx, feed, { limit: 100, maxPages: 1 });
     const findings: Finding[] = [];
@@ -228,7 +229,7 @@ const exactEnd = (feed: FeedSpec): Check => ({
     // What the empty page showed stands even when the tail cannot be looked at.
     if (findings.length > 0 && (!walk.ended || walk.items.length < 2)) return findings;
     if (!walk.ended) ctx.skip(`the ${feed.label} did not end within 50 pages of 100`);
-    if (pivot === undefined || walk.items.length < 2) return ctx.skip(`the ${feed.label} holds ${walk.items.length} item(s); its end needs two`);
+    if (pivot === undefined || walk.items.length < 2) return ctx.skip(`the ${feed.label} holds ${counted(walk.items.length, 'item')}; its end needs two`);
     // Other checks' writes land on the tail; look again until one look sees it still.
     let broken: Finding[] | null = null;
     for (let attempt = 0; attempt < 5; attempt += 1) {

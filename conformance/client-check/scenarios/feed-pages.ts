@@ -9,6 +9,7 @@ import type { Finding } from '../../engine/types/check.ts';
 import type { LogEntry, LogSummary, PageItem } from '../control-plane.ts';
 import type { ClientRun, ScenarioSession } from '../scenario.ts';
 import { found } from './grading.ts';
+import { counted } from '../../../cli/counted.ts';
 
 /** A page the client read: its request, its query and what it answered. */
 export interface ReadPage {
@@ -101,7 +102,7 @@ export function followedCursors(pages: readonly ReadPage[]): Finding[] {
   if (first === undefined) return [];
   const previous = pages[pages.indexOf(first) - 1] as ReadPage;
   const sent = first.query.get('cursor') === null ? `no cursor (${first.query.toString() || 'no query'})` : `another cursor`;
-  return [found(`${broken.length} page(s) were not read from the previous page's nextCursor`, `cursor=${(previous.nextCursor as string).slice(0, 24)}… (the previous page's nextCursor)`, sent, [previous.entry, first.entry])];
+  return [found(`${counted(broken.length, 'page was', 'pages were')} not read from the previous page's nextCursor`, `cursor=${(previous.nextCursor as string).slice(0, 24)}… (the previous page's nextCursor)`, sent, [previous.entry, first.entry])];
 }
 
 /**

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { type ClientScenario, type ClientTask, type ScenarioSession, StagingError, type TaskInputs } from '../scenario.ts';
 import { found, payableOrder, requestsOf } from './grading.ts';
 import { clientKeyIs, orderIs } from './staging.ts';
+import { counted } from '../../../cli/counted.ts';
 
 /** The operation each write task calls. */
 const operationOf: Partial<Record<ClientTask, string>> = { pay: 'attachPayment', cancel: 'cancelOrder', archive: 'archiveOrder' };
@@ -46,7 +47,7 @@ export const noRetry404 = noRetry({
     const { http, key } = await session.integration();
     const feed = await http.request({ method: 'GET', path: '/api/v1/integration/orders', key, query: { limit: 1 } });
     const items = (feed.json as { items?: unknown[] } | undefined)?.items;
-    if (feed.status !== 200 || items === undefined || items.length > 0) throw new StagingError(`the tenant's order feed answered ${feed.status} with ${items?.length ?? 'no'} order(s), not an empty page`);
+    if (feed.status !== 200 || items === undefined || items.length > 0) throw new StagingError(`the tenant's order feed answered ${feed.status} with ${items === undefined ? 'no orders' : counted(items.length, 'order')}, not an empty page`);
   },
 });
 

@@ -8,6 +8,7 @@ import type { LogSummary } from '../control-plane.ts';
 import type { ClientScenario, ScenarioSession } from '../scenario.ts';
 import { found, neverPaid, payableOrder, requestsOf, retriedAfter } from './grading.ts';
 import { faultArmed, orderIs, refusedBeforeCommit, struckFirst } from './staging.ts';
+import { counted } from '../../../cli/counted.ts';
 
 const isSuccess = (status: number) => status >= 200 && status <= 299;
 
@@ -21,7 +22,7 @@ async function onePayment(session: ScenarioSession, payments: readonly LogSummar
   }
   const orderId = session.notes.get('orderId') as string;
   const recorded = (await session.control.historyKinds(session.tenantId, orderId)).filter((kind) => kind === 'payment').length;
-  if (recorded !== 1) findings.push(found('The order does not hold exactly one payment', 'exactly one payment in the order\'s history', `${recorded} payment(s)`, payments));
+  if (recorded !== 1) findings.push(found('The order does not hold exactly one payment', 'exactly one payment in the order\'s history', counted(recorded, 'payment'), payments));
   return findings;
 }
 

@@ -13,6 +13,7 @@ import { type ClientRun, type ClientScenario, GRADER_REQUEST_ID, type ScenarioSe
 import { FEED_PATH, feedNow, pagesOf, reachedTheEnd } from './feed-pages.ts';
 import { found } from './grading.ts';
 import { firstRequest } from './staging.ts';
+import { counted } from '../../../cli/counted.ts';
 
 /** The key's rate limit: a request every 200 ms, slow enough that no client meets it by accident. */
 const PER_MINUTE = 300;
@@ -103,7 +104,7 @@ export const rateLimit: ClientScenario = {
       throw new StagingError(`the key's clock started at ${session.notes.get('clockStartedAt') ?? 'no time'}, too late for the client's request #${early[0]?.id} at ${early[0]?.atUtc}, which a running clock would have served`);
     }
     if (refused.length > 0) {
-      return [found(`The client exceeded its key's rate limit (${PER_MINUTE} a minute)`, 'no 429 api.rate_limited: with RateLimit-Remaining 0, wait RateLimit-Reset seconds before the next request', `${refused.length} request(s) refused 429`, refused.slice(0, 5))];
+      return [found(`The client exceeded its key's rate limit (${PER_MINUTE} a minute)`, 'no 429 api.rate_limited: with RateLimit-Remaining 0, wait RateLimit-Reset seconds before the next request', `${counted(refused.length, 'request')} refused 429`, refused.slice(0, 5))];
     }
     return reachedTheEnd(await pagesOf(session, run), run, FEED_PATH);
   },

@@ -8,6 +8,7 @@ import type { Finding } from '../../engine/types/check.ts';
 import type { FaultRuleState, LogSummary } from '../control-plane.ts';
 import { GRADER_REQUEST_ID, type ScenarioSession, StagingError } from '../scenario.ts';
 import { found } from './grading.ts';
+import { counted } from '../../../cli/counted.ts';
 
 /** Throws unless the order the setup noted as `orderId` (or `note`) is in `status`. */
 export async function orderIs(session: ScenarioSession, status: string, note = 'orderId'): Promise<void> {
@@ -24,7 +25,7 @@ export async function orderIs(session: ScenarioSession, status: string, note = '
 export async function faultArmed(session: ScenarioSession, rule: Partial<Pick<FaultRuleState, 'operation' | 'fault' | 'status' | 'when'>>): Promise<void> {
   const rules = await session.control.faults(session.tenantId);
   const like = rules.filter((candidate) => candidate.keyId === session.clientKeyId && Object.entries(rule).every(([name, value]) => candidate[name as keyof FaultRuleState] === value));
-  if (like.length !== 1) throw new StagingError(`${like.length} fault rule(s) like ${JSON.stringify(rule)} in the tenant, not one`);
+  if (like.length !== 1) throw new StagingError(`${counted(like.length, 'fault rule')} like ${JSON.stringify(rule)} in the tenant, not one`);
   const [armed] = like as [FaultRuleState];
   if (armed.fired > 0 || armed.remaining === 0) throw new StagingError(`the fault rule ${armed.id} fired before the client ran`);
 }

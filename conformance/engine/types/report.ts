@@ -109,6 +109,14 @@ export interface RunStart {
   seed: number;
   checkCount: number;
   startedAt: string;
+  /** In a client-check: the client's command line, as run (secrets redacted). */
+  client?: GradedClient;
+}
+
+/** The client a client-check graded: the command it ran once or twice per scenario. */
+export interface GradedClient {
+  /** The command and its arguments as one shell-quoted line, every secret of the run redacted. */
+  command: string;
 }
 
 /** What a run's verdict says (D55; `conformance/engine/verdict.ts`). */
@@ -170,4 +178,6 @@ export interface RunReport {
   waivers?: WaiverStatus[];
   /** Present in the reports of a certification bundle (`--certify`). */
   certificate?: Certificate;
+  /** In a client-check's report: the client it graded. */
+  client?: GradedClient;
 }
