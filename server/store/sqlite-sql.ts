@@ -14,6 +14,7 @@ export interface SqliteSql extends Sql {
   readonly db: Db;
 }
 
+// requirement: D76
 /** The contract over the open database `db`. */
 export function sqliteSql(db: Db): SqliteSql {
   const prepared = new Map<string, Database.Statement>();
