@@ -142,8 +142,8 @@ async function main(): Promise<number> {
     return 0;
   }
   const startedAtUtc = new Date().toISOString();
-  const large = benchDatabase(sizes.large, { rebuild, progress });
-  const small = benchDatabase(sizes.small, { rebuild, progress });
+  const large = await benchDatabase(sizes.large, { rebuild, progress });
+  const small = await benchDatabase(sizes.small, { rebuild, progress });
   progress(`sampling ${CURSORS_PER_DATABASE} cursors per database`);
   const largeCursors = sampleCursors(large.file, large.tenantId, CURSORS_PER_DATABASE, PAGE_LIMIT);
   const smallCursors = sampleCursors(small.file, small.tenantId, CURSORS_PER_DATABASE, PAGE_LIMIT);

@@ -11,7 +11,8 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Db } from '../store/db.ts';
-import { type LogSummaryRow, makeRequestLogTable, openRequestLogDatabase, type RequestLogTable, requestLogFile } from './store.ts';
+import { sqliteSql } from '../store/sqlite-sql.ts';
+import { type LogSummaryRow, makeRequestLogReads, makeRequestLogTable, openRequestLogDatabase, type RequestLogReads, type RequestLogTable, requestLogFile } from './store.ts';
 import type { LogWorkerData } from './log-worker.ts';
 import { type CapturedRequest, makeLogWriter } from './writer.ts';
 
@@ -28,8 +29,10 @@ export interface RequestLog {
   readonly retention: number;
   /** This thread's connection to the log's database. */
   readonly db: Db;
-  /** The table's statements on the app's own connection (the control plane reads through them). */
+  /** The table's statements on the app's own connection (in memory, it writes through them). */
   readonly table: RequestLogTable;
+  /** What the control plane reads, over the store contract. */
+  readonly reads: RequestLogReads;
   /** Queues an entry; it is written with the next batch. */
   record(request: CapturedRequest): void;
   /** Hands the waiting entries to the writer now; written at once on this thread, within milliseconds by the writer thread. */
@@ -142,9 +145,9 @@ function workerSink(file: string, options: { retention: number; pruneStep: numbe
   };
 }
 
-/** The request log of the sandbox database `db`, keeping the last `retention` entries of each tenant (at least 1). */
-export function makeRequestLog(db: Db, options: RequestLogOptions = {}): RequestLog {
-  const file = requestLogFile(db.name);
+/** The request log beside the sandbox database file `dbFile` (or `:memory:`), keeping the last `retention` entries of each tenant (at least 1). */
+export function makeRequestLog(dbFile: string, options: RequestLogOptions = {}): RequestLog {
+  const file = requestLogFile(dbFile);
   // This thread's connection: the control plane reads through it, and in memory it writes too.
   const logDb = openRequestLogDatabase(file);
   const table = makeRequestLogTable(logDb);
@@ -185,6 +188,7 @@ export function makeRequestLog(db: Db, options: RequestLogOptions = {}): Request
     retention,
     db: logDb,
     table,
+    reads: makeRequestLogReads(sqliteSql(logDb)),
     record(request) {
       if (closed) return;
       waiting.push(request);

@@ -10,7 +10,7 @@ import { consoleLogger } from '../http/log.ts';
 import { createHttpServer, listen } from '../http/server.ts';
 import { DEFAULT_LOG_RETENTION, makeRequestLog, type RequestLog } from '../request-log/recorder.ts';
 import { simulationOf } from '../simulation/runner.ts';
-import { openStore, type Store } from '../store/index.ts';
+import { openStore, type SqliteStore, type Store } from '../store/index.ts';
 import { type AppOptions, createApp } from './app.ts';
 
 /** What a sandbox is started with; everything but the store has a default. */
@@ -49,15 +49,21 @@ export interface RunningSandbox {
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
+/** The database file the request log's own file sits beside (D48): the SQLite store's. */
+function requestLogHome(store: Store): string {
+  if (!('db' in store)) throw new Error('the request log needs a SQLite store: its file sits beside the database file');
+  return (store as SqliteStore).db.name;
+}
+
 /** Starts a sandbox on `host:port`; a failure to listen closes what was opened and rejects with the listen error. */
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const ownsStore = typeof options.store === 'string' || options.closeStore === true;
-  const store = typeof options.store === 'string' ? openStore(options.store) : options.store;
+  const store = typeof options.store === 'string' ? await openStore(options.store) : options.store;
   const retention = options.logRetention ?? DEFAULT_LOG_RETENTION;
   const ownsLog = options.requestLog === undefined && retention > 0;
-  const requestLog = options.requestLog !== undefined ? options.requestLog : ownsLog ? makeRequestLog(store.db, { retention }) : null;
+  const requestLog = options.requestLog !== undefined ? options.requestLog : ownsLog ? makeRequestLog(requestLogHome(store), { retention }) : null;
   const adminToken = options.adminToken ?? newAdminToken();
-  const app = createApp({
+  const app = await createApp({
     store,
     requestLog,
     adminToken,
@@ -73,7 +79,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     if (ownsLog) await requestLog?.close();
     if (ownsStore) {
       simulationOf(store).close();
-      store.db.close();
+      await store.close();
     }
   };
   let url: string;

@@ -26,6 +26,11 @@ export function statement(text: string | { sqlite: string; postgres: string }): 
   return typeof text === 'string' ? { sqlite: text, postgres: text } : text;
 }
 
+/** `values` as the list of an SQL `IN`: `('a', 'b')`. For the contract's own values (statuses), never input. */
+export function sqlList(values: Iterable<string>): string {
+  return `(${[...values].map((value) => `'${value}'`).join(', ')})`;
+}
+
 /** What a `run` answers: how many rows it changed. */
 export interface RunResult {
   changes: number;
@@ -60,6 +65,7 @@ export const q = {
 /** A unit of work: a generator over `q`'s steps, run as one transaction. */
 export type Work<T> = () => Steps<T>;
 
+// requirement: D76
 /** What the store's code asks of a database engine. */
 export interface Sql {
   readonly engine: 'sqlite' | 'postgres';
@@ -70,8 +76,16 @@ export interface Sql {
   /** Runs `s` on its own (its own transaction). */
   run(s: Statement, args?: readonly unknown[]): Promise<RunResult>;
   /**
+   * Runs `work`, a unit of reads only (`q.one`, `q.all`), as one consistent view: SQLite
+   * synchronously, PostgreSQL on one connection in one read-only snapshot. For a read of
+   * several statements, or a read a write's unit of work shares (`yield*` inside it).
+   */
+  read<T>(work: Work<T>): Promise<T>;
+  /**
    * Runs `work` as one transaction: it commits when the generator returns and rolls back when
-   * it throws (the error is rethrown). With `tenantId`, PostgreSQL holds that tenant's write
+   * it throws (the error is rethrown). A failing statement ends the work (PostgreSQL aborts
+   * the transaction): the work's `finally` blocks run, its `catch` blocks do not. An error the
+   * work's own code throws (a refusal) it may catch and go on. With `tenantId`, PostgreSQL holds that tenant's write
    * lock for the whole transaction (D74); SQLite serialises every write anyway.
    */
   write<T>(tenantId: string | null, work: Work<T>): Promise<T>;
