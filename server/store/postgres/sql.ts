@@ -1,0 +1,87 @@
+/**
+ * The store contract (server/store/sql.ts) on PostgreSQL, over a `pg` pool (D73): each
+ * statement's `?` numbered to `$n` and named, so each connection prepares it once; a unit of
+ * work run step by step on one connection, in one transaction that holds the tenant's write
+ * lock when it names a tenant (D74); rows read as SQLite's (row-types.ts, D78).
+ */
+import type pg from 'pg';
+import type { RunResult, Sql, Statement, Step, Steps, Work } from '../sql.ts';
+import { numberPlaceholders } from './placeholders.ts';
+import { rowTypes } from './row-types.ts';
+import { tenantWrite } from './tenant-write.ts';
+import { inTransaction } from './transaction.ts';
+
+/** A statement as PostgreSQL runs it: its numbered text and the name it is prepared under. */
+interface Prepared {
+  name: string;
+  text: string;
+}
+
+/** A connection or the pool: either runs a statement. */
+type Runner = Pick<pg.ClientBase, 'query'>;
+
+/**
+ * Runs a unit of work's steps against `execute`, answering each `yield` with its statement's
+ * result; a statement that fails is thrown into the generator where it yielded, as SQLite's
+ * synchronous run would throw it there. Answers what the generator returns.
+ */
+export async function runSteps<T>(steps: Steps<T>, execute: (step: Step) => Promise<unknown>): Promise<T> {
+  let next = steps.next();
+  while (!next.done) {
+    let answer: unknown;
+    try {
+      answer = await execute(next.value);
+    } catch (error) {
+      next = steps.throw(error);
+      continue;
+    }
+    next = steps.next(answer);
+  }
+  return next.value;
+}
+
+/** Every text numbered so far, by its `?` text: one name per text for the process, whichever pool runs it. */
+const prepared = new Map<string, Prepared>();
+
+/** `s` numbered and named, once per text: the same text is the same prepared statement on every connection. */
+function prepare(s: Statement): Prepared {
+  let found = prepared.get(s.postgres);
+  if (found === undefined) {
+    found = { name: `waybill-${prepared.size + 1}`, text: numberPlaceholders(s.postgres) };
+    prepared.set(s.postgres, found);
+  }
+  return found;
+}
+
+/** The store contract over `pool`; `close` ends the pool. */
+export function postgresSql(pool: pg.Pool): Sql {
+  async function query<R extends object>(runner: Runner, s: Statement, args: readonly unknown[]): Promise<pg.QueryResult<R>> {
+    const { name, text } = prepare(s);
+    return runner.query<R>({ name, text, values: args as unknown[], types: rowTypes });
+  }
+
+  async function execute(runner: Runner, step: Step): Promise<unknown> {
+    const result = await query(runner, step.statement, step.args);
+    if (step.kind === 'one') return result.rows[0];
+    if (step.kind === 'all') return result.rows;
+    return { changes: result.rowCount ?? 0 } satisfies RunResult;
+  }
+
+  return {
+    engine: 'postgres',
+    async one<T>(s: Statement, args: readonly unknown[] = []) {
+      return (await query<object>(pool, s, args)).rows[0] as T | undefined;
+    },
+    async all<T>(s: Statement, args: readonly unknown[] = []) {
+      return (await query<object>(pool, s, args)).rows as T[];
+    },
+    async run(s: Statement, args: readonly unknown[] = []) {
+      return { changes: (await query(pool, s, args)).rowCount ?? 0 };
+    },
+    write<T>(tenantId: string | null, work: Work<T>): Promise<T> {
+      const run = (client: pg.PoolClient) => runSteps(work(), (step) => execute(client, step));
+      return tenantId === null ? inTransaction(pool, run) : tenantWrite(pool, tenantId, run);
+    },
+    close: () => pool.end(),
+  };
+}
