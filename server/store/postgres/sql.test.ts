@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, releaseCluster, skipWithoutPostgres } from '../../../dev/testing/postgres.ts';
-import { q, type Sql, statement } from '../sql.ts';
+import { q, statement } from '../sql.ts';
 import { numberPlaceholders } from './placeholders.ts';
 import { openPool } from './pool.ts';
 import { postgresSql } from './sql.ts';
@@ -24,7 +24,7 @@ const ADVISORY_HELD = statement("SELECT count(*) AS held FROM pg_locks WHERE loc
 const WAITING_ON_ADVISORY = statement("SELECT count(*) AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted");
 
 describe.skipIf(skipWithoutPostgres('Sql contract'))('the store contract on PostgreSQL (server/store/postgres/sql.ts)', () => {
-  let sql: Sql;
+  let sql: ReturnType<typeof postgresSql>;
   beforeAll(async () => {
     sql = postgresSql(openPool(await freshDatabase(), { max: 4 }));
     await sql.run(TABLE);
@@ -82,19 +82,47 @@ describe.skipIf(skipWithoutPostgres('Sql contract'))('the store contract on Post
     expect(await sql.one(BY_ID, ['d'])).toBeUndefined();
   });
 
-  it('throws a failed statement into the generator where it yielded; uncaught, it rolls the whole unit back', async () => {
-    let caught: unknown;
+  it('ends a unit of work at a failed statement: its finally runs, its catch does not, and the whole unit rolls back', async () => {
+    const seen: string[] = [];
     await expect(sql.write(null, function* () {
       yield* q.run(INSERT, ['e', 't4', 1, null, null]);
       try {
         yield* q.run(INSERT, ['e', 't4', 2, null, null]);
-      } catch (error) {
-        caught = error;
-        throw error;
+        seen.push('after');
+      } catch {
+        seen.push('catch');
+      } finally {
+        seen.push('finally');
       }
-    })).rejects.toMatchObject({ code: '23505' });
-    expect(caught).toMatchObject({ code: '23505', constraint: 'things_pkey' });
+    })).rejects.toMatchObject({ code: '23505', constraint: 'things_pkey' });
+    expect(seen).toEqual(['finally']);
     expect(await sql.one(BY_ID, ['e'])).toBeUndefined();
+  });
+
+  it('lets a unit of work catch an error its own code threw, and go on', async () => {
+    const result = await sql.write('t4', function* () {
+      yield* q.run(INSERT, ['f', 't4', 1, null, null]);
+      try {
+        yield* q.run(INSERT, ['g', 't4', 1, null, null]);
+        throw new Error('refused');
+      } catch (error) {
+        yield* q.run(statement('DELETE FROM things WHERE id = ?'), ['g']);
+        return (error as Error).message;
+      }
+    });
+    expect(result).toBe('refused');
+    expect(await sql.all(statement("SELECT id FROM things WHERE tenant_id = 't4'"))).toEqual([{ id: 'f' }]);
+  });
+
+  it('runs a unit of reads in one read-only snapshot', async () => {
+    const seen = await sql.read(function* () {
+      const first = yield* q.one<{ now: string }>(statement('SELECT statement_timestamp()::text AS now, transaction_timestamp()::text AS began'));
+      const again = yield* q.one<{ began: string }>(statement('SELECT transaction_timestamp()::text AS began'));
+      const mode = yield* q.one(statement("SELECT current_setting('transaction_isolation') AS isolation, current_setting('transaction_read_only') AS ro"));
+      return { same: (first as unknown as { began: string }).began === again!.began, mode };
+    });
+    expect(seen).toEqual({ same: true, mode: { isolation: 'repeatable read', ro: 'on' } });
+    await expect(sql.read(function* () { yield* q.run(INSERT, ['h', 't6', 1, null, null]); })).rejects.toMatchObject({ code: '25006' });
   });
 
   it('holds the tenant\'s write lock for a unit of work naming a tenant, and none for one naming no tenant (D74)', async () => {

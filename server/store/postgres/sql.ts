@@ -22,8 +22,10 @@ type Runner = Pick<pg.ClientBase, 'query'>;
 
 /**
  * Runs a unit of work's steps against `execute`, answering each `yield` with its statement's
- * result; a statement that fails is thrown into the generator where it yielded, as SQLite's
- * synchronous run would throw it there. Answers what the generator returns.
+ * result, and answers what the generator returns. A statement that fails ends the work, as
+ * on SQLite (sqlite-sql.ts): PostgreSQL has aborted the transaction, so nothing more could
+ * run in it; the work's `finally` blocks run, its `catch` blocks do not, and the error is
+ * rethrown. An error the work's own code throws (a refusal) it may catch and go on.
  */
 export async function runSteps<T>(steps: Steps<T>, execute: (step: Step) => Promise<unknown>): Promise<T> {
   let next = steps.next();
@@ -32,13 +34,16 @@ export async function runSteps<T>(steps: Steps<T>, execute: (step: Step) => Prom
     try {
       answer = await execute(next.value);
     } catch (error) {
-      next = steps.throw(error);
-      continue;
+      steps.return(undefined as T);
+      throw error;
     }
     next = steps.next(answer);
   }
   return next.value;
 }
+
+/** How a unit of reads begins: one snapshot for all its statements, and no write by mistake. */
+const SNAPSHOT = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
 
 /** Every text numbered so far, by its `?` text: one name per text for the process, whichever pool runs it. */
 const prepared = new Map<string, Prepared>();
@@ -54,7 +59,7 @@ function prepare(s: Statement): Prepared {
 }
 
 /** The store contract over `pool`; `close` ends the pool. */
-export function postgresSql(pool: pg.Pool): Sql {
+export function postgresSql(pool: pg.Pool) {
   async function query<R extends object>(runner: Runner, s: Statement, args: readonly unknown[]): Promise<pg.QueryResult<R>> {
     const { name, text } = prepare(s);
     return runner.query<R>({ name, text, values: args as unknown[], types: rowTypes });
@@ -67,8 +72,8 @@ export function postgresSql(pool: pg.Pool): Sql {
     return { changes: result.rowCount ?? 0 } satisfies RunResult;
   }
 
-  return {
-    engine: 'postgres',
+  const sql = {
+    engine: 'postgres' as const,
     async one<T>(s: Statement, args: readonly unknown[] = []) {
       return (await query<object>(pool, s, args)).rows[0] as T | undefined;
     },
@@ -78,10 +83,15 @@ export function postgresSql(pool: pg.Pool): Sql {
     async run(s: Statement, args: readonly unknown[] = []) {
       return { changes: (await query(pool, s, args)).rowCount ?? 0 };
     },
+    /** A unit of reads in one read-only snapshot on one connection: its statements see one state of the database. */
+    read<T>(work: Work<T>): Promise<T> {
+      return inTransaction(pool, (client) => runSteps(work(), (step) => execute(client, step)), SNAPSHOT);
+    },
     write<T>(tenantId: string | null, work: Work<T>): Promise<T> {
       const run = (client: pg.PoolClient) => runSteps(work(), (step) => execute(client, step));
       return tenantId === null ? inTransaction(pool, run) : tenantWrite(pool, tenantId, run);
     },
     close: () => pool.end(),
   };
+  return sql satisfies Sql;
 }
