@@ -70,8 +70,16 @@ export interface Sql {
   /** Runs `s` on its own (its own transaction). */
   run(s: Statement, args?: readonly unknown[]): Promise<RunResult>;
   /**
+   * Runs `work`, a unit of reads only (`q.one`, `q.all`), as one consistent view: SQLite
+   * synchronously, PostgreSQL on one connection in one read-only snapshot. For a read of
+   * several statements, or a read a write's unit of work shares (`yield*` inside it).
+   */
+  read<T>(work: Work<T>): Promise<T>;
+  /**
    * Runs `work` as one transaction: it commits when the generator returns and rolls back when
-   * it throws (the error is rethrown). With `tenantId`, PostgreSQL holds that tenant's write
+   * it throws (the error is rethrown). A failing statement ends the work (PostgreSQL aborts
+   * the transaction): the work's `finally` blocks run, its `catch` blocks do not. An error the
+   * work's own code throws (a refusal) it may catch and go on. With `tenantId`, PostgreSQL holds that tenant's write
    * lock for the whole transaction (D74); SQLite serialises every write anyway.
    */
   write<T>(tenantId: string | null, work: Work<T>): Promise<T>;
