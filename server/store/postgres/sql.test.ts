@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, releaseCluster, skipWithoutPostgres } from '../../../dev/testing/postgres.ts';
-import { q, statement } from '../sql.ts';
+import { q, type Sql, statement } from '../sql.ts';
 import { numberPlaceholders } from './placeholders.ts';
 import { openPool } from './pool.ts';
 import { postgresSql } from './sql.ts';
@@ -24,7 +24,7 @@ const ADVISORY_HELD = statement("SELECT count(*) AS held FROM pg_locks WHERE loc
 const WAITING_ON_ADVISORY = statement("SELECT count(*) AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted");
 
 describe.skipIf(skipWithoutPostgres('Sql contract'))('the store contract on PostgreSQL (server/store/postgres/sql.ts)', () => {
-  let sql: ReturnType<typeof postgresSql>;
+  let sql: Sql;
   beforeAll(async () => {
     sql = postgresSql(openPool(await freshDatabase(), { max: 4 }));
     await sql.run(TABLE);

@@ -59,7 +59,7 @@ function prepare(s: Statement): Prepared {
 }
 
 /** The store contract over `pool`; `close` ends the pool. */
-export function postgresSql(pool: pg.Pool) {
+export function postgresSql(pool: pg.Pool): Sql {
   async function query<R extends object>(runner: Runner, s: Statement, args: readonly unknown[]): Promise<pg.QueryResult<R>> {
     const { name, text } = prepare(s);
     return runner.query<R>({ name, text, values: args as unknown[], types: rowTypes });
@@ -93,5 +93,5 @@ export function postgresSql(pool: pg.Pool) {
     },
     close: () => pool.end(),
   };
-  return sql satisfies Sql;
+  return sql;
 }
