@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, releaseCluster, skipWithoutPostgres } from '../../../dev/testing/postgres.ts';
 import { q, type Sql, statement } from '../sql.ts';
 import { numberPlaceholders } from './placeholders.ts';
-import { openPool } from './pool.ts';
 import { postgresSql } from './sql.ts';
 
 describe('numbering placeholders for PostgreSQL', () => {
@@ -26,7 +25,7 @@ const WAITING_ON_ADVISORY = statement("SELECT count(*) AS waiting FROM pg_locks 
 describe.skipIf(skipWithoutPostgres('Sql contract'))('the store contract on PostgreSQL (server/store/postgres/sql.ts)', () => {
   let sql: Sql;
   beforeAll(async () => {
-    sql = postgresSql(openPool(await freshDatabase(), { max: 4 }));
+    sql = postgresSql(await freshDatabase(), { max: 4 });
     await sql.run(TABLE);
   });
   afterAll(async () => {
@@ -51,7 +50,7 @@ describe.skipIf(skipWithoutPostgres('Sql contract'))('the store contract on Post
 
   it('runs a statement of each engine\'s own text, and prepares each text once per connection under one name', async () => {
     const own = statement({ sqlite: 'SELECT max(1, 2) AS m', postgres: 'SELECT greatest(1, 2) AS m' });
-    const single = postgresSql(openPool(await freshDatabase(), { max: 1 }));
+    const single = postgresSql(await freshDatabase(), { max: 1 });
     try {
       for (let n = 0; n < 3; n++) expect(await single.one(own)).toEqual({ m: 2 });
       const statements = await single.all<{ name: string; statement: string }>(statement('SELECT name, statement FROM pg_prepared_statements'));
@@ -132,8 +131,8 @@ describe.skipIf(skipWithoutPostgres('Sql contract'))('the store contract on Post
   });
 
   it('runs a tenant\'s units of work one at a time, in the order they took the lock; another tenant\'s do not wait (D74)', async () => {
-    const pool = openPool(await freshDatabase(), { max: 4 });
-    const engine = postgresSql(pool);
+    const engine = postgresSql(await freshDatabase(), { max: 4 });
+    const { pool } = engine;
     const blocker = await pool.connect();
     try {
       await engine.run(TABLE);

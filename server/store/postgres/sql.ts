@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import type { RunResult, Sql, Statement, Step, Steps, Work } from '../sql.ts';
 import { numberPlaceholders } from './placeholders.ts';
+import { openPool } from './pool.ts';
 import { rowTypes } from './row-types.ts';
 import { tenantWrite } from './tenant-write.ts';
 import { inTransaction } from './transaction.ts';
@@ -58,8 +59,17 @@ function prepare(s: Statement): Prepared {
   return found;
 }
 
-/** The store contract over `pool`; `close` ends the pool. */
-export function postgresSql(pool: pg.Pool): Sql {
+/** `Sql` over PostgreSQL, with its pool and URL for what only PostgreSQL needs (migrations, the request log's own pool). */
+export interface PostgresSql extends Sql {
+  readonly engine: 'postgres';
+  readonly pool: pg.Pool;
+  /** The database's URL, password and all: never shown (`maskPassword` of db-target.ts). */
+  readonly url: string;
+}
+
+/** The store contract over a pool of `max` connections (default 10) to the database at `url`; `close` ends the pool. */
+export function postgresSql(url: string, options: { max?: number } = {}): PostgresSql {
+  const pool = openPool(url, options);
   async function query<R extends object>(runner: Runner, s: Statement, args: readonly unknown[]): Promise<pg.QueryResult<R>> {
     const { name, text } = prepare(s);
     return runner.query<R>({ name, text, values: args as unknown[], types: rowTypes });
@@ -72,8 +82,10 @@ export function postgresSql(pool: pg.Pool): Sql {
     return { changes: result.rowCount ?? 0 } satisfies RunResult;
   }
 
-  const sql = {
-    engine: 'postgres' as const,
+  return {
+    engine: 'postgres',
+    pool,
+    url,
     async one<T>(s: Statement, args: readonly unknown[] = []) {
       return (await query<object>(pool, s, args)).rows[0] as T | undefined;
     },
@@ -93,5 +105,4 @@ export function postgresSql(pool: pg.Pool): Sql {
     },
     close: () => pool.end(),
   };
-  return sql;
 }
