@@ -74,7 +74,7 @@ describe('every usage error', () => {
 describe('a refused admin token', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer(memoryStore(), { adminToken: TEST_ADMIN_TOKEN });
+    server = await startServer(await memoryStore(), { adminToken: TEST_ADMIN_TOKEN });
   });
   afterAll(() => server.close());
 

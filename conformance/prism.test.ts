@@ -31,7 +31,7 @@ async function conformance(args: string[]): Promise<{ code: number; report: RunR
 
 /** The reference with its control plane, on an ephemeral port. */
 async function reference(): Promise<string> {
-  const server = await startServer(memoryStore(), { adminToken: ADMIN_TOKEN, bodyIdleTimeoutMs: 1000 });
+  const server = await startServer(await memoryStore(), { adminToken: ADMIN_TOKEN, bodyIdleTimeoutMs: 1000 });
   cleanups.push(server.close);
   return server.url;
 }

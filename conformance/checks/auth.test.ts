@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KeyPrincipal } from '../../server/tenants/keys.ts';
-import type { Store } from '../../server/store/index.ts';
+import type { SqliteStore } from '../../server/store/index.ts';
 import { answerJson, type ProxiedAnswer, type ProxyRewrite, startProxy } from '../../dev/testing/conformance/proxy.ts';
 import { runChecks, startReference, type ReferenceTarget } from '../../dev/testing/conformance/reference.ts';
 import type { Profile } from '../engine/types/profile.ts';
@@ -33,8 +33,8 @@ async function failedChecks(profile: Profile): Promise<string[]> {
 }
 
 /** A store whose key lookup goes through `authenticate` (given the real one); `keys` are read when a request comes. */
-function withAuthenticate(authenticate: (real: (presented: string) => KeyPrincipal | null, presented: string) => KeyPrincipal | null) {
-  return (store: Store): Store => ({ ...store, keys: { ...store.keys, authenticate: (presented: string) => authenticate(store.keys.authenticate, presented) } });
+function withAuthenticate(authenticate: (real: (presented: string) => Promise<KeyPrincipal | null>, presented: string) => Promise<KeyPrincipal | null>) {
+  return (store: SqliteStore): SqliteStore => ({ ...store, keys: { ...store.keys, authenticate: (presented: string) => authenticate(async (key) => store.keys.authenticate(key), presented) } });
 }
 
 /** A problem answer written by a proxy. */
@@ -94,14 +94,14 @@ describe('auth checks against broken targets', () => {
 
   it('fail auth.key.invalid and auth.key.revoked when an unknown key passes as the full key', async () => {
     let full = '';
-    const target = await reference({ wrapStore: withAuthenticate((real, presented) => real(presented) ?? real(full)) });
+    const target = await reference({ wrapStore: withAuthenticate(async (real, presented) => (await real(presented)) ?? real(full)) });
     full = target.profile.keys.full;
     expect(await failedChecks(target.profile)).toEqual(['auth.key.invalid', 'auth.key.revoked']);
   });
 
   it('fail auth.key.revoked when a revoked key still works', async () => {
     let keys: Profile['keys'] | undefined;
-    const target = await reference({ wrapStore: withAuthenticate((real, presented) => real(presented === keys?.revoked ? keys.full : presented)) });
+    const target = await reference({ wrapStore: withAuthenticate(async (real, presented) => real(presented === keys?.revoked ? keys.full : presented)) });
     keys = target.profile.keys;
     const { report } = await runChecks(authChecks, target.profile);
     const revoked = report.results.find((result) => result.id === 'auth.key.revoked')!;
@@ -129,8 +129,8 @@ describe('auth checks against broken targets', () => {
   });
 
   it('fail auth.scope.feeds when every key may read orders', async () => {
-    const target = await reference({ wrapStore: withAuthenticate((real, presented) => {
-      const principal = real(presented);
+    const target = await reference({ wrapStore: withAuthenticate(async (real, presented) => {
+      const principal = await real(presented);
       return principal === null ? null : { ...principal, scopes: [...new Set([...principal.scopes, 'orders:read'])] };
     }) });
     expect(await failedChecks(target.profile)).toEqual(['auth.scope.feeds']);
@@ -145,8 +145,8 @@ describe('auth checks against broken targets', () => {
   });
 
   it('fail auth.scope.writes when every key may write', async () => {
-    const target = await reference({ wrapStore: withAuthenticate((real, presented) => {
-      const principal = real(presented);
+    const target = await reference({ wrapStore: withAuthenticate(async (real, presented) => {
+      const principal = await real(presented);
       return principal === null ? null : { ...principal, scopes: [...new Set([...principal.scopes, 'orders:write'])] };
     }) });
     expect(await failedChecks(target.profile)).toEqual(['auth.scope.writes']);
@@ -177,13 +177,13 @@ describe('auth checks against broken targets', () => {
     let otherTenant = '';
     const target = await reference({
       wrapStore: (store) => {
-        const anywhere = <A extends unknown[]>(write: (tenantId: string, externalId: string, ...rest: A) => ReturnType<Store['orders']['cancel']>) =>
-          (tenantId: string, externalId: string, ...rest: A) => {
-            const result = write(tenantId, externalId, ...rest);
-            return !result.ok && result.reason === 'notFound' ? write(store.keys.authenticate(otherTenant)!.tenantId, externalId, ...rest) : result;
+        const anywhere = <A extends unknown[]>(write: (tenantId: string, externalId: string, ...rest: A) => ReturnType<SqliteStore['orders']['cancel']>) =>
+          async (tenantId: string, externalId: string, ...rest: A) => {
+            const result = await write(tenantId, externalId, ...rest);
+            return !result.ok && result.reason === 'notFound' ? write((await store.keys.authenticate(otherTenant))!.tenantId, externalId, ...rest) : result;
           };
         const orders = { ...store.orders, attachPayment: anywhere(store.orders.attachPayment), cancel: anywhere(store.orders.cancel), archive: anywhere(store.orders.archive) };
-        return { ...store, orders: orders as Store['orders'] };
+        return { ...store, orders: orders as SqliteStore['orders'] };
       },
     });
     otherTenant = target.profile.keys.otherTenant!;
@@ -197,10 +197,10 @@ describe('auth checks against broken targets', () => {
         ...store,
         orders: {
           ...store.orders,
-          feedPage(tenantId, query) {
-            const page = store.orders.feedPage(tenantId, query);
-            if (tenantId !== store.keys.authenticate(keys!.full)!.tenantId || query.position !== null || query.since !== null) return page;
-            const stranger = store.orders.feedPage(store.keys.authenticate(keys!.otherTenant!)!.tenantId, { ...query, limit: 1 });
+          async feedPage(tenantId, query) {
+            const page = await store.orders.feedPage(tenantId, query);
+            if (tenantId !== (await store.keys.authenticate(keys!.full))!.tenantId || query.position !== null || query.since !== null) return page;
+            const stranger = await store.orders.feedPage((await store.keys.authenticate(keys!.otherTenant!))!.tenantId, { ...query, limit: 1 });
             return { ...page, items: [...stranger.items, ...page.items] };
           },
         },
@@ -214,8 +214,8 @@ describe('auth checks against broken targets', () => {
   });
 
   it("fail auth.suspended.writes when a suspended tenant's writes go through", async () => {
-    const target = await reference({ wrapStore: withAuthenticate((real, presented) => {
-      const principal = real(presented);
+    const target = await reference({ wrapStore: withAuthenticate(async (real, presented) => {
+      const principal = await real(presented);
       return principal === null ? null : { ...principal, tenantState: 'Active' };
     }) });
     expect(await failedChecks(target.profile)).toEqual(['auth.suspended.writes']);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../server/store/index.ts';
+import type { SqliteStore } from '../../server/store/index.ts';
 import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxyRewrite } from '../../dev/testing/conformance/proxy.ts';
 import { type ReferenceTarget, runAgainstBroken, runChecks, startReference } from '../../dev/testing/conformance/reference.ts';
 import type { CheckResult } from '../engine/types/report.ts';
@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 /** Runs the family against the reference (with `wrapStore`), or against a proxy in front of it that applies `rewrite`. */
-function run(options: { wrapStore?: (store: Store) => Store; rewrite?: AnswerRewrite | ProxyRewrite } = {}) {
+function run(options: { wrapStore?: (store: SqliteStore) => SqliteStore; rewrite?: AnswerRewrite | ProxyRewrite } = {}) {
   return runAgainstBroken(idempotencyChecks, options);
 }
 
@@ -26,8 +26,8 @@ function withOutcome(byId: Map<string, CheckResult>, outcome: CheckResult['outco
 }
 
 /** A store whose idempotency functions are replaced by `override`. */
-function wrapIdempotency(override: (original: Store['idempotency']) => Partial<Store['idempotency']>) {
-  return (store: Store): Store => ({ ...store, idempotency: { ...store.idempotency, ...override(store.idempotency) } });
+function wrapIdempotency(override: (original: SqliteStore['idempotency']) => Partial<SqliteStore['idempotency']>) {
+  return (store: SqliteStore): SqliteStore => ({ ...store, idempotency: { ...store.idempotency, ...override(store.idempotency) } });
 }
 
 /** True when the answer is a 429 idempotency.inFlight. */
@@ -150,7 +150,7 @@ describe('idempotency checks against broken targets', () => {
   });
 
   it('fail every replay check, reuse and tenant-scoped when the store never finds a stored answer', async () => {
-    const { byId } = await run({ wrapStore: wrapIdempotency(() => ({ find: () => undefined })) });
+    const { byId } = await run({ wrapStore: wrapIdempotency(() => ({ find: async () => undefined })) });
     expect(withOutcome(byId, 'fail')).toEqual(['idempotency.replay', 'idempotency.replay.cancel', 'idempotency.replay.archive', 'idempotency.replay.refusal', 'idempotency.reuse', 'idempotency.tenant-scoped']);
     // Executed again: the second archive of the same order is the 404 of an archived one (D12).
     expect(byId.get('idempotency.replay.archive')?.findings.map((f) => f.expected)).toEqual(['204, the status of the first answer (exchange #' + String(byId.get('idempotency.replay.archive')?.findings[0]?.expected.match(/#(\d+)/)?.[1]) + ')', 'Idempotent-Replayed: true']);
@@ -183,7 +183,7 @@ describe('idempotency checks against broken targets', () => {
   });
 
   it('fail replay.refusal alone when only successes are stored', async () => {
-    const { byId } = await run({ wrapStore: wrapIdempotency((original) => ({ save: (tenantId, key, answer) => (answer.status < 300 ? original.save(tenantId, key, answer) : undefined) })) });
+    const { byId } = await run({ wrapStore: wrapIdempotency((original) => ({ save: async (tenantId, key, answer) => (answer.status < 300 ? original.save(tenantId, key, answer) : undefined) })) });
     expect(withOutcome(byId, 'fail')).toEqual(['idempotency.replay.refusal']);
     expect(byId.get('idempotency.replay.refusal')?.findings.map((f) => f.message)).toEqual([
       expect.stringMatching(/^the repeated refused payment got another body: POST .*\/payment → 404/),

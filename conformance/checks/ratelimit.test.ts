@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../server/store/index.ts';
+import type { SqliteStore } from '../../server/store/index.ts';
+import type { KeyPrincipal } from '../../server/tenants/keys.ts';
+import { changedPrincipal } from '../../dev/testing/sandbox.ts';
 import { answerJson, type AnswerRewrite } from '../../dev/testing/conformance/proxy.ts';
 import { type ReferenceTarget, runAgainstBroken, runChecks, startReference } from '../../dev/testing/conformance/reference.ts';
 import type { Check } from '../engine/types/check.ts';
@@ -15,7 +17,7 @@ afterEach(async () => {
 });
 
 /** Runs the family against the reference (with `wrapStore`), or against a proxy in front of it that applies `rewrite`. */
-function run(options: { wrapStore?: (store: Store) => Store; rewrite?: AnswerRewrite } = {}) {
+function run(options: { wrapStore?: (store: SqliteStore) => SqliteStore; rewrite?: AnswerRewrite } = {}) {
   return runAgainstBroken(ratelimitChecks, options);
 }
 
@@ -25,16 +27,10 @@ function withOutcome(byId: Map<string, CheckResult>, outcome: CheckResult['outco
 }
 
 /** A store whose key authentication is changed by `change`. */
-function wrapAuthenticate(change: (principal: NonNullable<ReturnType<Store['keys']['authenticate']>>) => NonNullable<ReturnType<Store['keys']['authenticate']>>) {
-  return (store: Store): Store => ({
+function wrapAuthenticate(change: (principal: KeyPrincipal) => KeyPrincipal) {
+  return (store: SqliteStore): SqliteStore => ({
     ...store,
-    keys: {
-      ...store.keys,
-      authenticate: (presented) => {
-        const principal = store.keys.authenticate(presented);
-        return principal === null ? null : change(principal);
-      },
-    },
+    keys: { ...store.keys, authenticate: (presented) => changedPrincipal(store.keys.authenticate(presented), change) },
   });
 }
 
@@ -82,7 +78,7 @@ describe('ratelimit checks against the reference', () => {
    * suite), and a check that spends the quota first with a `sleep` that moves the tenant's clock
    * (D52: the key's bucket refills by it) instead of waiting, recording each wait.
    */
-  async function spentEarlier(used: number, { rewrite, wrapStore }: { rewrite?: AnswerRewrite; wrapStore?: (store: Store) => Store } = {}) {
+  async function spentEarlier(used: number, { rewrite, wrapStore }: { rewrite?: AnswerRewrite; wrapStore?: (store: SqliteStore) => SqliteStore } = {}) {
     reference = await startReference(wrapStore === undefined ? {} : { wrapStore });
     const { profile, store, server } = reference;
     const whoami = (key: string) => fetch(`${server.url}/api/v1/integration/whoami`, { headers: { 'x-api-key': key } });

@@ -19,7 +19,7 @@ let stderr: MockInstance;
 const printed = (spy: MockInstance) => spy.mock.calls.map(([text]) => String(text)).join('');
 
 beforeAll(async () => {
-  server = await startServer(memoryStore(), { adminToken: TEST_ADMIN_TOKEN, bodyIdleTimeoutMs: 1000 });
+  server = await startServer(await memoryStore(), { adminToken: TEST_ADMIN_TOKEN, bodyIdleTimeoutMs: 1000 });
 });
 afterAll(() => server.close());
 beforeEach(() => {

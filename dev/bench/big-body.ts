@@ -13,8 +13,8 @@ import { memoryStore, orderIntake, seedTenant, startServer } from '../testing/sa
 const ADMIN_TOKEN = 'T'.repeat(43);
 const ROUNDS = 5;
 
-const store = memoryStore();
-const { tenantId, keys } = seedTenant(store);
+const store = await memoryStore();
+const { tenantId, keys } = await seedTenant(store);
 const server = await startServer(store, { adminToken: ADMIN_TOKEN });
 await warmValidators();
 

@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { tagNames } from '../../fixtures/word-lists.ts';
 import { openDatabase } from '../../server/store/db.ts';
 import { makeStore } from '../../server/store/index.ts';
+import { sqliteSql } from '../../server/store/sqlite-sql.ts';
 import { MAX_RATE_LIMIT } from '../../server/tenants/keys.ts';
 import { synthesizeOrders } from './synth-orders.ts';
 
@@ -74,27 +75,26 @@ function reusable(file: string, sidecarFile: string, orders: number, schemaVersi
 }
 
 /** Writes a new database of `orders` orders to `file` (through a `.partial` file); returns its sidecar. */
-function build(file: string, orders: number, schemaVersion: number, progress: (line: string) => void): Sidecar {
+async function build(file: string, orders: number, schemaVersion: number, progress: (line: string) => void): Promise<Sidecar> {
   const partial = `${file}.partial`;
   removeDatabase(partial);
   const db = openDatabase(partial);
   // A benchmark fixture, rebuilt on any failure: no fsync, and a cache that holds the id index.
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -262144');
-  const store = makeStore(db);
-  const tenant = store.tenants.create({ name: 'Bench Deliveries', country: 'NL' });
-  store.secret('cursor');
-  const keys = Array.from(
-    { length: KEY_COUNT },
-    (_, i) => store.keys.create({ tenantId: tenant.id, name: `bench-${i}`, scopes: ['orders:read'], rateLimit: MAX_RATE_LIMIT }).secret,
-  );
+  const sql = sqliteSql(db);
+  const store = await makeStore(sql);
+  const tenant = await store.tenants.create({ name: 'Bench Deliveries', country: 'NL' });
+  await store.secret('cursor');
+  const keys: string[] = [];
+  for (let i = 0; i < KEY_COUNT; i++) keys.push((await store.keys.create({ tenantId: tenant.id, name: `bench-${i}`, scopes: ['orders:read'], rateLimit: MAX_RATE_LIMIT })).secret);
   const insertTag = db.prepare('INSERT INTO tags (id, tenant_id, name, color) VALUES (?, ?, ?, ?)');
   const insertOrder = db.prepare(
     `INSERT INTO orders (id, tenant_id, external_id, short_id, status, mini_status, type, custom_id, address, tags, created_at, updated_at, archived_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const step = Math.max(100_000, Math.ceil(orders / 10));
-  db.transaction(() => {
+  await sql.write(tenant.id, function* () {
     const tagIds = tagNames.map((name, i) => {
       const id = `7a90${String(i).padStart(4, '0')}-0000-4000-8000-${tenant.id.slice(-12)}`;
       insertTag.run(id, tenant.id, name, `#${((i * 0x2f5a3b) & 0xffffff).toString(16).padStart(6, '0')}`);
@@ -106,15 +106,15 @@ function build(file: string, orders: number, schemaVersion: number, progress: (l
       insertOrder.run(id, tenant.id, externalId, shortId, status, miniStatus, type, customId, address, tags, createdAt, updatedAt, archivedAt);
       if (++written % step === 0 && written < orders) progress(`  ${written.toLocaleString('en-US')} / ${orders.toLocaleString('en-US')} orders`);
     });
-    store.tenants.observeStamp(tenant.id, newest);
-  })();
-  db.close();
+    yield* store.tenants.steps.observeStamp(tenant.id, newest);
+  });
+  await store.close();
   renameSync(partial, file);
   return { format: FORMAT, orders, schemaVersion, tenantId: tenant.id, keys };
 }
 
 /** The benchmark database of `orders` orders: the cached one, or a new one when missing, stale or `rebuild`. */
-export function benchDatabase(orders: number, options: { rebuild?: boolean; progress?: (line: string) => void } = {}): BenchDatabase {
+export async function benchDatabase(orders: number, options: { rebuild?: boolean; progress?: (line: string) => void } = {}): Promise<BenchDatabase> {
   const progress = options.progress ?? (() => {});
   const file = join(BENCH_DIR, `orders-${orders}.db`);
   const sidecarFile = join(BENCH_DIR, `orders-${orders}.keys.json`);
@@ -126,7 +126,7 @@ export function benchDatabase(orders: number, options: { rebuild?: boolean; prog
     progress(`building ${file} (${orders.toLocaleString('en-US')} orders)`);
     rmSync(sidecarFile, { force: true });
     removeDatabase(file);
-    sidecar = build(file, orders, schemaVersion, progress);
+    sidecar = await build(file, orders, schemaVersion, progress);
     writeFileSync(sidecarFile, `${JSON.stringify(sidecar, null, 2)}\n`);
   }
   const buildMs = performance.now() - started;

@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const server = values.server === 'baseline' ? 'baseline' : 'sandbox';
   const scenario = values.scenario === 'caughtUp' ? 'caughtUp' : 'feedPage';
   const progress = (line: string) => process.stderr.write(`${line}\n`);
-  const database = benchDatabase(Number(values.orders), { progress });
+  const database = await benchDatabase(Number(values.orders), { progress });
   const cursors = sampleCursors(database.file, database.tenantId, 4000, 50);
   const name = `${server}-${scenario}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   // One folder per run: tsx's loader thread writes a profile of its own beside the main thread's.

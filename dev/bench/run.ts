@@ -144,8 +144,8 @@ async function main(): Promise<number> {
 /** Builds (or reuses) the databases, measures every comparison on `engine`, and writes the report; answers the exit code. */
 async function bench(engine: BenchEngine, rebuild: boolean, settings: ReturnType<typeof options>['settings'], sizes: { small: number; large: number }): Promise<number> {
   const startedAtUtc = new Date().toISOString();
-  const large = benchDatabase(sizes.large, { rebuild, progress });
-  const small = benchDatabase(sizes.small, { rebuild, progress });
+  const large = await benchDatabase(sizes.large, { rebuild, progress });
+  const small = await benchDatabase(sizes.small, { rebuild, progress });
   progress(`sampling ${CURSORS_PER_DATABASE} cursors per database`);
   const largeCursors = sampleCursors(large.file, large.tenantId, CURSORS_PER_DATABASE, PAGE_LIMIT);
   const smallCursors = sampleCursors(small.file, small.tenantId, CURSORS_PER_DATABASE, PAGE_LIMIT);

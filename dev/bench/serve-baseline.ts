@@ -16,6 +16,7 @@ import { listen } from '../../server/http/server.ts';
 import { pageJson } from '../../server/integration/feeds.ts';
 import { MMAP_BYTES } from '../../server/store/db.ts';
 import { makeOrders } from '../../server/orders/store.ts';
+import { sqliteSql } from '../../server/store/sqlite-sql.ts';
 import { makeTenants } from '../../server/tenants/store.ts';
 import { readCursorSecret } from './cursors.ts';
 
@@ -26,10 +27,11 @@ const tenantId = values.tenant;
 const db = new Database(values.db, { readonly: true, fileMustExist: true });
 // The same read settings as the sandbox's own connection (server/store/db.ts).
 db.pragma(`mmap_size = ${MMAP_BYTES}`);
-const orders = makeOrders(db, makeTenants(db, systemClock));
+const sql = sqliteSql(db);
+const orders = makeOrders(sql, makeTenants(sql, systemClock));
 const cursors = makeCursorCodec(readCursorSecret(db));
 
-const server = createServer((req, res) => {
+const server = createServer(async (req, res) => {
   const url = req.url ?? '';
   const mark = url.indexOf('?');
   if ((mark === -1 ? url : url.slice(0, mark)) !== '/api/v1/integration/orders') {
@@ -43,7 +45,7 @@ const server = createServer((req, res) => {
     res.writeHead(400).end();
     return;
   }
-  const page = orders.feedPage(tenantId, { position, since: null, statuses: null, limit: Math.min(Number(query.get('limit') ?? 50) || 50, 100) });
+  const page = await orders.feedPage(tenantId, { position, since: null, statuses: null, limit: Math.min(Number(query.get('limit') ?? 50) || 50, 100) });
   const body = pageJson(page.items, page.next === null ? null : cursors.encode('orders', tenantId, page.next));
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);

@@ -104,11 +104,11 @@ function prober(url: string, key: string) {
 /** Runs one campaign (see the module comment) and resolves to what it found; throws only when the harness itself breaks. */
 export async function runCampaign(options: CampaignOptions): Promise<CampaignResult> {
   const concurrency = options.concurrency ?? 1;
-  const store = memoryStore();
+  const store = await memoryStore();
   const dataset = tinyDataset({ orders: 60, trips: 10 });
-  const { keys } = seedTenant(store, dataset, { rateLimit: 6000 });
-  const probeKey = seedTenant(store, tinyDataset({ orders: 1, externalIdPrefix: 'PROBE', idSpace: 1 }), { rateLimit: 6000 }).keys.full;
-  const playground = seedTenant(store, tinyDataset({ orders: 5, externalIdPrefix: 'PLAY', idSpace: 2 })).tenantId;
+  const { keys } = await seedTenant(store, dataset, { rateLimit: 6000 });
+  const probeKey = (await seedTenant(store, tinyDataset({ orders: 1, externalIdPrefix: 'PROBE', idSpace: 1 }), { rateLimit: 6000 })).keys.full;
+  const playground = (await seedTenant(store, tinyDataset({ orders: 5, externalIdPrefix: 'PLAY', idSpace: 2 }))).tenantId;
   const server = await startServer(store, { adminToken: ADMIN_TOKEN, bodyIdleTimeoutMs: 1000 });
   const target: FuzzTarget = { url: server.url, keys: { full: keys.full, ordersRead: keys.ordersRead, noScopes: keys.noScopes }, adminToken: ADMIN_TOKEN, timeoutMs: 5000 };
   const arbitrary = fuzzCase({ sandbox: true, raw: true, rawSandbox: true, pathValues: { externalId: dataset.orders.flatMap((order) => (order.externalId === null ? [] : [order.externalId])), tenantId: [playground] } });

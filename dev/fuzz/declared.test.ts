@@ -11,7 +11,7 @@ import { declaredFor, requestLines, undeclaredStatus } from './declared.ts';
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer(memoryStore());
+  server = await startServer(await memoryStore());
 });
 afterAll(() => server.close());
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ORDER_JSON } from '../../server/store/feed-sql.ts';
-import type { Store } from '../../server/store/index.ts';
+import type { SqliteStore } from '../../server/store/index.ts';
 import { openapi } from '../../spec/load.ts';
 import type { Profile } from '../../conformance/engine/types/profile.ts';
 import { httpAlternatives } from './alternatives-http.ts';
@@ -63,7 +63,7 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
         'SELECT 1 FROM order_payments p JOIN orders o ON o.id = p.order_id WHERE o.tenant_id = ? AND o.external_id = ? AND o.archived_at IS NULL AND p.payment_id = ?',
       ).pluck();
       return overrideOrders(store, (orders) => ({
-        attachPayment: (tenantId, externalId, payment) => (recorded.get(tenantId, externalId, payment.paymentId) === 1 ? { ok: false, reason: 'illegal', status: 'paid' } : orders.attachPayment(tenantId, externalId, payment)),
+        attachPayment: async (tenantId, externalId, payment) => (recorded.get(tenantId, externalId, payment.paymentId) === 1 ? { ok: false, reason: 'illegal', status: 'paid' } : orders.attachPayment(tenantId, externalId, payment)),
       }));
     },
   },
@@ -73,8 +73,8 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
     wrapStore: (store) => {
       const close = store.db.prepare("UPDATE orders SET status = 'Closed' WHERE tenant_id = ? AND external_id = ? AND archived_at IS NULL");
       return overrideOrders(store, (orders) => ({
-        cancel: (tenantId, externalId, reason) => {
-          const result = orders.cancel(tenantId, externalId, reason);
+        cancel: async (tenantId, externalId, reason) => {
+          const result = await orders.cancel(tenantId, externalId, reason);
           if (!result.ok) return result;
           close.run(tenantId, externalId);
           return { ok: true, orderJson: result.orderJson.replace('"status":"Cancelled"', '"status":"Closed"') };
@@ -89,11 +89,13 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
       const live = store.db.prepare<[string, string], { id: string; status: string }>('SELECT id, status FROM orders WHERE tenant_id = ? AND external_id = ? AND archived_at IS NULL');
       const archive = store.db.prepare('UPDATE orders SET archived_at = ?, updated_at = ?, trip_id = NULL WHERE id = ?');
       return overrideOrders(store, (orders) => ({
-        archive: (tenantId, externalId) => {
+        archive: async (tenantId, externalId) => {
           const found = live.get(tenantId, externalId);
           if (found === undefined || (found.status !== 'Planned' && found.status !== 'InProgress')) return orders.archive(tenantId, externalId);
-          const stamp = store.tenants.nextStamp(tenantId);
-          archive.run(stamp, stamp, found.id);
+          await store.sql.write(tenantId, function* () {
+            const stamp = yield* store.tenants.steps.nextStamp(tenantId);
+            archive.run(stamp, stamp, found.id);
+          });
           return { ok: true, orderJson: '{}' };
         },
       }));
@@ -156,10 +158,10 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
     decides: ['D11'],
     failsStrict: ['writes.cancel.status'],
     wrapStore: (store) => {
-      const cancelled = store.db.prepare<[string, string], string>(`SELECT ${ORDER_JSON} FROM orders o WHERE o.tenant_id = ? AND o.external_id = ? AND o.archived_at IS NULL AND o.status = 'Cancelled'`).pluck();
+      const cancelled = store.db.prepare<[string, string], string>(`SELECT ${ORDER_JSON.sqlite} FROM orders o WHERE o.tenant_id = ? AND o.external_id = ? AND o.archived_at IS NULL AND o.status = 'Cancelled'`).pluck();
       return overrideOrders(store, (orders) => ({
         // Already cancelled: the order as it stands, nothing changed.
-        cancel: (tenantId, externalId, reason) => {
+        cancel: async (tenantId, externalId, reason) => {
           const orderJson = cancelled.get(tenantId, externalId);
           return orderJson === undefined ? orders.cancel(tenantId, externalId, reason) : { ok: true, orderJson };
         },
@@ -189,13 +191,15 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
     wrapStore: (store) => {
       const amend = store.db.prepare('UPDATE order_payments SET amount = ?, currency = ? WHERE order_id = ? AND payment_id = ?');
       return overrideOrders(store, (orders) => ({
-        attachPayment: (tenantId, externalId, payment) => {
-          const result = orders.attachPayment(tenantId, externalId, payment);
+        attachPayment: async (tenantId, externalId, payment) => {
+          const result = await orders.attachPayment(tenantId, externalId, payment);
           // A repeat changes no order (D10): here it rewrites the stored amount and notes the change, the order's updatedAtUtc kept.
           if (result.ok && result.changed?.orderIds.length === 0) {
             const orderId = (JSON.parse(result.orderJson) as { id: string }).id;
-            amend.run(payment.amount, payment.currency, orderId, payment.paymentId);
-            store.history.record(orderId, new Date().toISOString(), 'paymentAmended', payment);
+            await store.sql.write(tenantId, function* () {
+              amend.run(payment.amount, payment.currency, orderId, payment.paymentId);
+              yield* store.history.record(orderId, new Date().toISOString(), 'paymentAmended', payment);
+            });
           }
           return result;
         },
@@ -208,7 +212,7 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
     wrapStore: (store) => {
       const statusOf = store.db.prepare<[string, string], string>('SELECT status FROM orders WHERE tenant_id = ? AND external_id = ? AND archived_at IS NULL').pluck();
       return overrideOrders(store, (orders) => ({
-        attachPayment: (tenantId, externalId, payment) => (statusOf.get(tenantId, externalId) === 'Cancelled' ? { ok: false, reason: 'illegal', status: 'Cancelled' } : orders.attachPayment(tenantId, externalId, payment)),
+        attachPayment: async (tenantId, externalId, payment) => (statusOf.get(tenantId, externalId) === 'Cancelled' ? { ok: false, reason: 'illegal', status: 'Cancelled' } : orders.attachPayment(tenantId, externalId, payment)),
       }));
     },
   },
@@ -219,13 +223,15 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
       const inProgress = store.db.prepare<[string, string], string>("SELECT id FROM orders WHERE tenant_id = ? AND external_id = ? AND archived_at IS NULL AND status = 'InProgress'").pluck();
       const cancel = store.db.prepare("UPDATE orders SET status = 'Cancelled', trip_id = NULL, updated_at = ? WHERE id = ?");
       return overrideOrders(store, (orders) => ({
-        cancel: (tenantId, externalId, reason) => {
+        cancel: async (tenantId, externalId, reason) => {
           const orderId = inProgress.get(tenantId, externalId);
           if (orderId === undefined) return orders.cancel(tenantId, externalId, reason);
-          const stamp = store.tenants.nextStamp(tenantId);
-          cancel.run(stamp, orderId);
-          store.history.record(orderId, stamp, 'cancel', { from: 'InProgress', to: 'Cancelled', reason });
-          return { ok: true, orderJson: store.orders.json(orderId)! };
+          await store.sql.write(tenantId, function* () {
+            const stamp = yield* store.tenants.steps.nextStamp(tenantId);
+            cancel.run(stamp, orderId);
+            yield* store.history.record(orderId, stamp, 'cancel', { from: 'InProgress', to: 'Cancelled', reason });
+          });
+          return { ok: true, orderJson: (await store.orders.json(orderId))! };
         },
       }));
     },
@@ -238,7 +244,7 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
         'SELECT 1 FROM order_payments p JOIN orders o ON o.id = p.order_id WHERE o.tenant_id = ? AND o.external_id <> ? AND p.payment_id = ?',
       ).pluck();
       return overrideOrders(store, (orders) => ({
-        attachPayment: (tenantId, externalId, payment) => (elsewhere.get(tenantId, externalId, payment.paymentId) === 1 ? { ok: false, reason: 'illegal', status: 'paid' } : orders.attachPayment(tenantId, externalId, payment)),
+        attachPayment: async (tenantId, externalId, payment) => (elsewhere.get(tenantId, externalId, payment.paymentId) === 1 ? { ok: false, reason: 'illegal', status: 'paid' } : orders.attachPayment(tenantId, externalId, payment)),
       }));
     },
   },
@@ -327,7 +333,7 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
     failsStrict: ['sandbox.trips.cancel'],
     wrapStore: (store) => {
       const renew = store.db.prepare("UPDATE orders SET status = 'New' WHERE status = 'InPlanning' AND id IN (SELECT order_id FROM trip_stops WHERE trip_id = ? AND status = 'Cancelled')");
-      return { ...store, tripLife: { ...store.tripLife, cancel: (tenantId: string, tripId: string, reasonCode: string) => { store.tripLife.cancel(tenantId, tripId, reasonCode); renew.run(tripId); } } as Store['tripLife'] };
+      return { ...store, tripLife: { ...store.tripLife, cancel: async (tenantId: string, tripId: string, reasonCode: string) => { await store.tripLife.cancel(tenantId, tripId, reasonCode); renew.run(tripId); } } as SqliteStore['tripLife'] };
     },
   },
   "a revoked key's requests left out of the request log": {

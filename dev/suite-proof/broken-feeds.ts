@@ -91,9 +91,9 @@ export const brokenFeeds: Record<string, BrokenVariant> = {
       const stampOf = store.db.prepare<[string, string], string>('SELECT updated_at FROM orders WHERE tenant_id = ? AND external_id = ?').pluck();
       const restore = store.db.prepare('UPDATE orders SET updated_at = ? WHERE tenant_id = ? AND external_id = ?');
       return overrideOrders(store, (orders) => ({
-        cancel: (tenantId, externalId, reason) => {
+        cancel: async (tenantId, externalId, reason) => {
           const before = stampOf.get(tenantId, externalId);
-          const result = orders.cancel(tenantId, externalId, reason);
+          const result = await orders.cancel(tenantId, externalId, reason);
           if (result.ok && before !== undefined) restore.run(before, tenantId, externalId);
           return result;
         },

@@ -2,7 +2,8 @@
  * Broken variants, the resources: an order feed serving every tenant, order and trip fields
  * of the wrong type or missing, and keys that answer for another identity.
  */
-import { makeFeedPage } from '../../server/store/feed-sql.ts';
+import { portable } from '../../server/store/dialect.ts';
+import { makeFeedPage, TRIP_JSON } from '../../server/store/feed-sql.ts';
 import type { BrokenVariant } from './harness.ts';
 import { editJson, editOrders, editTrips, is, orderFeedOver, overrideOrders, problemAnswer, setHeader, withKey } from './rewrites.ts';
 
@@ -29,8 +30,8 @@ export const brokenResources: Record<string, BrokenVariant> = {
     breaks: ['int.service.tenant-only', 'int.auth.one-tenant'],
     fails: ['feeds.trips.walks.tenant'],
     wrapStore: (store) => {
-      const feedPage = makeFeedPage(store.db, {
-        select: `SELECT t.updated_at, t.id, t.status, json_object('id', t.id, 'shortId', t.short_id, 'status', t.status, 'warehouseId', t.warehouse_id, 'driverId', t.driver_id, 'vehicleId', t.vehicle_id, 'stopCount', t.stop_count, 'plannedAtUtc', t.planned_at, 'updatedAtUtc', t.updated_at) FROM trips t WHERE ? IS NOT NULL AND (t.updated_at, t.id) > (?, ?)`,
+      const feedPage = makeFeedPage(store.sql, {
+        select: portable`SELECT t.updated_at, t.id, t.status, ${TRIP_JSON} AS json FROM trips t WHERE ? IS NOT NULL AND (t.updated_at, t.id) > (?, ?)`,
         orderBy: 't.updated_at, t.id',
         statusColumn: 't.status',
       });

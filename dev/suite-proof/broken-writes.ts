@@ -2,6 +2,7 @@
  * Broken variants, the requests that change things: payments, cancels and archives, request
  * bodies and media types, 429 answers, and an archived tenant's writes.
  */
+import { changedPrincipal } from '../testing/sandbox.ts';
 import { answerJson } from '../testing/conformance/proxy.ts';
 import { type BrokenVariant, restatusAnswer } from './harness.ts';
 import { acceptInstead, dropHeader, editJson, editProblems, firstFieldError, is, orderFeedOver, pathOf, problemAnswer, restatus, setHeader, typeOf, withJson, withKey } from './rewrites.ts';
@@ -117,7 +118,7 @@ export const brokenWrites: Record<string, BrokenVariant> = {
   'the rate limit not enforced': {
     breaks: ['int.limits.rate-limit', 'int.errors.rate-limit-429'],
     fails: ['ratelimit.exceeded'],
-    wrapStore: (store) => ({ ...store, keys: { ...store.keys, authenticate: (key) => { const found = store.keys.authenticate(key); return found && { ...found, rateLimit: 6000 }; } } }),
+    wrapStore: (store) => ({ ...store, keys: { ...store.keys, authenticate: (key) => changedPrincipal(store.keys.authenticate(key), (found) => ({ ...found, rateLimit: 6000 })) } }),
   },
   // The D13 and D14 checks of Retry-After's form skip: there is no value to judge, and the MUST checks report its absence.
   'no Retry-After on 429': { breaks: ['int.errors.rate-limit-429', 'int.limits.rate-limit', 'int.idempotency.in-flight'], fails: ['discovery.responses.contract', 'idempotency.inflight', 'ratelimit.exceeded'], proxy: () => dropHeader('retry-after', (_, answer) => answer.status === 429) },

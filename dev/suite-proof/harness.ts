@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import { memoryLogger } from '../../server/http/log.ts';
 import { startSandbox } from '../../server/start/start-sandbox.ts';
 import { memoryStore } from '../../dev/testing/sandbox.ts';
-import type { Store } from '../../server/store/index.ts';
+import type { SqliteStore, Store } from '../../server/store/index.ts';
 import { checks } from '../../conformance/checks/index.ts';
 import { integrationContract } from '../../conformance/contract/contract.ts';
 import { provisionProfile } from '../../conformance/setup/profile.ts';
@@ -23,7 +23,7 @@ const ADMIN_TOKEN = 'suite-proof-admin-token';
 
 /** One way to make the reference misbehave. */
 export interface Breakage {
-  wrapStore?: (store: Store) => Store;
+  wrapStore?: (store: SqliteStore) => SqliteStore;
   /** A proxy in front of the reference; it gets the provisioned profile, to know its keys. */
   proxy?: (profile: Profile) => ProxyRewrite;
   /**
@@ -125,7 +125,7 @@ export function restatusAnswer(from: number, to: number, when: (body: string) =>
 
 /** Runs the whole registry against the reference changed by `breakage`, provisioned as --provision does. */
 export async function runAgainst(breakage: Breakage = {}, options: { strict?: boolean } = {}): Promise<RunReport> {
-  const store = memoryStore();
+  const store = await memoryStore();
   const server = await startReference(breakage.wrapStore ? breakage.wrapStore(store) : store, breakage.answer, breakage.server);
   let proxy: RunningProxy | undefined;
   let rawProxy: RunningByteProxy | undefined;

@@ -3,7 +3,8 @@
  * target answers, and store wraps that change one rule of the reference's domain. Test code only.
  */
 import { makeFeedPage, ORDER_JSON } from '../../server/store/feed-sql.ts';
-import type { Store } from '../../server/store/index.ts';
+import { portable } from '../../server/store/dialect.ts';
+import type { SqliteStore, Store } from '../../server/store/index.ts';
 import type { OrderStatusName, OrderType } from '../../spec/load.ts';
 import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxiedRequest, type ProxyRewrite } from '../testing/conformance/proxy.ts';
 
@@ -139,18 +140,18 @@ export function withQuery(request: ProxiedRequest, edit: (query: URLSearchParams
   return { url: `${url.pathname}${url.search}` };
 }
 
-type Orders = Store['orders'];
+type Orders = SqliteStore['orders'];
 /** The order store's methods as plain functions (a replacement need not be a transaction). */
 type OrderMethods = { [K in keyof Orders]: Orders[K] extends (...args: infer A) => infer R ? (...args: A) => R : Orders[K] };
 
 /** The store with `orders` methods replaced by `override(original)`. */
-export function overrideOrders(store: Store, override: (orders: Orders) => Partial<OrderMethods>): Store {
+export function overrideOrders<S extends Store>(store: S, override: (orders: Orders) => Partial<OrderMethods>): S {
   return { ...store, orders: { ...store.orders, ...(override(store.orders) as Partial<Orders>) } };
 }
 
 /** The order feed of a store, over `where` instead of the real filter. */
-export function orderFeedOver(store: Store, where: string): Store {
-  const feedPage = makeFeedPage(store.db, { select: `SELECT o.updated_at, o.id, o.status, ${ORDER_JSON} FROM orders o WHERE ${where}`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' });
+export function orderFeedOver<S extends Store>(store: S, where: string): S {
+  const feedPage = makeFeedPage(store.sql, { select: portable`SELECT o.updated_at, o.id, o.status, ${ORDER_JSON} AS json FROM orders o WHERE ${where}`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' });
   return overrideOrders(store, () => ({ feedPage }));
 }
 
@@ -169,7 +170,7 @@ export function sandboxAccepts(method: string, path: RegExp, type: string): Prox
  * A store that records every order of `type` in end status `from` as `to` (read before each page,
  * so the feed, its filters and the writes all see it).
  */
-export function endStatusRecordedAs(type: OrderType, from: OrderStatusName, to: OrderStatusName): (store: Store) => Store {
+export function endStatusRecordedAs(type: OrderType, from: OrderStatusName, to: OrderStatusName): (store: SqliteStore) => SqliteStore {
   return (store) => {
     const record = store.db.prepare('UPDATE orders SET status = ? WHERE tenant_id = ? AND type = ? AND status = ?');
     return overrideOrders(store, (orders) => ({

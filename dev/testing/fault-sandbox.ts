@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { makeRequestLog, type RequestLog } from '../../server/request-log/recorder.ts';
-import { call, memoryStore, type RunningServer, sandboxClient, type SandboxClient, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from './sandbox.ts';
+import { call, memoryStore, type RunningServer, sandboxClient, type SandboxClient, type SeededTestTenant, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from './sandbox.ts';
 
 export const FEED = '/api/v1/integration/orders?limit=5';
 export const WHOAMI = '/api/v1/integration/whoami';
@@ -15,7 +15,7 @@ export const paymentPath = (externalId: string) => `/api/v1/integration/orders/e
 export const payment = (n: number) => ({ paymentId: `4c1a7e93-2b5d-4f08-9e6c-${String(n).padStart(12, '0')}`, amount: 5, currency: 'EUR' });
 
 /** A seeded tenant with its keys. */
-export type Tenant = ReturnType<typeof seedTenant>;
+export type Tenant = SeededTestTenant;
 
 /** What a client saw on the wire: the head, the body as received, how it arrived, and how the connection ended. */
 export interface Wire {
@@ -48,10 +48,10 @@ export function faultSandbox() {
   let client: SandboxClient;
 
   beforeAll(async () => {
-    const store = memoryStore();
-    Object.assign(a, seedTenant(store, tinyDataset({ orders: 60 }), { rateLimit: 6000 }));
-    Object.assign(b, seedTenant(store, tinyDataset({ orders: 60, idSpace: 1 }), { rateLimit: 6000 }));
-    log = makeRequestLog(store.db);
+    const store = await memoryStore();
+    Object.assign(a, await seedTenant(store, tinyDataset({ orders: 60 }), { rateLimit: 6000 }));
+    Object.assign(b, await seedTenant(store, tinyDataset({ orders: 60, idSpace: 1 }), { rateLimit: 6000 }));
+    log = makeRequestLog(store.db.name);
     Object.assign(server, await startServer(store, { adminToken: TEST_ADMIN_TOKEN, requestLog: log }));
     client = sandboxClient(server.url);
   });

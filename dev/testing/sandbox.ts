@@ -12,9 +12,8 @@ import type { Clock } from '../../server/domain/time.ts';
 import { memoryLogger } from '../../server/http/log.ts';
 import { type SandboxOptions, startSandbox } from '../../server/start/start-sandbox.ts';
 import { makeDatasetImport } from '../../server/store/dataset.ts';
-import { makeStore, type Store } from '../../server/store/index.ts';
-import { openDatabase } from '../../server/store/db.ts';
-import { SCOPES } from '../../server/tenants/keys.ts';
+import { openStore, type SqliteStore, type Store } from '../../server/store/index.ts';
+import { type Authenticated, type KeyPrincipal, SCOPES } from '../../server/tenants/keys.ts';
 import { sandboxOperations } from '../../server/control-plane/routes.ts';
 
 /** The order statuses tinyDataset cycles through (`EXT-i` has the `i % 9`-th), a subset of the contract's that tests rely on; its trips take every trip status. */
@@ -75,40 +74,52 @@ export function tinyDataset(options: { orders: number; trips?: number; start?: n
   };
 }
 
-/** An in-memory store on `clock`. */
-export function memoryStore(clock?: Clock): Store {
-  return makeStore(openDatabase(':memory:'), clock);
+/** An in-memory store on `clock` (SQLite: tests may break things through its `db`). */
+export function memoryStore(clock?: Clock): Promise<SqliteStore> {
+  return openStore(':memory:', clock);
+}
+
+/** A tenant of a test store: its id and one key per scope set. */
+export interface SeededTestTenant {
+  tenantId: string;
+  keys: { full: string; ordersRead: string; ordersWrite: string; tripsRead: string; noScopes: string };
 }
 
 /** A tenant of `store` with one key per scope set, and `dataset` loaded into it. */
-export function seedTenant(store: Store, dataset: Dataset = tinyDataset({ orders: 0 }), options: { rateLimit?: number } = {}) {
-  const tenant = store.tenants.create({ name: 'Test tenant', country: 'NL' });
-  const key = (scopes: readonly string[], name: string) =>
-    store.keys.create({ tenantId: tenant.id, name, scopes, ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) }).secret;
-  makeDatasetImport(store)(tenant.id, dataset);
+export async function seedTenant(store: Store, dataset: Dataset = tinyDataset({ orders: 0 }), options: { rateLimit?: number } = {}): Promise<SeededTestTenant> {
+  const tenant = await store.tenants.create({ name: 'Test tenant', country: 'NL' });
+  const key = async (scopes: readonly string[], name: string) =>
+    (await store.keys.create({ tenantId: tenant.id, name, scopes, ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) })).secret;
+  await makeDatasetImport(store)(tenant.id, dataset);
   return {
     tenantId: tenant.id,
     keys: {
-      full: key(SCOPES, 'full'),
-      ordersRead: key(['orders:read'], 'orders-read'),
-      ordersWrite: key(['orders:write'], 'orders-write'),
-      tripsRead: key(['trips:read'], 'trips-read'),
-      noScopes: key([], 'no-scopes'),
+      full: await key(SCOPES, 'full'),
+      ordersRead: await key(['orders:read'], 'orders-read'),
+      ordersWrite: await key(['orders:write'], 'orders-write'),
+      tripsRead: await key(['trips:read'], 'trips-read'),
+      noScopes: await key([], 'no-scopes'),
     },
   };
 }
 
+/** `found`, an answer of `keys.authenticate`, with its principal changed by `change`: at once from the cache, or once read (a broken variant's key lookup). */
+export function changedPrincipal(found: Authenticated, change: (principal: KeyPrincipal) => KeyPrincipal): Authenticated {
+  const apply = (principal: KeyPrincipal | null) => (principal === null ? null : change(principal));
+  return found instanceof Promise ? found.then(apply) : apply(found);
+}
+
 /** A running sandbox on an ephemeral loopback port. */
-export interface RunningServer {
+export interface RunningServer<S extends Store = SqliteStore> {
   url: string;
   server: Server;
-  store: Store;
+  store: S;
   log: ReturnType<typeof memoryLogger>;
   close(): Promise<void>;
 }
 
 /** Starts the sandbox over `store` on 127.0.0.1:0, logging to memory; `close` leaves the store open. */
-export async function startServer(store: Store, options: Omit<SandboxOptions, 'store'> = {}): Promise<RunningServer> {
+export async function startServer<S extends Store>(store: S, options: Omit<SandboxOptions, 'store'> = {}): Promise<RunningServer<S>> {
   const log = memoryLogger();
   const sandbox = await startSandbox({ log, ...options, store });
   return { url: sandbox.url, server: sandbox.server, store, log, close: () => sandbox.close() };

@@ -15,7 +15,7 @@ let server: RunningServer;
 let api: SandboxClient;
 
 beforeAll(async () => {
-  server = await startServer(memoryStore(() => wall), { adminToken: TEST_ADMIN_TOKEN });
+  server = await startServer(await memoryStore(() => wall), { adminToken: TEST_ADMIN_TOKEN });
   api = sandboxClient(server.url);
 });
 afterAll(() => server.close());
@@ -187,30 +187,30 @@ describe('what the clock drives', () => {
 });
 
 describe('keeping the clock', () => {
-  it('freezes and runs "from now" on a wall clock that ticks between two readings, without calling it a backwards move', () => {
+  it('freezes and runs "from now" on a wall clock that ticks between two readings, without calling it a backwards move', async () => {
     let ticking = wall;
-    const store = memoryStore(() => (ticking += 1));
-    const { id } = store.tenants.create({ name: 'Busy', country: 'NL' });
-    expect(store.clocks.set(id, 'frozen').mode).toBe('frozen');
-    const other = store.tenants.create({ name: 'Busy too', country: 'NL' }).id;
-    store.clocks.set(other, 'offset', ticking + HOUR);
-    expect(store.clocks.set(other, 'offset').mode).toBe('offset');
-    expect(store.clocks.set(other, 'frozen').mode).toBe('frozen');
+    const store = await memoryStore(() => (ticking += 1));
+    const { id } = await store.tenants.create({ name: 'Busy', country: 'NL' });
+    expect((await store.clocks.set(id, 'frozen')).mode).toBe('frozen');
+    const other = (await store.tenants.create({ name: 'Busy too', country: 'NL' })).id;
+    await store.clocks.set(other, 'offset', ticking + HOUR);
+    expect((await store.clocks.set(other, 'offset')).mode).toBe('offset');
+    expect((await store.clocks.set(other, 'frozen')).mode).toBe('frozen');
   });
 
-  it('keeps a frozen tenant frozen across a restart, and a reset forgets it', () => {
+  it('keeps a frozen tenant frozen across a restart, and a reset forgets it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'waybill-clock-'));
     try {
       const file = join(dir, 'sandbox.db');
-      const first = openStore(file, () => wall);
-      const { id } = first.tenants.create({ name: 'Kept', country: 'NL' });
-      first.clocks.set(id, 'frozen', Date.parse(NINE));
-      first.db.close();
-      const second = openStore(file, () => wall + HOUR);
+      const first = await openStore(file, () => wall);
+      const { id } = await first.tenants.create({ name: 'Kept', country: 'NL' });
+      await first.clocks.set(id, 'frozen', Date.parse(NINE));
+      await first.close();
+      const second = await openStore(file, () => wall + HOUR);
       expect(second.clocks.view(id)).toMatchObject({ mode: 'frozen', nowUtc: NINE });
-      second.reset();
+      await second.reset();
       expect(second.clocks.view(id)).toMatchObject({ mode: 'system', nowUtc: new Date(wall + HOUR).toISOString() });
-      second.db.close();
+      await second.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

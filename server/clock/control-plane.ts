@@ -31,9 +31,9 @@ export function durationMs(text: string): number {
 }
 
 /** Runs `move`, answering a backwards move 409 `about:blank` (D52). */
-function forwardOnly<T>(move: () => T): T {
+async function forwardOnly<T>(move: () => Promise<T>): Promise<T> {
   try {
-    return move();
+    return await move();
   } catch (error) {
     if (error instanceof ClockBackwards) throw aboutBlank(409, error.message);
     throw error;
@@ -49,12 +49,12 @@ export function makeClockHandlers(store: Store): Record<string, Handler> {
     getClock(_req, res) {
       sendJson(res, 200, clocks.view(tenantOf(res)));
     },
-    setClock(_req, res) {
+    async setClock(_req, res) {
       const { mode, atUtc } = bodyOf<components['schemas']['ClockSetting']>(res);
       if (mode === 'system' && atUtc !== undefined) {
         refuse('api.malformed_request', 'atUtc does not go with mode system: the wall clock reads what it reads.', 'atUtc', atUtc);
       }
-      sendJson(res, 200, forwardOnly(() => clocks.set(tenantOf(res), mode, atUtc === undefined ? undefined : Date.parse(atUtc))));
+      sendJson(res, 200, await forwardOnly(() => clocks.set(tenantOf(res), mode, atUtc === undefined ? undefined : Date.parse(atUtc))));
     },
     async advanceClock(_req, res) {
       const { by } = bodyOf<components['schemas']['ClockAdvance']>(res);

@@ -4,12 +4,12 @@
  * rate-limit buckets (D14), its Idempotency-Keys' replay window (D13), its simulation
  * (D53) — is read from `now(tenantId)`.
  *
- * The settings are kept in `tenant_clocks` and cached in memory: this process is the only
- * writer, and `now()` is read on every request.
+ * The settings are kept in `tenant_clocks` and cached in memory, loaded at start (`load`):
+ * this process is the only writer, and `now()` is read on every request, with no await.
  */
 import type { components } from '../../spec/sandbox-types.ts';
 import { type Clock, utc } from '../domain/time.ts';
-import type { Db } from '../store/db.ts';
+import { type Sql, statement, type Steps } from '../store/sql.ts';
 
 /** The wall clock, a stopped clock, or the wall clock shifted. */
 export type ClockMode = ClockView['mode'];
@@ -38,7 +38,7 @@ export class ClockBackwards extends Error {
 export type AdvanceListener = (tenantId: string) => number | Promise<number>;
 
 /** Called before a tenant's clock moves forward to `toMs`: answers why the move is refused, or null (the simulation's cap, D53). */
-export type AdvanceCheck = (tenantId: string, toMs: number) => string | null;
+export type AdvanceCheck = (tenantId: string, toMs: number) => string | null | Promise<string | null>;
 
 /** An advance a check refused, before the clock moved; the control plane answers it 400 naming `by`. */
 export class AdvanceRefused extends Error {
@@ -51,18 +51,20 @@ export class AdvanceRefused extends Error {
 const SYSTEM: Setting = { frozenAt: null, offsetMs: 0 };
 
 // requirement: D52
-/** The tenants' clocks over `db`, on top of the base clock `base` (the wall clock, or a test's). */
-export function makeClocks(db: Db, base: Clock) {
-  const read = db.prepare<[], { tenant_id: string; frozen_at: number | null; offset_ms: number }>('SELECT tenant_id, frozen_at, offset_ms FROM tenant_clocks');
-  const upsert = db.prepare(
-    'INSERT INTO tenant_clocks (tenant_id, frozen_at, offset_ms) VALUES (?, ?, ?) ON CONFLICT (tenant_id) DO UPDATE SET frozen_at = excluded.frozen_at, offset_ms = excluded.offset_ms',
-  );
-  const remove = db.prepare('DELETE FROM tenant_clocks WHERE tenant_id = ?');
+const READ = statement('SELECT tenant_id, frozen_at, offset_ms FROM tenant_clocks');
+const UPSERT = statement(
+  'INSERT INTO tenant_clocks (tenant_id, frozen_at, offset_ms) VALUES (?, ?, ?) ON CONFLICT (tenant_id) DO UPDATE SET frozen_at = excluded.frozen_at, offset_ms = excluded.offset_ms',
+);
+const REMOVE = statement('DELETE FROM tenant_clocks WHERE tenant_id = ?');
+
+/** The tenants' clocks over `sql`, on top of the base clock `base` (the wall clock, or a test's); `load` before use. */
+export function makeClocks(sql: Sql, base: Clock) {
   let settings = new Map<string, Setting>();
-  const load = () => {
-    settings = new Map(read.all().map((row) => [row.tenant_id, { frozenAt: row.frozen_at, offsetMs: row.offset_ms }]));
+  /** Reads every tenant's setting into the cache (at start, and after a reset emptied the table). */
+  const load = async () => {
+    const rows = await sql.all<{ tenant_id: string; frozen_at: number | null; offset_ms: number }>(READ);
+    settings = new Map(rows.map((row) => [row.tenant_id, { frozenAt: row.frozen_at, offsetMs: row.offset_ms }]));
   };
-  load();
   /** Readings forced for the length of a call: the simulation stamps a change at the time it fell due. */
   const pinned = new Map<string, number>();
   const listeners: AdvanceListener[] = [];
@@ -74,12 +76,12 @@ export function makeClocks(db: Db, base: Clock) {
   const modeOf = (setting: Setting): ClockMode => (setting.frozenAt !== null ? 'frozen' : setting.offsetMs !== 0 ? 'offset' : 'system');
 
   /** Stores `setting` unless it moves the tenant's time backwards, both read at the wall time `wall`. */
-  function apply(tenantId: string, setting: Setting, wall: number): ClockView {
+  async function apply(tenantId: string, setting: Setting, wall: number): Promise<ClockView> {
     const before = reading(settingOf(tenantId), wall);
     const after = reading(setting, wall);
     if (after < before) throw new ClockBackwards(before, after);
-    if (setting.frozenAt === null && setting.offsetMs === 0) remove.run(tenantId);
-    else upsert.run(tenantId, setting.frozenAt, setting.offsetMs);
+    if (setting.frozenAt === null && setting.offsetMs === 0) await sql.run(REMOVE, [tenantId]);
+    else await sql.run(UPSERT, [tenantId, setting.frozenAt, setting.offsetMs]);
     settings.set(tenantId, setting);
     return view(tenantId);
   }
@@ -101,7 +103,7 @@ export function makeClocks(db: Db, base: Clock) {
      * running from `atMs` (default: its current time), or `system`. Throws ClockBackwards
      * for a setting that puts the tenant's time before its current time.
      */
-    set(tenantId: string, mode: ClockMode, atMs?: number): ClockView {
+    set(tenantId: string, mode: ClockMode, atMs?: number): Promise<ClockView> {
       // One reading of the wall clock for the default and the check: read twice, a millisecond
       // ticking between them made "freeze now" a backwards move (409).
       const wall = base();
@@ -118,10 +120,10 @@ export function makeClocks(db: Db, base: Clock) {
       const setting = settingOf(tenantId);
       const toMs = now(tenantId) + ms;
       for (const check of checks) {
-        const refusal = check(tenantId, toMs);
+        const refusal = await check(tenantId, toMs);
         if (refusal !== null) throw new AdvanceRefused(refusal);
       }
-      apply(tenantId, setting.frozenAt !== null ? { frozenAt: setting.frozenAt + ms, offsetMs: 0 } : { frozenAt: null, offsetMs: setting.offsetMs + ms }, base());
+      await apply(tenantId, setting.frozenAt !== null ? { frozenAt: setting.frozenAt + ms, offsetMs: 0 } : { frozenAt: null, offsetMs: setting.offsetMs + ms }, base());
       let changes = 0;
       for (const listener of listeners) changes += await listener(tenantId);
       return { clock: view(tenantId), changes };
@@ -135,19 +137,21 @@ export function makeClocks(db: Db, base: Clock) {
       checks.push(check);
     },
     /**
-     * Runs `fn` with the tenant's clock reading `atMs` (synchronously: nothing else runs
-     * meanwhile). The simulation stamps each change at the time it fell due with it.
+     * Runs the steps of `work` with the tenant's clock reading `atMs`: the simulation stamps
+     * each change at the time it fell due with it. Inside one unit of work: on SQLite nothing
+     * else runs meanwhile; on PostgreSQL another request of the tenant reading its time while
+     * the work waits on a statement reads `atMs` too, a time the tenant already passed.
      */
-    pinned<T>(tenantId: string, atMs: number, fn: () => T): T {
+    *pinned<T>(tenantId: string, atMs: number, work: Steps<T>): Steps<T> {
       pinned.set(tenantId, atMs);
       try {
-        return fn();
+        return yield* work;
       } finally {
         pinned.delete(tenantId);
       }
     },
-    /** Forgets a deleted tenant's clock (a reset empties the table; the cache follows). */
-    reload: load,
+    /** Reads the settings (at start; and after a reset emptied the table, the cache follows). */
+    load,
   };
 }
 

@@ -13,15 +13,15 @@ export function makeAdminHandlers(options: { store: Store; adminToken: string; r
   const { store } = options;
   return {
     // requirement: D38
-    resetSandbox(_req, res) {
+    async resetSandbox(_req, res) {
       options.requestLog?.clear();
-      store.reset();
+      await store.reset();
       sendEmpty(res, 204);
     },
     // requirement: D39
-    createProfile(req, res) {
+    async createProfile(req, res) {
       const name = (req.body as { name?: unknown } | undefined)?.name;
-      const provisioned = store.provision(typeof name === 'string' ? name : undefined);
+      const provisioned = await store.provision(typeof name === 'string' ? name : undefined);
       // The addresses are the ones the caller reached this server at.
       const target = `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
       sendJson(res, 201, {

@@ -12,7 +12,7 @@ let api: SandboxClient;
 let counter = 0;
 
 beforeAll(async () => {
-  server = await startServer(memoryStore(), { adminToken: TEST_ADMIN_TOKEN });
+  server = await startServer(await memoryStore(), { adminToken: TEST_ADMIN_TOKEN });
   api = sandboxClient(server.url);
 });
 afterAll(() => server.close());

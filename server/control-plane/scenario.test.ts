@@ -10,7 +10,7 @@ let server: RunningServer;
 let api: SandboxClient;
 
 beforeAll(async () => {
-  server = await startServer(memoryStore(), { adminToken: TEST_ADMIN_TOKEN });
+  server = await startServer(await memoryStore(), { adminToken: TEST_ADMIN_TOKEN });
   api = sandboxClient(server.url);
 });
 afterAll(() => server.close());

@@ -8,25 +8,25 @@ import { bodyOf, type Handler, paramsOf, sendJson } from '../control-plane/respo
 export function makeDirectoryHandlers(store: Store): Record<string, Handler> {
   const { directory } = store;
   return {
-    listTags(_req, res) {
-      sendJson(res, 200, { items: directory.listTags(paramsOf(res)['tenantId']!) });
+    async listTags(_req, res) {
+      sendJson(res, 200, { items: await directory.listTags(paramsOf(res)['tenantId']!) });
     },
-    createTag(_req, res) {
-      sendJson(res, 201, directory.createTag(paramsOf(res)['tenantId']!, bodyOf<components['schemas']['NewTag']>(res)));
+    async createTag(_req, res) {
+      sendJson(res, 201, await directory.createTag(paramsOf(res)['tenantId']!, bodyOf<components['schemas']['NewTag']>(res)));
     },
-    updateTag(_req, res) {
+    async updateTag(_req, res) {
       const params = paramsOf(res);
-      sendJson(res, 200, directory.updateTag(params['tenantId']!, params['tagId']!, bodyOf<components['schemas']['TagPatch']>(res)));
+      sendJson(res, 200, await directory.updateTag(params['tenantId']!, params['tagId']!, bodyOf<components['schemas']['TagPatch']>(res)));
     },
-    listMiniStatuses(_req, res) {
-      sendJson(res, 200, { items: directory.listMiniStatuses(paramsOf(res)['tenantId']!) });
+    async listMiniStatuses(_req, res) {
+      sendJson(res, 200, { items: await directory.listMiniStatuses(paramsOf(res)['tenantId']!) });
     },
-    createMiniStatus(_req, res) {
-      sendJson(res, 201, directory.createMiniStatus(paramsOf(res)['tenantId']!, bodyOf<components['schemas']['NewMiniStatus']>(res)));
+    async createMiniStatus(_req, res) {
+      sendJson(res, 201, await directory.createMiniStatus(paramsOf(res)['tenantId']!, bodyOf<components['schemas']['NewMiniStatus']>(res)));
     },
-    deactivateMiniStatus(_req, res) {
+    async deactivateMiniStatus(_req, res) {
       const params = paramsOf(res);
-      directory.deactivateMiniStatus(params['tenantId']!, params['miniStatusId']!);
+      await directory.deactivateMiniStatus(params['tenantId']!, params['miniStatusId']!);
       sendEmpty(res, 204);
     },
   };

@@ -16,12 +16,16 @@ export interface ChosenIds {
 }
 
 // requirement: int.order.shortId
-/** A fresh `<prefix>-XXXXX` code that `taken` does not report as used; `pick` draws its characters (random by default). */
-export function newShortId(prefix: string, taken: (code: string) => boolean, pick: (bound: number) => number = randomInt): string {
+/**
+ * A fresh `<prefix>-XXXXX` code that `taken` does not report as used; `pick` draws its
+ * characters (random by default). `taken` asks the database, a step of the caller's unit of
+ * work: this is a generator of the steps `taken` yields.
+ */
+export function* newShortId<S>(prefix: string, taken: (code: string) => Generator<S, boolean, unknown>, pick: (bound: number) => number = randomInt): Generator<S, string, unknown> {
   for (let attempt = 0; attempt < 50; attempt++) {
     let code = `${prefix}-`;
     for (let i = 0; i < 5; i++) code += ALPHABET[pick(ALPHABET.length)];
-    if (!taken(code)) return code;
+    if (!(yield* taken(code))) return code;
   }
   throw new Error(`no free ${prefix} short id after 50 attempts`);
 }

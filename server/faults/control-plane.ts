@@ -70,10 +70,10 @@ function countingOf(input: NewFaultRule, latencyMs: FaultRuleSpec['latencyMs']):
 }
 
 /** The stored form of a valid new rule of `tenantId`, defaults filled in; refuses what cannot be honoured. */
-export function ruleSpecOf(store: Store, tenantId: string, input: NewFaultRule): FaultRuleSpec {
+export async function ruleSpecOf(store: Store, tenantId: string, input: NewFaultRule): Promise<FaultRuleSpec> {
   checkFit(input);
   const when = whenOf(input);
-  if (input.keyId !== undefined && store.keys.get(tenantId, input.keyId) === undefined) {
+  if (input.keyId !== undefined && (await store.keys.get(tenantId, input.keyId)) === undefined) {
     refuse('api.malformed_request', `The tenant has no key ${input.keyId}.`, 'keyId', input.keyId);
   }
   const latencyMs = input.latencyMs === undefined ? null : typeof input.latencyMs === 'number' ? { min: input.latencyMs, max: input.latencyMs } : { min: input.latencyMs.min, max: input.latencyMs.max };
@@ -100,17 +100,17 @@ export function makeFaultHandlers(store: Store): Record<string, Handler> {
     listFaults(_req, res) {
       sendJson(res, 200, { items: faults.list(tenantOf(res)) });
     },
-    createFault(_req, res) {
+    async createFault(_req, res) {
       const tenantId = tenantOf(res);
-      sendJson(res, 201, faults.add(tenantId, ruleSpecOf(store, tenantId, bodyOf<NewFaultRule>(res))));
+      sendJson(res, 201, await faults.add(tenantId, await ruleSpecOf(store, tenantId, bodyOf<NewFaultRule>(res))));
     },
-    deleteFaults(_req, res) {
-      faults.clear(tenantOf(res));
+    async deleteFaults(_req, res) {
+      await faults.clear(tenantOf(res));
       sendEmpty(res, 204);
     },
-    deleteFault(_req, res) {
+    async deleteFault(_req, res) {
       const faultId = paramsOf(res)['faultId']!;
-      if (!faults.remove(tenantOf(res), faultId)) throw aboutBlank(404, `No fault rule ${faultId} in the tenant.`);
+      if (!(await faults.remove(tenantOf(res), faultId))) throw aboutBlank(404, `No fault rule ${faultId} in the tenant.`);
       sendEmpty(res, 204);
     },
   };

@@ -8,21 +8,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../store/index.ts';
-import { call, memoryStore, type RunningServer, sandboxClient, type SandboxClient, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from '../../dev/testing/sandbox.ts';
+import { call, memoryStore, type RunningServer, sandboxClient, type SandboxClient, type SeededTestTenant, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from '../../dev/testing/sandbox.ts';
 import { DRAW, draw, drawBetween } from './draw.ts';
 import { planFromRules } from './plan.ts';
 
 let server: RunningServer;
 let api: SandboxClient;
-let a: ReturnType<typeof seedTenant>;
-let b: ReturnType<typeof seedTenant>;
+let a: SeededTestTenant;
+let b: SeededTestTenant;
 let keyOfA: string;
 let keyOfB: string;
 
 beforeAll(async () => {
-  const store = memoryStore();
-  a = seedTenant(store, tinyDataset({ orders: 3 }));
-  b = seedTenant(store, tinyDataset({ orders: 3, idSpace: 1 }));
+  const store = await memoryStore();
+  a = await seedTenant(store, tinyDataset({ orders: 3 }));
+  b = await seedTenant(store, tinyDataset({ orders: 3, idSpace: 1 }));
   server = await startServer(store, { adminToken: TEST_ADMIN_TOKEN, requestLog: null });
   api = sandboxClient(server.url);
   keyOfA = (await call(server.url, 'whoami', '/api/v1/integration/whoami', { key: a.keys.full })).body.keyId;
@@ -147,32 +147,32 @@ describe('listing and deleting', () => {
 });
 
 describe('the store', () => {
-  it('keeps rules and counters across a restart, and a reset forgets them, cache included', () => {
+  it('keeps rules and counters across a restart, and a reset forgets them, cache included', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'waybill-faults-'));
     try {
       const file = join(dir, 'sandbox.db');
-      let store = openStore(file);
-      const tenant = seedTenant(store);
+      let store = await openStore(file);
+      const tenant = await seedTenant(store);
       const spec = { operation: 'whoami', keyId: null, fault: 'reset', status: null, retryAfterSeconds: null, problemType: null, latencyMs: null, durationMs: null, when: null, times: 2, probability: null, seed: null } as const;
-      const rule = store.faults.add(tenant.tenantId, spec);
+      const rule = await store.faults.add(tenant.tenantId, spec);
       store.faults.count(store.faults.rulesOf(tenant.tenantId)![0]!, true);
-      store.db.close();
-      store = openStore(file);
+      await store.close();
+      store = await openStore(file);
       expect(store.faults.list(tenant.tenantId)).toEqual([{ ...rule, matched: 1, fired: 1, remaining: 1 }]);
-      store.reset();
+      await store.reset();
       expect(store.faults.rulesOf(tenant.tenantId)).toBeUndefined();
-      store.db.close();
+      await store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('a tenant without rules has no entry to look at (the hot path)', () => {
-    const store = memoryStore();
-    const tenant = seedTenant(store);
-    const rule = store.faults.add(tenant.tenantId, { operation: 'whoami', keyId: null, fault: 'reset', status: null, retryAfterSeconds: null, problemType: null, latencyMs: null, durationMs: null, when: null, times: 1, probability: null, seed: null });
+  it('a tenant without rules has no entry to look at (the hot path)', async () => {
+    const store = await memoryStore();
+    const tenant = await seedTenant(store);
+    const rule = await store.faults.add(tenant.tenantId, { operation: 'whoami', keyId: null, fault: 'reset', status: null, retryAfterSeconds: null, problemType: null, latencyMs: null, durationMs: null, when: null, times: 1, probability: null, seed: null });
     expect(store.faults.rulesOf(tenant.tenantId)).toHaveLength(1);
-    expect(store.faults.remove(tenant.tenantId, rule.id)).toBe(true);
+    expect(await store.faults.remove(tenant.tenantId, rule.id)).toBe(true);
     expect(store.faults.rulesOf(tenant.tenantId)).toBeUndefined();
   });
 });
@@ -191,16 +191,16 @@ describe('draws', () => {
     expect(belowQuarter).toBeLessThan(2700);
   });
 
-  it('fixed values: a rerun on another machine fires on the same calls', () => {
+  it('fixed values: a rerun on another machine fires on the same calls', async () => {
     expect([0, 1, 2, 3].map((n) => draw(42, n, DRAW.fire).toFixed(6))).toEqual(GOLDEN);
   });
 
-  it('a latency range is drawn uniformly, both ends included', () => {
+  it('a latency range is drawn uniformly, both ends included', async () => {
     const seen = new Set(Array.from({ length: 2000 }, (_, n) => drawBetween(100, 104, draw(1, n, DRAW.latency))));
     expect([...seen].sort()).toEqual([100, 101, 102, 103, 104]);
   });
 
-  it('rules: every firing latency adds its wait; the first other rule that fires decides; a used-up rule never fires', () => {
+  it('rules: every firing latency adds its wait; the first other rule that fires decides; a used-up rule never fires', async () => {
     const base = { keyId: null, status: null, retryAfterSeconds: null, problemType: null, latencyMs: null, durationMs: null, when: null, probability: null, seed: null, matched: 0, fired: 0, createdAtUtc: '' };
     const rules = [
       { ...base, id: 'l1', operation: 'orderFeed', fault: 'latency' as const, latencyMs: { min: 100, max: 100 }, times: 5, remaining: 5 },

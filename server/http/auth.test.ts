@@ -1,14 +1,14 @@
 /** Authentication (D1, D3), scopes (D2), tenant isolation and lifecycle (D22). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../spec/load.ts';
-import { call, memoryStore, type RunningServer, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
+import { call, memoryStore, type RunningServer, type SeededTestTenant, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
 
 let server: RunningServer;
-let tenant: ReturnType<typeof seedTenant>;
+let tenant: SeededTestTenant;
 
 beforeAll(async () => {
-  const store = memoryStore();
-  tenant = seedTenant(store, tinyDataset({ orders: 20, trips: 3 }));
+  const store = await memoryStore();
+  tenant = await seedTenant(store, tinyDataset({ orders: 20, trips: 3 }));
   server = await startServer(store);
 });
 afterAll(() => server.close());
@@ -50,9 +50,9 @@ describe('authentication', () => {
   });
 
   it('refuses a revoked key with 401 (D22)', async () => {
-    const { id, secret } = server.store.keys.create({ tenantId: tenant.tenantId, name: 'to revoke', scopes: ['orders:read'] });
+    const { id, secret } = await server.store.keys.create({ tenantId: tenant.tenantId, name: 'to revoke', scopes: ['orders:read'] });
     expect((await send('orderFeed', { key: secret })).status).toBe(200);
-    server.store.keys.revoke(tenant.tenantId, id);
+    await server.store.keys.revoke(tenant.tenantId, id);
     expect((await send('orderFeed', { key: secret })).status).toBe(401);
   });
 
@@ -97,9 +97,9 @@ describe('scopes (D2)', () => {
 describe('tenant lifecycle (D22)', () => {
   it('refuses writes of a suspended tenant with 409 and keeps reads working; archived likewise', async () => {
     const store = server.store;
-    const paused = seedTenant(store, tinyDataset({ orders: 20 }));
+    const paused = await seedTenant(store, tinyDataset({ orders: 20 }));
     for (const [state, code] of [['Suspended', 'tenants.tenant.suspended'], ['Archived', 'tenants.tenant.archived']] as const) {
-      store.tenants.setState(paused.tenantId, state);
+      await store.tenants.setState(paused.tenantId, state);
       for (const operationId of ['attachPayment', 'cancelOrder', 'archiveOrder']) {
         const answer = await send(operationId, { key: paused.keys.full });
         expect(answer.status, `${state} ${operationId}`).toBe(409);

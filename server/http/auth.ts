@@ -1,6 +1,6 @@
 /** Authentication (D1, D3, D22) and scopes (D2). */
 import type { NextFunction, Request, Response } from 'express';
-import type { Keys, RevokedKeyOwner } from '../tenants/keys.ts';
+import type { KeyPrincipal, Keys, RevokedKeyOwner } from '../tenants/keys.ts';
 import { contextOf, principalOf } from './context.ts';
 import { aboutBlank } from './problem.ts';
 
@@ -35,16 +35,25 @@ export function makeAuth(options: { keys: Keys }) {
       next(aboutBlank(401, 'An API key is required: send it in the X-Api-Key header or as Authorization: Bearer.', { 'WWW-Authenticate': CHALLENGE }));
       return;
     }
-    const principal = options.keys.authenticate(key);
-    if (principal === null) {
-      const owner = options.keys.revokedOwner(key);
-      if (owner !== null) revokedKeys.set(res, owner);
-      next(aboutBlank(401, 'The API key is not valid or was revoked.', { 'WWW-Authenticate': CHALLENGE }));
+    const found = options.keys.authenticate(key);
+    // A key the cache holds is answered at once: the hot path awaits nothing.
+    if (found instanceof Promise) found.then((principal) => admit(key, principal, res, next), next);
+    else admit(key, found, res, next);
+  };
+
+  /** Lets the request of `res` on as `principal`, or answers 401 (noting whose revoked key it was). */
+  function admit(key: string, principal: KeyPrincipal | null, res: Response, next: NextFunction): void {
+    if (principal !== null) {
+      contextOf(res).principal = principal;
+      next();
       return;
     }
-    contextOf(res).principal = principal;
-    next();
-  };
+    const refuse = () => next(aboutBlank(401, 'The API key is not valid or was revoked.', { 'WWW-Authenticate': CHALLENGE }));
+    options.keys.revokedOwner(key).then((owner) => {
+      if (owner !== null) revokedKeys.set(res, owner);
+      refuse();
+    }, next);
+  }
 }
 
 // requirement: int.auth.scope

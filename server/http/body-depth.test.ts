@@ -14,8 +14,8 @@ let key: string;
 let tenantId: string;
 
 beforeAll(async () => {
-  const store = memoryStore();
-  ({ tenantId, keys: { full: key } } = seedTenant(store, tinyDataset({ orders: 2 }), { rateLimit: 6000 }));
+  const store = await memoryStore();
+  ({ tenantId, keys: { full: key } } = await seedTenant(store, tinyDataset({ orders: 2 }), { rateLimit: 6000 }));
   server = await startServer(store, { adminToken: TEST_ADMIN_TOKEN });
 });
 afterAll(() => server.close());

@@ -9,7 +9,7 @@ import { memoryStore, type RunningServer, seedTenant, startServer } from '../../
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer(memoryStore());
+  server = await startServer(await memoryStore());
 });
 afterAll(() => server.close());
 
@@ -90,8 +90,8 @@ describe('answers Node would give on its own', () => {
 
 describe('a malformed chunked body', () => {
   let head = '';
-  beforeAll(() => {
-    const key = seedTenant(server.store).keys.full;
+  beforeAll(async () => {
+    const key = (await seedTenant(server.store)).keys.full;
     head = `POST /api/v1/integration/orders/externalid/x/cancel HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`;
   });
 
@@ -147,8 +147,8 @@ describe('a request that cannot be parsed behind a good one on a kept-alive conn
   }
 
   it('gets its 400 after the 200 before it, in 1,000 of 1,000 runs under concurrent load', async () => {
-    const { keys } = seedTenant(server.store, undefined, { rateLimit: 6000 });
-    const load = seedTenant(server.store, undefined, { rateLimit: 6000 }).keys.full;
+    const { keys } = await seedTenant(server.store, undefined, { rateLimit: 6000 });
+    const load = (await seedTenant(server.store, undefined, { rateLimit: 6000 })).keys.full;
     let loading = true;
     // Other clients keep the server busy meanwhile.
     const background = Array.from({ length: 4 }, async () => {

@@ -18,8 +18,8 @@ export interface RequestContext {
   input?: ValidInput;
   /** The request body's bytes as received (for the Idempotency-Key fingerprint). */
   rawBody?: Buffer;
-  /** Called with every answer this request sends (the idempotency store listens). */
-  onAnswer?: (status: number, contentType: string | null, body: string) => void;
+  /** Called with every answer this request sends (the idempotency store listens); the answer waits for a promise it returns. */
+  onAnswer?: (status: number, contentType: string | null, body: string) => Promise<void> | undefined;
   /** The orders and trips this request changed (the request log records them, D48). */
   changed?: { orderIds: string[]; tripIds: string[] };
   /** The fault injected into this request (D51), which the request log marks. */

@@ -1,14 +1,14 @@
 /** The one error handler: an unexpected failure is a 500 problem with a request id, logged with its stack, never shown. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, memoryStore, type RunningServer, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
+import { call, memoryStore, type RunningServer, type SeededTestTenant, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
 import type { Store } from '../store/index.ts';
 
-let server: RunningServer;
-let keys: ReturnType<typeof seedTenant>['keys'];
+let server: RunningServer<Store>;
+let keys: SeededTestTenant['keys'];
 
 beforeAll(async () => {
-  const store = memoryStore();
-  ({ keys } = seedTenant(store, tinyDataset({ orders: 5 })));
+  const store = await memoryStore();
+  ({ keys } = await seedTenant(store, tinyDataset({ orders: 5 })));
   // A store whose order feed breaks the way a bug or a lost disk would.
   const broken: Store = { ...store, orders: { ...store.orders, feedPage: () => { throw new Error('disk I/O error at /secret/path'); } } };
   server = await startServer(broken);

@@ -1,16 +1,16 @@
 /** Media types (D17), body limits (D18), unknown routes and methods (D21), request ids (D23). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, memoryStore, rawRequest, type RunningServer, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
+import { call, memoryStore, rawRequest, type RunningServer, type SeededTestTenant, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
 
 let server: RunningServer;
-let keys: ReturnType<typeof seedTenant>['keys'];
+let keys: SeededTestTenant['keys'];
 const PAYMENT_PATH = '/api/v1/integration/orders/externalid/EXT-0/payment';
 const CANCEL_PATH = '/api/v1/integration/orders/externalid/EXT-9/cancel';
 const PAYMENT = JSON.stringify({ paymentId: '4c1a7e93-2b5d-4f08-9e6c-3a8d1b7f5e20', amount: 5, currency: 'EUR' });
 
 beforeAll(async () => {
-  const store = memoryStore();
-  ({ keys } = seedTenant(store, tinyDataset({ orders: 20 })));
+  const store = await memoryStore();
+  ({ keys } = await seedTenant(store, tinyDataset({ orders: 20 })));
   server = await startServer(store, { bodyIdleTimeoutMs: 300 });
 });
 afterAll(() => server.close());

@@ -1,16 +1,16 @@
 /** Per-key rate limits (D14). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, memoryStore, type RunningServer, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
+import { call, memoryStore, type RunningServer, type SeededTestTenant, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
 
 let server: RunningServer;
 let now = Date.parse('2026-11-20T10:00:00.000Z');
-let limited: ReturnType<typeof seedTenant>['keys'];
-let roomy: ReturnType<typeof seedTenant>['keys'];
+let limited: SeededTestTenant['keys'];
+let roomy: SeededTestTenant['keys'];
 
 beforeAll(async () => {
-  const store = memoryStore(() => now);
-  ({ keys: limited } = seedTenant(store, tinyDataset({ orders: 5 }), { rateLimit: 5 }));
-  ({ keys: roomy } = seedTenant(store, tinyDataset({ orders: 5 })));
+  const store = await memoryStore(() => now);
+  ({ keys: limited } = await seedTenant(store, tinyDataset({ orders: 5 }), { rateLimit: 5 }));
+  ({ keys: roomy } = await seedTenant(store, tinyDataset({ orders: 5 })));
   server = await startServer(store);
 });
 afterAll(() => server.close());

@@ -4,6 +4,17 @@ import { contextOf } from './context.ts';
 import type { ProblemError } from './problem.ts';
 
 /**
+ * Tells the idempotency store what is about to be sent, then sends it with `send`: once the
+ * answer is stored, when storing it takes a wait (a retry must find it). Sent all the same
+ * when storing fails: the write it answers happened.
+ */
+function answer(res: Response, status: number, contentType: string | null, body: string, send: () => void): void {
+  const storing = contextOf(res).onAnswer?.(status, contentType, body);
+  if (storing === undefined) send();
+  else storing.then(send, send);
+}
+
+/**
  * Writes `body` with its type and length straight to Node's response: the text is final,
  * so Express's `send` (type sniffing, ETag and freshness checks) would only cost time on the
  * feeds' hot path. Node itself leaves the body out of an answer to HEAD.
@@ -18,14 +29,12 @@ function writeText(res: Response, status: number, contentType: string, body: str
 // requirement: int.service.json
 /** Sends JSON text already serialised (the feeds build it in SQL). */
 export function sendJsonText(res: Response, status: number, json: string): void {
-  contextOf(res).onAnswer?.(status, 'application/json', json);
-  writeText(res, status, 'application/json', json);
+  answer(res, status, 'application/json', json, () => writeText(res, status, 'application/json', json));
 }
 
 /** Sends an empty answer (204). */
 export function sendEmpty(res: Response, status: number): void {
-  contextOf(res).onAnswer?.(status, null, '');
-  res.status(status).end();
+  answer(res, status, null, '', () => res.status(status).end());
 }
 
 // requirement: int.service.json
@@ -47,7 +56,8 @@ export function sendProblem(req: Request, res: Response, problem: ProblemError):
     instance: `${req.path.slice(0, 200)}#${contextOf(res).requestId}`,
     ...(problem.errors !== undefined && problem.errors.length > 0 ? { errors: problem.errors } : {}),
   });
-  contextOf(res).onAnswer?.(problem.status, 'application/problem+json', body);
-  for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
-  writeText(res, problem.status, 'application/problem+json', body);
+  answer(res, problem.status, 'application/problem+json', body, () => {
+    for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
+    writeText(res, problem.status, 'application/problem+json', body);
+  });
 }

@@ -1,17 +1,17 @@
 /** Idempotency-Key (D13, D26). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, memoryStore, rawRequest, type RunningServer, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
+import { call, memoryStore, rawRequest, type RunningServer, type SeededTestTenant, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
 
 let server: RunningServer;
-let keys: ReturnType<typeof seedTenant>['keys'];
-let other: ReturnType<typeof seedTenant>['keys'];
+let keys: SeededTestTenant['keys'];
+let other: SeededTestTenant['keys'];
 const payment = (n: number) => ({ paymentId: `4c1a7e93-2b5d-4f08-9e6c-${String(n).padStart(12, '0')}`, amount: 5, currency: 'EUR' });
 const PATH = (externalId: string) => `/api/v1/integration/orders/externalid/${externalId}/payment`;
 
 beforeAll(async () => {
-  const store = memoryStore();
-  ({ keys } = seedTenant(store, tinyDataset({ orders: 40 })));
-  ({ keys: other } = seedTenant(store, tinyDataset({ orders: 40 })));
+  const store = await memoryStore();
+  ({ keys } = await seedTenant(store, tinyDataset({ orders: 40 })));
+  ({ keys: other } = await seedTenant(store, tinyDataset({ orders: 40 })));
   server = await startServer(store, { bodyIdleTimeoutMs: 5000 });
 });
 afterAll(() => server.close());

@@ -45,7 +45,7 @@ export function makeIdempotency(options: { store: Idempotency }) {
     next();
   }
 
-  function resolve(req: Request, res: Response, next: NextFunction): void {
+  async function resolve(req: Request, res: Response, next: NextFunction): Promise<void> {
     const key = keyOf(req);
     if (key === undefined) {
       next();
@@ -57,7 +57,7 @@ export function makeIdempotency(options: { store: Idempotency }) {
       .update(`${req.method} ${req.originalUrl.split('?')[0]}\n`)
       .update(context.rawBody ?? Buffer.alloc(0))
       .digest('hex');
-    const stored = options.store.find(tenantId, key);
+    const stored = await options.store.find(tenantId, key);
     if (stored !== undefined) {
       if (stored.fingerprint !== fingerprint) {
         const message = 'The Idempotency-Key was already used for a different request.';
@@ -72,7 +72,8 @@ export function makeIdempotency(options: { store: Idempotency }) {
     context.onAnswer = (status, contentType, body) => {
       // Only a request that passed validation ran: a refusal of the request itself (400) is
       // not a verdict on the order, and the corrected request may use the key (D13).
-      if (context.input !== undefined && status < 500 && status !== 429) options.store.save(tenantId, key, { fingerprint, status, contentType, body });
+      if (context.input === undefined || status >= 500 || status === 429) return undefined;
+      return options.store.save(tenantId, key, { fingerprint, status, contentType, body });
     };
     next();
   }

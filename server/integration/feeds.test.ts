@@ -1,18 +1,18 @@
 /** The order and trip feeds: keyset paging, cursors, limits, filters, `since` (D4–D9). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, memoryStore, type RunningServer, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
+import { call, memoryStore, type RunningServer, type SeededTestTenant, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
 
 const ORDERS = '/api/v1/integration/orders';
 const TRIPS = '/api/v1/integration/trips';
 
 let server: RunningServer;
-let keys: ReturnType<typeof seedTenant>['keys'];
-let other: ReturnType<typeof seedTenant>['keys'];
+let keys: SeededTestTenant['keys'];
+let other: SeededTestTenant['keys'];
 
 beforeAll(async () => {
-  const store = memoryStore();
-  ({ keys } = seedTenant(store, tinyDataset({ orders: 237, trips: 150 })));
-  ({ keys: other } = seedTenant(store, tinyDataset({ orders: 30, trips: 5, start: Date.parse('2026-10-02T00:00:00.000Z') })));
+  const store = await memoryStore();
+  ({ keys } = await seedTenant(store, tinyDataset({ orders: 237, trips: 150 })));
+  ({ keys: other } = await seedTenant(store, tinyDataset({ orders: 30, trips: 5, start: Date.parse('2026-10-02T00:00:00.000Z') })));
   server = await startServer(store);
 });
 afterAll(() => server.close());

@@ -22,20 +22,20 @@ interface FeedQuery {
   status?: string[];
 }
 
-type PageSource = (tenantId: string, query: PageQuery) => FeedRows;
+type PageSource = (tenantId: string, query: PageQuery) => Promise<FeedRows>;
 
 // requirement: int.order-page.items
 // requirement: int.order-page.nextCursor
 // requirement: int.trip-page.items
 // requirement: int.trip-page.nextCursor
-/** The JSON text of a page: the items' JSON as SQLite built it, and the next cursor (D6). */
+/** The JSON text of a page: the items' JSON as the database built it, and the next cursor (D6). */
 export function pageJson(items: readonly string[], nextCursor: string | null): string {
   return `{"items":[${items.join(',')}],"nextCursor":${nextCursor === null ? 'null' : JSON.stringify(nextCursor)}}`;
 }
 
 /** A feed handler over one store's `feedPage`. */
 export function makeFeedHandler(feed: FeedName, options: { pages: PageSource; cursors: CursorCodec }) {
-  return function feedPage(_req: Request, res: Response): void {
+  return async function feedPage(_req: Request, res: Response): Promise<void> {
     // requirement: int.service.tenant-only
     const { tenantId } = principalOf(res);
     const query = contextOf(res).input?.query as FeedQuery;
@@ -53,7 +53,7 @@ export function makeFeedHandler(feed: FeedName, options: { pages: PageSource; cu
     // requirement: int.trips-feed.params
     // With a cursor, `since` is ignored (D5); the schema has already checked its format (D9).
     const since = position === null && query.since !== undefined ? sinceBound(query.since) : null;
-    const page = options.pages(tenantId, {
+    const page = await options.pages(tenantId, {
       position,
       since,
       // requirement: int.orders-feed.status

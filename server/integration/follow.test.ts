@@ -1,16 +1,16 @@
 /** A follower of the feed never misses a change (D7): stamps strictly increase per tenant. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, memoryStore, type RunningServer, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
+import { call, memoryStore, type RunningServer, type SeededTestTenant, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
 
 let server: RunningServer;
-let keys: ReturnType<typeof seedTenant>['keys'];
+let keys: SeededTestTenant['keys'];
 let tenantId: string;
 // A clock the test moves, backwards included; the seeded stamps lie in October 2026.
 let now = Date.parse('2026-11-01T00:00:00.000Z');
 
 beforeAll(async () => {
-  const store = memoryStore(() => now);
-  ({ keys, tenantId } = seedTenant(store, tinyDataset({ orders: 60 })));
+  const store = await memoryStore(() => now);
+  ({ keys, tenantId } = await seedTenant(store, tinyDataset({ orders: 60 })));
   server = await startServer(store);
 });
 afterAll(() => server.close());

@@ -13,32 +13,32 @@ const HISTORY_LIMIT = { default: 50, max: 100 };
 export function makeOrderHandlers(options: { store: Store; cursors: CursorCodec }): Record<string, Handler> {
   const { store, cursors } = options;
   const target = (res: Parameters<Handler>[1]) => ({ tenantId: paramsOf(res)['tenantId']!, orderId: paramsOf(res)['orderId']! });
-  const detail = (tenantId: string, orderId: string) =>
-    store.orderDetail(tenantId, orderId) ?? refuse('orders.notFound', `No order ${orderId} in the tenant.`);
+  const detail = async (tenantId: string, orderId: string) =>
+    (await store.orderDetail(tenantId, orderId)) ?? refuse('orders.notFound', `No order ${orderId} in the tenant.`);
 
   return {
-    createOrder(_req, res) {
+    async createOrder(_req, res) {
       const tenantId = paramsOf(res)['tenantId']!;
-      sendJson(res, 201, detail(tenantId, store.intake.create(tenantId, bodyOf<OrderIntake>(res))));
+      sendJson(res, 201, await detail(tenantId, await store.intake.create(tenantId, bodyOf<OrderIntake>(res))));
     },
-    getOrder(_req, res) {
+    async getOrder(_req, res) {
       const { tenantId, orderId } = target(res);
-      sendJson(res, 200, detail(tenantId, orderId));
+      sendJson(res, 200, await detail(tenantId, orderId));
     },
-    restoreOrder(_req, res) {
+    async restoreOrder(_req, res) {
       const { tenantId, orderId } = target(res);
-      store.intake.restore(tenantId, orderId);
-      sendJson(res, 200, detail(tenantId, orderId));
+      await store.intake.restore(tenantId, orderId);
+      sendJson(res, 200, await detail(tenantId, orderId));
     },
-    setOrderMiniStatus(_req, res) {
+    async setOrderMiniStatus(_req, res) {
       const { tenantId, orderId } = target(res);
-      store.intake.setMiniStatus(tenantId, orderId, bodyOf<components['schemas']['MiniStatusRequest']>(res).miniStatus);
-      sendJson(res, 200, detail(tenantId, orderId));
+      await store.intake.setMiniStatus(tenantId, orderId, bodyOf<components['schemas']['MiniStatusRequest']>(res).miniStatus);
+      sendJson(res, 200, await detail(tenantId, orderId));
     },
     // requirement: D40
-    orderHistory(_req, res) {
+    async orderHistory(_req, res) {
       const { tenantId, orderId } = target(res);
-      detail(tenantId, orderId);
+      await detail(tenantId, orderId);
       const query = queryOf<{ after?: string; limit?: number }>(res);
       // A history cursor is bound to its order: the codec's scope is tenant and order.
       const scope = `${tenantId}/${orderId}`;
@@ -50,7 +50,7 @@ export function makeOrderHandlers(options: { store: Store; cursors: CursorCodec 
         }
         afterSeq = Number(position.id);
       }
-      const page = store.history.page(orderId, afterSeq, Math.min(query.limit ?? HISTORY_LIMIT.default, HISTORY_LIMIT.max));
+      const page = await store.history.page(orderId, afterSeq, Math.min(query.limit ?? HISTORY_LIMIT.default, HISTORY_LIMIT.max));
       const last = page.items[page.items.length - 1];
       const nextCursor = page.lastSeq === null || last === undefined ? null : cursors.encode('history', scope, { updatedAt: last.atUtc, id: String(page.lastSeq) });
       sendJson(res, 200, { items: page.items, nextCursor });

@@ -40,7 +40,7 @@ function refused(result: ImportRowResult, { judgement, listed }: Refusal): Impor
 // requirement: D59
 /** The handler of `importOrders`. */
 export function makeImportHandler(store: Store): Handler {
-  return function importOrders(_req, res) {
+  return async function importOrders(_req, res) {
     const tenantId = paramsOf(res)['tenantId']!;
     const { rows } = bodyOf<{ rows: Record<string, unknown>[] }>(res);
     const refusals = new Map<number, Refusal>();
@@ -58,7 +58,7 @@ export function makeImportHandler(store: Store): Handler {
       refusals.set(i, { judgement, listed });
     });
     const orderIds = new Map<number, string>();
-    for (const outcome of store.intake.importRows(tenantId, valid)) {
+    for (const outcome of await store.intake.importRows(tenantId, valid)) {
       if ('orderId' in outcome) orderIds.set(outcome.row, outcome.orderId);
       else {
         const { code, detail, field } = outcome.refusal;

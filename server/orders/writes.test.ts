@@ -1,21 +1,21 @@
 /** Payment (D10), cancel (D11), archive (D12), and what the feed shows of them (D7). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, memoryStore, type RunningServer, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
+import { call, memoryStore, type RunningServer, type SeededTestTenant, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
 
 const ORDERS = '/api/v1/integration/orders';
 const order = (externalId: string) => `${ORDERS}/externalid/${encodeURIComponent(externalId)}`;
 const PAYMENT = { paymentId: '4c1a7e93-2b5d-4f08-9e6c-3a8d1b7f5e20', amount: 12.5, currency: 'EUR' };
 
 let server: RunningServer;
-let keys: ReturnType<typeof seedTenant>['keys'];
-let other: ReturnType<typeof seedTenant>['keys'];
+let keys: SeededTestTenant['keys'];
+let other: SeededTestTenant['keys'];
 // tinyDataset cycles statuses: i % 9 → New, InPlanning, Planned, InProgress, FullyDelivered, Cancelled, Returned, Refused, Closed.
 const withStatus = (status: number, nth = 0) => `EXT-${status + 9 * nth}`;
 
 beforeAll(async () => {
-  const store = memoryStore();
-  ({ keys } = seedTenant(store, tinyDataset({ orders: 90 })));
-  ({ keys: other } = seedTenant(store, tinyDataset({ orders: 9 })));
+  const store = await memoryStore();
+  ({ keys } = await seedTenant(store, tinyDataset({ orders: 90 })));
+  ({ keys: other } = await seedTenant(store, tinyDataset({ orders: 9 })));
   server = await startServer(store);
 });
 afterAll(() => server.close());

@@ -31,10 +31,10 @@ export function makeOrderWriteHandlers(options: { orders: Orders }) {
     // requirement: int.payment.amount
     // requirement: int.payment.currency
     // requirement: D19
-    attachPayment(_req: Request, res: Response): void {
+    async attachPayment(_req: Request, res: Response): Promise<void> {
       const { tenantId, externalId } = target(res);
       const payment = contextOf(res).input!.body as PaymentRequest;
-      const result = options.orders.attachPayment(tenantId, externalId, {
+      const result = await options.orders.attachPayment(tenantId, externalId, {
         paymentId: payment.paymentId,
         amount: payment.amount,
         currency: payment.currency,
@@ -43,15 +43,15 @@ export function makeOrderWriteHandlers(options: { orders: Orders }) {
     },
     // requirement: int.cancel.response
     // requirement: int.cancel.reason
-    cancelOrder(_req: Request, res: Response): void {
+    async cancelOrder(_req: Request, res: Response): Promise<void> {
       const { tenantId, externalId } = target(res);
       const { reason } = contextOf(res).input!.body as CancelRequest;
-      sendJsonText(res, 200, orderOrProblem(res, options.orders.cancel(tenantId, externalId, reason ?? null), externalId, 'cancelled'));
+      sendJsonText(res, 200, orderOrProblem(res, await options.orders.cancel(tenantId, externalId, reason ?? null), externalId, 'cancelled'));
     },
     // requirement: int.archive.no-content
-    archiveOrder(_req: Request, res: Response): void {
+    async archiveOrder(_req: Request, res: Response): Promise<void> {
       const { tenantId, externalId } = target(res);
-      orderOrProblem(res, options.orders.archive(tenantId, externalId), externalId, 'archived');
+      orderOrProblem(res, await options.orders.archive(tenantId, externalId), externalId, 'archived');
       sendEmpty(res, 204);
     },
   };

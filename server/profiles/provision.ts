@@ -8,8 +8,8 @@ import type { components } from '../../spec/sandbox-types.ts';
 import type { OrderStatusName } from '../../spec/load.ts';
 import { type Dataset, generateDataset } from '../../fixtures/generate.ts';
 import { pickPools, type OrderPools } from './pools.ts';
-import { makeDatasetImport, scopedId } from '../store/dataset.ts';
-import { type Db, transaction } from '../store/db.ts';
+import { importDataset, scopedId } from '../store/dataset.ts';
+import type { Sql, Steps } from '../store/sql.ts';
 import { type Keys, SCOPES } from '../tenants/keys.ts';
 import type { Tenants } from '../tenants/store.ts';
 
@@ -104,47 +104,44 @@ function withSuffix(dataset: Dataset, suffix: string): Dataset {
 }
 
 /** Provisioning over the store's tenants, keys and database. */
-export function makeProvisioning(store: { db: Db; tenants: Tenants; keys: Keys }) {
-  const importDataset = makeDatasetImport(store);
-  const key = (tenantId: string, name: string, scopes: readonly string[], rateLimit?: number) =>
-    store.keys.create({ tenantId, name, scopes, ...(rateLimit === undefined ? {} : { rateLimit }) }).secret;
-
-  const inTransaction = transaction(store.db, (work: () => void) => work());
+export function makeProvisioning(store: { sql: Sql; tenants: Tenants; keys: Keys }) {
+  const key = function* (tenantId: string, name: string, scopes: readonly string[], rateLimit?: number): Steps<string> {
+    return (yield* store.keys.steps.create({ tenantId, name, scopes, ...(rateLimit === undefined ? {} : { rateLimit }) })).secret;
+  };
 
   /** One tenant with its data and keys, in one transaction; `keys` makes the keys once the tenant exists. */
-  function tenantWith<K>(name: string, dataset: Dataset, keys: (tenantId: string) => K): { tenantId: string; keys: K } {
-    let made: { tenantId: string; keys: K } | undefined;
-    inTransaction(() => {
-      const tenant = store.tenants.create({ name, country: 'NL' });
-      importDataset(tenant.id, dataset);
-      made = { tenantId: tenant.id, keys: keys(tenant.id) };
+  function tenantWith<K>(name: string, dataset: Dataset, keys: (tenantId: string) => Steps<K>): Promise<{ tenantId: string; keys: K }> {
+    return store.sql.write(null, function* () {
+      const tenant = yield* store.tenants.steps.create({ name, country: 'NL' });
+      yield* importDataset(store.tenants, tenant.id, dataset);
+      return { tenantId: tenant.id, keys: yield* keys(tenant.id) };
     });
-    return made!;
   }
 
   /** Creates the three tenants of a fresh profile, named `<name> (main)` and so on (D68), and answers what they hold. */
-  return function provision(name?: string): ProvisionedProfile {
+  return async function provision(name?: string): Promise<ProvisionedProfile> {
     const { main, mainPools, other, otherPool, suspended } = profileDatasets();
     const suffix = () => randomBytes(4).toString('hex');
     const mainSuffix = suffix();
     const label = name ?? `Conformance profile ${mainSuffix}`;
-    const first = tenantWith(`${label} (main)`, withSuffix(main, mainSuffix), (tenantId) => {
-      const revoked = store.keys.create({ tenantId, name: 'profile-revoked', scopes: SCOPES });
-      store.keys.revoke(tenantId, revoked.id);
+    // The tenants are new: no key of theirs is in the key cache, whatever state they take.
+    const first = await tenantWith(`${label} (main)`, withSuffix(main, mainSuffix), function* (tenantId) {
+      const revoked = yield* store.keys.steps.create({ tenantId, name: 'profile-revoked', scopes: SCOPES });
+      yield* store.keys.steps.revoke(tenantId, revoked.id);
       return {
-        full: key(tenantId, 'profile-full', SCOPES),
-        ordersRead: key(tenantId, 'profile-orders-read', ['orders:read']),
-        tripsRead: key(tenantId, 'profile-trips-read', ['trips:read']),
-        noScopes: key(tenantId, 'profile-no-scopes', []),
+        full: yield* key(tenantId, 'profile-full', SCOPES),
+        ordersRead: yield* key(tenantId, 'profile-orders-read', ['orders:read']),
+        tripsRead: yield* key(tenantId, 'profile-trips-read', ['trips:read']),
+        noScopes: yield* key(tenantId, 'profile-no-scopes', []),
         revoked: revoked.secret,
-        rateLimited: key(tenantId, 'profile-rate-limited', SCOPES, RATE_LIMITED_PER_MINUTE),
+        rateLimited: yield* key(tenantId, 'profile-rate-limited', SCOPES, RATE_LIMITED_PER_MINUTE),
       };
     });
     const otherSuffix = suffix();
-    const second = tenantWith(`${label} (other tenant)`, withSuffix(other, otherSuffix), (tenantId) => key(tenantId, 'profile-other-full', SCOPES));
-    const third = tenantWith(`${label} (suspended)`, withSuffix(suspended, suffix()), (tenantId) => {
-      const secret = key(tenantId, 'profile-suspended-full', SCOPES);
-      store.tenants.setState(tenantId, 'Suspended');
+    const second = await tenantWith(`${label} (other tenant)`, withSuffix(other, otherSuffix), (tenantId) => key(tenantId, 'profile-other-full', SCOPES));
+    const third = await tenantWith(`${label} (suspended)`, withSuffix(suspended, suffix()), function* (tenantId) {
+      const secret = yield* key(tenantId, 'profile-suspended-full', SCOPES);
+      yield* store.tenants.steps.setState(tenantId, 'Suspended');
       return secret;
     });
     const suffixed = (ids: string[], s: string) => ids.map((id) => `${id}-${s}`);

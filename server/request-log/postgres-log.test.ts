@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, releaseCluster, skipWithoutPostgres } from '../../dev/testing/postgres.ts';
 import { migrate } from '../store/postgres/migrate.ts';
 import { openPool } from '../store/postgres/pool.ts';
+import { type PostgresSql, postgresSql } from '../store/postgres/sql.ts';
 import { makePostgresRequestLog } from './postgres-log.ts';
 import type { CapturedRequest } from './writer.ts';
 
@@ -18,16 +19,19 @@ function captured(tenantId: string, n: number, overrides: Partial<CapturedReques
 
 describe.skipIf(skipWithoutPostgres('request log'))('the request log on PostgreSQL', () => {
   let url: string;
+  let sql: PostgresSql;
   beforeAll(async () => {
     url = await freshDatabase();
-    const pool = openPool(url, { max: 1 });
-    await migrate(pool);
-    await pool.end();
+    sql = postgresSql(url, { max: 2 });
+    await migrate(sql.pool);
   });
-  afterAll(releaseCluster);
+  afterAll(async () => {
+    await sql?.close();
+    await releaseCluster();
+  });
 
   it('writes batches in order, lists them newest first with filters, shows one with its bodies, resumes after an id', async () => {
-    const log = makePostgresRequestLog(url, { batchSize: 7 });
+    const log = makePostgresRequestLog(sql, { batchSize: 7 });
     try {
       const heard: number[] = [];
       const unsubscribe = log.subscribe('t1', (rows) => heard.push(...rows.map((row) => row.id)));
@@ -50,7 +54,7 @@ describe.skipIf(skipWithoutPostgres('request log'))('the request log on PostgreS
   });
 
   it('keeps the last N entries of each tenant, leaves other tenants alone, and empties on clear', async () => {
-    const log = makePostgresRequestLog(url, { retention: 5, pruneStep: 2, batchSize: 3 });
+    const log = makePostgresRequestLog(sql, { retention: 5, pruneStep: 2, batchSize: 3 });
     try {
       for (let n = 100; n < 112; n++) log.record(captured('t3', n));
       log.record(captured('t4', 200));
@@ -66,7 +70,7 @@ describe.skipIf(skipWithoutPostgres('request log'))('the request log on PostgreS
   });
 
   it('keeps a body holding NUL bytes, which PostgreSQL\'s text refuses, with U+FFFD in their place and its length', async () => {
-    const log = makePostgresRequestLog(url);
+    const log = makePostgresRequestLog(sql);
     try {
       log.record(captured('t5', 1, { method: 'POST', requestContentType: 'application/octet-stream', requestBody: new Uint8Array([0x61, 0, 0x62]), requestBytes: 3 }));
       const [row] = await log.page('t5', {}, Number.MAX_SAFE_INTEGER, 1);
@@ -90,11 +94,11 @@ describe.skipIf(skipWithoutPostgres('request log'))('the request log on PostgreS
   });
 
   it('writes what waits at close, then drops later entries', async () => {
-    const log = makePostgresRequestLog(url);
+    const log = makePostgresRequestLog(sql);
     log.record(captured('t6', 1));
     await log.close();
     log.record(captured('t6', 2));
-    const again = makePostgresRequestLog(url);
+    const again = makePostgresRequestLog(sql);
     try {
       expect((await again.page('t6', {}, Number.MAX_SAFE_INTEGER, 10)).map((row) => row.request_id)).toEqual(['req-1']);
     } finally {

@@ -8,13 +8,14 @@
  * batches handed over before it, so a list shows the requests answered before it.
  */
 import { openPool } from '../store/postgres/pool.ts';
+import type { PostgresSql } from '../store/postgres/sql.ts';
 import { makePostgresLogTable, type PostgresLogTable } from './postgres-table.ts';
 import { type BatchSink, makeRecorder, type RequestLog, type RequestLogOptions, type SinkOptions } from './recorder.ts';
-import type { LogSummaryRow } from './store.ts';
+import { type LogSummaryRow, makeRequestLogReads } from './store.ts';
 import { type CapturedRequest, entryOf, ROWS_PER_TRANSACTION, summaryOf } from './writer.ts';
 
-/** Connections of the log's pool: one writes the batches in order, one more serves the control plane's reads meanwhile. */
-const LOG_CONNECTIONS = 2;
+/** Connections of the log's pool: batches are written one after another, pruning between them. */
+const LOG_CONNECTIONS = 1;
 
 /** Writes batches into `table` in order, pruning after each; `written` is a point in that order a read can wait for. */
 function postgresSink(table: PostgresLogTable, options: SinkOptions, end: () => Promise<void>): BatchSink & { written(): Promise<void> } {
@@ -63,10 +64,11 @@ function postgresSink(table: PostgresLogTable, options: SinkOptions, end: () => 
   };
 }
 
-/** The request log in the PostgreSQL database at `url` (its table made by the migrations, `migrate.ts`). */
-export function makePostgresRequestLog(url: string, options: RequestLogOptions = {}): RequestLog {
-  const pool = openPool(url, { max: LOG_CONNECTIONS, synchronousCommit: false });
+/** The request log in the sandbox's PostgreSQL database (its table made by the migrations, `migrate.ts`); the control plane reads it through `sql`. */
+export function makePostgresRequestLog(sql: PostgresSql, options: RequestLogOptions = {}): RequestLog {
+  const pool = openPool(sql.url, { max: LOG_CONNECTIONS, synchronousCommit: false });
   const table = makePostgresLogTable(pool);
+  const reads = makeRequestLogReads(sql);
   let sink: ReturnType<typeof postgresSink> | undefined;
   const sinkOf = (sinkOptions: SinkOptions) => (sink = postgresSink(table, sinkOptions, () => pool.end()));
   // A read waits for the batches handed over before it (the recorder hands over the waiting ones first).
@@ -74,5 +76,5 @@ export function makePostgresRequestLog(url: string, options: RequestLogOptions =
     await sink?.written();
     return read(...args);
   };
-  return makeRecorder(options, sinkOf, { page: afterWrites(table.page), get: afterWrites(table.get), after: afterWrites(table.after) });
+  return makeRecorder(options, sinkOf, { page: afterWrites(reads.page), get: afterWrites(reads.get), after: afterWrites(reads.after) });
 }

@@ -1,11 +1,12 @@
 /**
- * The request log's table on PostgreSQL (D48, D78): a table of the sandbox's database
- * (migrations/request-log/), its statements those of `store.ts` in PostgreSQL's words,
- * asynchronous. A batch is one statement: its columns as arrays, unnested in order.
+ * The request log's writing statements on PostgreSQL (D48, D78), over the log's own pool:
+ * those of `store.ts`'s SQLite table in PostgreSQL's words, asynchronous (the control
+ * plane's reads are `store.ts`'s, over the store contract). A batch is one statement: its
+ * columns as arrays, unnested in order.
  */
 import type pg from 'pg';
 import { rowTypes } from '../store/postgres/row-types.ts';
-import { type LogFilter, type LogRow, type LogSummaryRow, type NewLogEntry, SUMMARY_COLUMNS } from './store.ts';
+import type { NewLogEntry } from './store.ts';
 
 /** The columns of an entry, each with the type of its array in the batch insert. */
 const COLUMNS: [column: string, type: string, field: keyof NewLogEntry][] = [
@@ -22,15 +23,6 @@ const names = COLUMNS.map(([column]) => column).join(', ');
 const INSERT = `INSERT INTO request_log (${names})
   SELECT ${names} FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) WITH ORDINALITY AS batch (${names}, n)
   ORDER BY n RETURNING id`;
-const PAGE = `SELECT ${SUMMARY_COLUMNS} FROM request_log
-  WHERE tenant_id = $1 AND id < $2
-    AND ($3::text IS NULL OR operation = $3)
-    AND ($4::integer IS NULL OR (status >= $4 AND status < $4 + 100))
-    AND ($5::text IS NULL OR problem_type = $5)
-    AND ($6::text IS NULL OR key_id = $6)
-    AND ($7::text IS NULL OR at >= $7)
-  ORDER BY id DESC LIMIT $8`;
-
 /**
  * A value as PostgreSQL's text can hold it: without NUL characters, which it refuses and
  * SQLite keeps. A body of binary bytes shows U+FFFD where they were (its `bytes` stay).
@@ -52,19 +44,6 @@ export function makePostgresLogTable(pool: pg.Pool) {
       // Ids are taken in the order the rows are inserted, which is the batch's.
       const rows = await query<{ id: number }>('insert', INSERT, arrays);
       return rows.map((row) => row.id).sort((a, b) => a - b);
-    },
-    /** Up to `limit` entries of the tenant older than `before`, newest first, that pass `filter`. */
-    page(tenantId: string, filter: LogFilter, before: number, limit: number): Promise<LogSummaryRow[]> {
-      const { operation = null, statusFrom = null, problemType = null, keyId = null, since = null } = filter;
-      return query('page', PAGE, [tenantId, before, operation, statusFrom, problemType, keyId, since, limit]);
-    },
-    /** The tenant's entry `id`, bodies included, or undefined. */
-    async get(tenantId: string, id: number): Promise<LogRow | undefined> {
-      return (await query<LogRow>('get', 'SELECT * FROM request_log WHERE tenant_id = $1 AND id = $2', [tenantId, id]))[0];
-    },
-    /** Up to `limit` entries of the tenant after `id`, oldest first (a stream resuming). */
-    after(tenantId: string, id: number, limit: number): Promise<LogSummaryRow[]> {
-      return query('after', `SELECT ${SUMMARY_COLUMNS} FROM request_log WHERE tenant_id = $1 AND id > $2 ORDER BY id LIMIT $3`, [tenantId, id, limit]);
     },
     /** How many entries the tenant has. */
     async count(tenantId: string): Promise<number> {

@@ -10,8 +10,9 @@
  * at a time. Whoever streams a tenant's log hears of its new entries once they are written.
  */
 import type { Db } from '../store/db.ts';
+import { sqliteSql } from '../store/sqlite-sql.ts';
 import { mainThreadSink, workerSink } from './sqlite-sinks.ts';
-import { type LogFilter, type LogRow, type LogSummaryRow, makeRequestLogTable, openRequestLogDatabase, type RequestLogTable, requestLogFile } from './store.ts';
+import { type LogFilter, type LogRow, type LogSummaryRow, makeRequestLogReads, makeRequestLogTable, openRequestLogDatabase, type RequestLogTable, requestLogFile } from './store.ts';
 import type { CapturedRequest } from './writer.ts';
 
 export type { CapturedRequest } from './writer.ts';
@@ -169,9 +170,9 @@ export function makeRecorder(options: RequestLogOptions, sinkOf: (sinkOptions: S
   };
 }
 
-/** The SQLite request log beside the sandbox database `db`, keeping the last `retention` entries of each tenant (at least 1). */
-export function makeRequestLog(db: Db, options: RequestLogOptions = {}): SqliteRequestLog {
-  const file = requestLogFile(db.name);
+/** The SQLite request log beside the sandbox database file `dbFile` (or `:memory:`), keeping the last `retention` entries of each tenant (at least 1). */
+export function makeRequestLog(dbFile: string, options: RequestLogOptions = {}): SqliteRequestLog {
+  const file = requestLogFile(dbFile);
   // This thread's connection: the control plane reads through it, and in memory it writes too.
   const logDb = openRequestLogDatabase(file);
   const table = makeRequestLogTable(logDb);
@@ -180,10 +181,5 @@ export function makeRequestLog(db: Db, options: RequestLogOptions = {}): SqliteR
     const sink = thread === 'worker' ? workerSink(file, sinkOptions) : mainThreadSink(logDb, table, sinkOptions);
     return { ...sink, close: () => sink.close().finally(() => logDb.close()) };
   };
-  const reads: LogReads = {
-    page: async (...args) => table.page(...args),
-    get: async (...args) => table.get(...args),
-    after: async (...args) => table.after(...args),
-  };
-  return { ...makeRecorder(options, sinkOf, reads), db: logDb, table };
+  return { ...makeRecorder(options, sinkOf, makeRequestLogReads(sqliteSql(logDb))), db: logDb, table };
 }

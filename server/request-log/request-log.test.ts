@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRequestLog, type SqliteRequestLog } from './recorder.ts';
 import { BODY_LIMIT } from './store.ts';
-import { call, memoryStore, type RunningServer, sandboxClient, type SandboxClient, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from '../../dev/testing/sandbox.ts';
+import { call, memoryStore, type RunningServer, sandboxClient, type SandboxClient, type SeededTestTenant, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from '../../dev/testing/sandbox.ts';
 
 const ORDERS = '/api/v1/integration/orders';
 const order = (externalId: string) => `${ORDERS}/externalid/${encodeURIComponent(externalId)}`;
@@ -15,14 +15,14 @@ const withStatus = (status: number, nth = 0) => `EXT-${status + 9 * nth}`;
 let server: RunningServer;
 let log: SqliteRequestLog;
 let api: SandboxClient;
-let a: ReturnType<typeof seedTenant>;
-let b: ReturnType<typeof seedTenant>;
+let a: SeededTestTenant;
+let b: SeededTestTenant;
 
 beforeAll(async () => {
-  const store = memoryStore();
-  a = seedTenant(store, tinyDataset({ orders: 90 }));
-  b = seedTenant(store, tinyDataset({ orders: 18, idSpace: 1 }));
-  log = makeRequestLog(store.db);
+  const store = await memoryStore();
+  a = await seedTenant(store, tinyDataset({ orders: 90 }));
+  b = await seedTenant(store, tinyDataset({ orders: 18, idSpace: 1 }));
+  log = makeRequestLog(store.db.name);
   server = await startServer(store, { adminToken: TEST_ADMIN_TOKEN, requestLog: log });
   api = sandboxClient(server.url);
 });
@@ -163,8 +163,8 @@ describe('what an entry records', () => {
   });
 
   it('logs a revoked key of a tenant under that tenant, with its 401 and the key id (D48)', async () => {
-    const revoked = server.store.keys.create({ tenantId: a.tenantId, name: 'revoked', scopes: ['orders:read'] });
-    expect(server.store.keys.revoke(a.tenantId, revoked.id)).toBe(true);
+    const revoked = await server.store.keys.create({ tenantId: a.tenantId, name: 'revoked', scopes: ['orders:read'] });
+    expect(await server.store.keys.revoke(a.tenantId, revoked.id)).toBe(true);
     const refused = await call(server.url, 'orderFeed', `${ORDERS}?limit=3`, { key: revoked.secret });
     expect(refused.status).toBe(401);
     const entry = await entryOf(a.tenantId, requestIdOf(refused));
@@ -174,8 +174,8 @@ describe('what an entry records', () => {
   });
 
   it('logs nothing for a request without a key, with an unknown key, a wrong secret for a live or revoked key id, or to no operation', async () => {
-    const revoked = server.store.keys.create({ tenantId: a.tenantId, name: 'revoked too', scopes: ['orders:read'] });
-    server.store.keys.revoke(a.tenantId, revoked.id);
+    const revoked = await server.store.keys.create({ tenantId: a.tenantId, name: 'revoked too', scopes: ['orders:read'] });
+    await server.store.keys.revoke(a.tenantId, revoked.id);
     // The id of a key (wbk_<12>_) with another secret of the right shape.
     const wrongSecret = (key: string) => `${key.slice(0, 17)}${'x'.repeat(32)}`;
     const before = (log.db.prepare('SELECT count(*) AS n FROM request_log').get() as { n: number }).n;
@@ -247,9 +247,9 @@ describe('the list', () => {
 
 describe('reset', () => {
   it('empties the log with the sandbox (D38)', async () => {
-    const store = memoryStore();
-    const x = seedTenant(store);
-    const own = makeRequestLog(store.db);
+    const store = await memoryStore();
+    const x = await seedTenant(store);
+    const own = makeRequestLog(store.db.name);
     const local = await startServer(store, { adminToken: TEST_ADMIN_TOKEN, requestLog: own });
     try {
       await call(local.url, 'whoami', '/api/v1/integration/whoami', { key: x.keys.full });

@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it, vi } from 'vitest';
 import { makeRequestLog } from './recorder.ts';
-import { openDatabase } from '../store/db.ts';
-import { makeStore } from '../store/index.ts';
+import { openStore } from '../store/index.ts';
 import { call, memoryStore, sandboxClient, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from '../../dev/testing/sandbox.ts';
 
 const ORDERS = '/api/v1/integration/orders';
@@ -19,10 +18,10 @@ async function listedIds(url: string, tenantId: string): Promise<string[]> {
 
 describe('retention', () => {
   it('keeps the last N entries of each tenant and leaves other tenants alone; 0 turns the log off', async () => {
-    const store = memoryStore();
-    const x = seedTenant(store);
-    const y = seedTenant(store);
-    const small = makeRequestLog(store.db, { retention: 5, pruneStep: 2 });
+    const store = await memoryStore();
+    const x = await seedTenant(store);
+    const y = await seedTenant(store);
+    const small = makeRequestLog(store.db.name, { retention: 5, pruneStep: 2 });
     const local = await startServer(store, { adminToken: TEST_ADMIN_TOKEN, requestLog: small });
     try {
       const ids: string[] = [];
@@ -50,11 +49,11 @@ describe('retention', () => {
   // concurrent request waited goes to stderr for a person to read: timings are the bench's.
   it.each(['off', 'main', 'worker'] as const)('prunes during a 10,000-request burst without stalling a concurrent request (log %s)', async (mode) => {
     const dir = mkdtempSync(join(tmpdir(), 'waybill-request-log-'));
-    const store = mode === 'worker' ? makeStore(openDatabase(join(dir, 'sandbox.db'))) : memoryStore();
-    const x = seedTenant(store, tinyDataset({ orders: 60 }));
+    const store = mode === 'worker' ? await openStore(join(dir, 'sandbox.db')) : await memoryStore();
+    const x = await seedTenant(store, tinyDataset({ orders: 60 }));
     // Smaller than a batch (200), so that each batch takes several steps.
     const pruneStep = 50;
-    const small = mode === 'off' ? null : makeRequestLog(store.db, { retention: 1000, thread: mode, pruneStep });
+    const small = mode === 'off' ? null : makeRequestLog(store.db.name, { retention: 1000, thread: mode, pruneStep });
     const local = await startServer(store, { adminToken: TEST_ADMIN_TOKEN, requestLog: small });
     // Event-loop turns, counted by an immediate that queues itself again: one a turn, as a prune step is.
     let turn = 0;
@@ -129,7 +128,7 @@ describe('retention', () => {
       counting = false;
       await local.close();
       await small?.close();
-      store.db.close();
+      await store.close();
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);

@@ -8,6 +8,7 @@
  */
 import { type Db, openDatabase } from '../store/db.ts';
 import type { FeedItemKey } from '../store/feed-sql.ts';
+import { type Sql, statement } from '../store/sql.ts';
 
 /** How much of a request or response body an entry keeps, in bytes. */
 export const BODY_LIMIT = 16 * 1024;
@@ -105,8 +106,42 @@ export function openRequestLogDatabase(file: string): Db {
   return db;
 }
 
+// An absent filter is a null that keeps every row; the casts type it on PostgreSQL.
+const PAGE = statement(`SELECT ${SUMMARY_COLUMNS} FROM request_log
+  WHERE tenant_id = ? AND id < ?
+    AND (CAST(? AS text) IS NULL OR operation = ?)
+    AND (CAST(? AS integer) IS NULL OR (status >= ? AND status < ? + 100))
+    AND (CAST(? AS text) IS NULL OR problem_type = ?)
+    AND (CAST(? AS text) IS NULL OR key_id = ?)
+    AND (CAST(? AS text) IS NULL OR at >= ?)
+  ORDER BY id DESC LIMIT ?`);
+const ONE = statement('SELECT * FROM request_log WHERE tenant_id = ? AND id = ?');
+const AFTER = statement(`SELECT ${SUMMARY_COLUMNS} FROM request_log WHERE tenant_id = ? AND id > ? ORDER BY id LIMIT ?`);
+const COUNT = statement('SELECT count(*) AS n FROM request_log WHERE tenant_id = ?');
+
+/** The arguments of `PAGE`. */
+function pageArgs(tenantId: string, filter: LogFilter, before: number, limit: number): unknown[] {
+  const twice = (value: string | number | undefined) => [value ?? null, value ?? null];
+  const statusFrom = filter.statusFrom ?? null;
+  return [tenantId, before, ...twice(filter.operation), statusFrom, statusFrom, statusFrom, ...twice(filter.problemType), ...twice(filter.keyId), ...twice(filter.since), limit];
+}
+
+/** The reads the control plane makes of the log (D48), over the store contract. */
+export function makeRequestLogReads(sql: Sql) {
+  return {
+    /** Up to `limit` entries of the tenant older than `before`, newest first, that pass `filter`. */
+    page: (tenantId: string, filter: LogFilter, before: number, limit: number): Promise<LogSummaryRow[]> => sql.all<LogSummaryRow>(PAGE, pageArgs(tenantId, filter, before, limit)),
+    /** The tenant's entry `id`, bodies included, or undefined. */
+    get: (tenantId: string, id: number): Promise<LogRow | undefined> => sql.one<LogRow>(ONE, [tenantId, id]),
+    /** Up to `limit` entries of the tenant after `id`, oldest first (a stream resuming). */
+    after: (tenantId: string, id: number, limit: number): Promise<LogSummaryRow[]> => sql.all<LogSummaryRow>(AFTER, [tenantId, id, limit]),
+  };
+}
+
+export type RequestLogReads = ReturnType<typeof makeRequestLogReads>;
+
 // requirement: D48
-/** Request-log statements, prepared once. */
+/** Request-log statements on SQLite, prepared once: the writer's, on whichever thread writes. */
 export function makeRequestLogTable(db: Db) {
   const insert = db.prepare(`INSERT INTO request_log (tenant_id, at, operation, method, target, status, problem_type, field_errors,
     latency_ms, key_id, request_id, idempotency_key, replayed, request_content_type, request_body, request_bytes,
@@ -114,19 +149,10 @@ export function makeRequestLogTable(db: Db) {
     VALUES (@tenantId, @at, @operation, @method, @target, @status, @problemType, @fieldErrors, @latencyMs, @keyId, @requestId,
     @idempotencyKey, @replayed, @requestContentType, @requestBody, @requestBytes, @responseContentType, @responseBody,
     @responseBytes, @orderIds, @tripIds, @fault, @feedPage)`);
-  const page = db.prepare<Record<string, string | number | null>, LogSummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM request_log
-    WHERE tenant_id = @tenantId AND id < @before
-      AND (@operation IS NULL OR operation = @operation)
-      AND (@statusFrom IS NULL OR (status >= @statusFrom AND status < @statusFrom + 100))
-      AND (@problemType IS NULL OR problem_type = @problemType)
-      AND (@keyId IS NULL OR key_id = @keyId)
-      AND (@since IS NULL OR at >= @since)
-    ORDER BY id DESC LIMIT @limit`);
-  const one = db.prepare<[string, number], LogRow>('SELECT * FROM request_log WHERE tenant_id = ? AND id = ?');
-  const after = db.prepare<[string, number, number], LogSummaryRow>(
-    `SELECT ${SUMMARY_COLUMNS} FROM request_log WHERE tenant_id = ? AND id > ? ORDER BY id LIMIT ?`,
-  );
-  const count = db.prepare<[string], number>('SELECT count(*) FROM request_log WHERE tenant_id = ?').pluck();
+  const page = db.prepare<unknown[], LogSummaryRow>(PAGE.sqlite);
+  const one = db.prepare<[string, number], LogRow>(ONE.sqlite);
+  const after = db.prepare<[string, number, number], LogSummaryRow>(AFTER.sqlite);
+  const count = db.prepare<[string], { n: number }>(COUNT.sqlite);
   // The newest id that falls outside the last `keep` entries of the tenant.
   const cutoff = db.prepare<[string, number], number>('SELECT id FROM request_log WHERE tenant_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?').pluck();
   const deleteStep = db.prepare(
@@ -144,16 +170,7 @@ export function makeRequestLogTable(db: Db) {
     },
     /** Up to `limit` entries of the tenant older than `before`, newest first, that pass `filter`. */
     page(tenantId: string, filter: LogFilter, before: number, limit: number): LogSummaryRow[] {
-      return page.all({
-        tenantId,
-        before,
-        limit,
-        operation: filter.operation ?? null,
-        statusFrom: filter.statusFrom ?? null,
-        problemType: filter.problemType ?? null,
-        keyId: filter.keyId ?? null,
-        since: filter.since ?? null,
-      });
+      return page.all(...pageArgs(tenantId, filter, before, limit));
     },
     /** The tenant's entry `id`, bodies included, or undefined. */
     get(tenantId: string, id: number): LogRow | undefined {
@@ -165,7 +182,7 @@ export function makeRequestLogTable(db: Db) {
     },
     /** How many entries the tenant has. */
     count(tenantId: string): number {
-      return count.get(tenantId)!;
+      return count.get(tenantId)!.n;
     },
     /** The newest id beyond the tenant's last `keep` entries, or undefined when it has no more than `keep`. */
     cutoff(tenantId: string, keep: number): number | undefined {

@@ -12,6 +12,7 @@ import type { LineOutcomeInput } from '../trips/outcomes.ts';
 import { Refusal } from '../domain/refusal.ts';
 import type { ChosenIds } from '../domain/short-id.ts';
 import { scopedId } from '../store/dataset.ts';
+import type { Steps } from '../store/sql.ts';
 import type { Store } from '../store/index.ts';
 import type { PoolOrder, PoolTrip, ReferenceIds, SimulationRow } from './store.ts';
 import { changeDraws, type Draw, generator, intOf, pickInt, stateOf } from './draws.ts';
@@ -42,9 +43,9 @@ interface Situation {
 }
 
 /** The simulation's orders and trips as they are now; the pool drops those it no longer tends. */
-function situation(store: Store, row: SimulationRow): Situation {
-  const orders = store.simulations.poolOrders(row.tenantId, row.pool.orders);
-  const trips = store.simulations.poolTrips(row.tenantId, row.pool.trips);
+function* situation(store: Store, row: SimulationRow): Steps<Situation> {
+  const orders = yield* store.simulations.steps.poolOrders(row.tenantId, row.pool.orders);
+  const trips = yield* store.simulations.steps.poolTrips(row.tenantId, row.pool.trips);
   row.pool = { orders: orders.map((order) => order.id), trips: trips.map((trip) => trip.id) };
   const waiting = orders.filter((order) => !order.onTrip && (order.status === 'New' || order.status === 'InPlanning'));
   return {
@@ -84,54 +85,59 @@ function pickKind(draw: Draw, choices: [ChangeKind, number][]): ChangeKind {
   return 'intake';
 }
 
-/** Makes one change for the simulation `row` (due now, its clock pinned by the caller); answers its kind. */
-export function makeChange(store: Store, row: SimulationRow): ChangeKind {
+/**
+ * Makes one change for the simulation `row` (due now, its clock pinned by the caller): steps
+ * of the caller's unit of work. Answers its kind.
+ */
+export function* makeChange(store: Store, row: SimulationRow): Steps<ChangeKind> {
   const draw = changeDraws(row.seed, row.position);
-  const now = situation(store, row);
+  const now = yield* situation(store, row);
   const kind = pickKind(draw, weights(now, row.unknownStatuses));
   try {
-    perform(store, row, kind, now, draw);
+    yield* perform(store, row, kind, now, draw);
     return kind;
   } catch (error) {
     // Someone else moved an order or trip the simulation tends; an intake is always possible.
+    // A refusal comes before the change's first write (the store's writes check, then write).
     if (!(error instanceof Refusal) || kind === 'intake') throw error;
-    perform(store, row, 'intake', now, draw);
+    yield* perform(store, row, 'intake', now, draw);
     return 'intake';
   }
 }
 
 /** Makes the change `kind`; throws a Refusal when what it was to act on has moved meanwhile. */
-function perform(store: Store, row: SimulationRow, kind: ChangeKind, now: Situation, draw: Draw): void {
+function* perform(store: Store, row: SimulationRow, kind: ChangeKind, now: Situation, draw: Draw): Steps<void> {
   const { tenantId } = row;
+  const { tripLife } = store;
   const oldest = <T>(items: T[]): T => items[0]!;
   switch (kind) {
     case 'intake':
-      return intake(store, row);
+      return yield* intake(store, row);
     case 'build':
-      return build(store, row, now.waiting, draw);
+      return yield* build(store, row, now.waiting, draw);
     case 'start':
-      return store.tripLife.start(tenantId, oldest(now.confirmed).id);
+      return yield* tripLife.steps.start(tenantId, oldest(now.confirmed).id);
     case 'outcome':
-      return outcome(store, tenantId, oldest(now.delivering), draw);
+      return yield* outcome(store, tenantId, oldest(now.delivering), draw);
     case 'complete':
-      return store.tripLife.complete(tenantId, oldest(now.finished).id);
+      return yield* tripLife.steps.complete(tenantId, oldest(now.finished).id);
     case 'cancelOrder': {
       const order = now.waiting[pickInt(draw, now.waiting.length)]!;
-      const result = store.orders.cancel(tenantId, order.externalId, CANCEL_REASONS[pickInt(draw, CANCEL_REASONS.length)]!);
+      const result = yield* store.orders.steps.cancel(tenantId, order.externalId, CANCEL_REASONS[pickInt(draw, CANCEL_REASONS.length)]!);
       if (!result.ok) throw new Refusal(result.reason === 'notFound' ? 'orders.notFound' : 'orders.status.illegal', `The order ${order.id} cannot be cancelled.`);
       return;
     }
     case 'cancelTrip':
-      return store.tripLife.cancel(tenantId, oldest(now.confirmed).id, CANCEL_REASONS[pickInt(draw, CANCEL_REASONS.length)]!);
+      return yield* tripLife.steps.cancel(tenantId, oldest(now.confirmed).id, CANCEL_REASONS[pickInt(draw, CANCEL_REASONS.length)]!);
     case 'hold':
-      return moveOrder(store, tenantId, oldest(now.fresh).id, 'New', UNLISTED_STATUS);
+      return yield* moveOrder(store, tenantId, oldest(now.fresh).id, 'New', UNLISTED_STATUS);
     case 'release':
-      return moveOrder(store, tenantId, oldest(now.held).id, UNLISTED_STATUS, 'InPlanning');
+      return yield* moveOrder(store, tenantId, oldest(now.held).id, UNLISTED_STATUS, 'InPlanning');
   }
 }
 
-function moveOrder(store: Store, tenantId: string, orderId: string, from: string, to: string): void {
-  if (!store.simulations.moveOrder(tenantId, orderId, from, to)) throw new Refusal('orders.status.illegal', `The order ${orderId} is no longer ${from}.`);
+function* moveOrder(store: Store, tenantId: string, orderId: string, from: string, to: string): Steps<void> {
+  if (!(yield* store.simulations.steps.moveOrder(tenantId, orderId, from, to))) throw new Refusal('orders.status.illegal', `The order ${orderId} is no longer ${from}.`);
 }
 
 /** Ids of the thing `what` the change makes, derived from tenant, seed, run and position, with short-id draws of their own. */
@@ -146,9 +152,10 @@ function chosenIds(row: SimulationRow, what: string, lines = 0): ChosenIds {
 }
 
 /** Takes in one order, drawn with faker seeded for this change. */
-function intake(store: Store, row: SimulationRow): void {
+function* intake(store: Store, row: SimulationRow): Steps<void> {
+  const references = yield* store.simulations.steps.references(row.tenantId);
+  // Seeded after the read: nothing else may draw from faker between the seed and the last draw.
   faker.seed(intOf('faker', row.seed, row.run, row.position));
-  const references = store.simulations.references(row.tenantId);
   const type: OrderType = faker.datatype.boolean(0.2) ? 'Pickup' : 'Delivery';
   const count = faker.number.int({ min: 1, max: 3 });
   const order: OrderIntake = {
@@ -157,7 +164,7 @@ function intake(store: Store, row: SimulationRow): void {
     customId: faker.datatype.boolean(0.3) ? `PO-${faker.string.numeric(7)}` : null,
     lines: Array.from({ length: count }, () => orderLine(row.tenantId, references)),
   };
-  const id = store.intake.create(row.tenantId, order, chosenIds(row, 'order', count));
+  const id = yield* store.intake.steps.create(row.tenantId, order, chosenIds(row, 'order', count));
   row.pool.orders.push(id);
 }
 
@@ -175,26 +182,26 @@ function orderLine(tenantId: string, references: ReferenceIds): LineIntake {
 }
 
 /** Builds a trip of the oldest waiting orders (one to six of them), with a driver and vehicle of the tenant's when it has any. */
-function build(store: Store, row: SimulationRow, waiting: PoolOrder[], draw: Draw): void {
+function* build(store: Store, row: SimulationRow, waiting: PoolOrder[], draw: Draw): Steps<void> {
   const size = Math.min(waiting.length, 1 + pickInt(draw, 6));
-  const { drivers, vehicles } = store.simulations.references(row.tenantId);
+  const { drivers, vehicles } = yield* store.simulations.steps.references(row.tenantId);
   const input = {
     orderIds: waiting.slice(0, size).map((order) => order.id),
     driverId: drivers.length > 0 ? drivers[pickInt(draw, drivers.length)]! : null,
     vehicleId: vehicles.length > 0 ? vehicles[pickInt(draw, vehicles.length)]! : null,
   };
-  row.pool.trips.push(store.tripLife.build(row.tenantId, input, chosenIds(row, 'trip')));
+  row.pool.trips.push(yield* store.tripLife.steps.build(row.tenantId, input, chosenIds(row, 'trip')));
 }
 
 /** Records the trip's next open stop: delivered in full mostly, sometimes in part, sometimes failed. */
-function outcome(store: Store, tenantId: string, trip: PoolTrip, draw: Draw): void {
+function* outcome(store: Store, tenantId: string, trip: PoolTrip, draw: Draw): Steps<void> {
   const index = trip.nextOpenStop!;
   const roll = draw();
   if (roll < 0.12) {
-    store.tripLife.recordOutcome(tenantId, trip.id, index, { status: 'Failed', reasonCode: FAILURE_REASONS[pickInt(draw, FAILURE_REASONS.length)]! });
+    yield* store.tripLife.steps.recordOutcome(tenantId, trip.id, index, { status: 'Failed', reasonCode: FAILURE_REASONS[pickInt(draw, FAILURE_REASONS.length)]! });
     return;
   }
-  const stop = store.simulations.stopOrder(trip.id, index);
+  const stop = yield* store.simulations.steps.stopOrder(trip.id, index);
   const short = roll < 0.27 ? stop.lines.findIndex((line) => line.quantity >= 2) : -1;
   const reasonCode = SHORTFALL_REASONS[pickInt(draw, SHORTFALL_REASONS.length)]!;
   const collects = stop.type === 'Pickup' || stop.type === 'Return';
@@ -205,5 +212,5 @@ function outcome(store: Store, tenantId: string, trip: PoolTrip, draw: Draw): vo
       ? { line: line.line, collected: line.quantity - missing, notCollected: missing, ...shortfall }
       : { line: line.line, delivered: line.quantity - missing, returned: missing, ...shortfall };
   });
-  store.tripLife.recordOutcome(tenantId, trip.id, index, { status: 'Completed', lines });
+  yield* store.tripLife.steps.recordOutcome(tenantId, trip.id, index, { status: 'Completed', lines });
 }

@@ -10,14 +10,14 @@ export function makeSimulationHandlers(store: Store): Record<string, Handler> {
   const simulation = simulationOf(store);
   const tenantOf = (res: Parameters<Handler>[1]) => paramsOf(res)['tenantId']!;
   return {
-    getSimulation(_req, res) {
-      sendJson(res, 200, simulation.view(tenantOf(res)));
+    async getSimulation(_req, res) {
+      sendJson(res, 200, await simulation.view(tenantOf(res)));
     },
-    setSimulation(_req, res) {
-      sendJson(res, 200, simulation.start(tenantOf(res), bodyOf<SimulationSetting>(res)));
+    async setSimulation(_req, res) {
+      sendJson(res, 200, await simulation.start(tenantOf(res), bodyOf<SimulationSetting>(res)));
     },
-    stopSimulation(_req, res) {
-      sendJson(res, 200, simulation.stop(tenantOf(res)));
+    async stopSimulation(_req, res) {
+      sendJson(res, 200, await simulation.stop(tenantOf(res)));
     },
   };
 }

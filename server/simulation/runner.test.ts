@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../store/index.ts';
+import { openStore, type SqliteStore } from '../store/index.ts';
 import { memoryStore } from '../../dev/testing/sandbox.ts';
 import { UNLISTED_STATUS } from './changes.ts';
 import { simulationOf } from './runner.ts';
@@ -14,32 +14,33 @@ const HOUR = 3_600_000;
 const TENANT = '6f1c2d3e-4a5b-4c6d-8e7f-101112131415';
 const OTHER = '7a2b3c4d-5e6f-4a7b-8c9d-202122232425';
 
-const opened: Store[] = [];
-afterEach(() => {
+const opened: SqliteStore[] = [];
+afterEach(async () => {
   for (const store of opened.splice(0)) {
     simulationOf(store).close();
-    store.db.close();
+    await store.close();
   }
 });
 
 /** A store whose wall clock stands still, with tenant `tenantId` frozen at nine. */
-function fresh(tenantId = TENANT, store: Store = memoryStore(() => WALL)) {
+async function fresh(tenantId = TENANT, given?: SqliteStore) {
+  const store = given ?? (await memoryStore(() => WALL));
   opened.push(store);
-  store.tenants.create({ name: 'Living feed', country: 'NL', id: tenantId });
-  store.clocks.set(tenantId, 'frozen', NINE);
+  await store.tenants.create({ name: 'Living feed', country: 'NL', id: tenantId });
+  await store.clocks.set(tenantId, 'frozen', NINE);
   return { store, tenantId, sim: simulationOf(store) };
 }
 
 const ALL = { position: null, since: null, statuses: null, limit: 1_000_000 };
 
 /** The tenant's order and trip feeds, as the API's JSON text. */
-const feeds = (store: Store, tenantId: string) => ({
-  orders: store.orders.feedPage(tenantId, ALL).items.join('\n'),
-  trips: store.trips.feedPage(tenantId, ALL).items.join('\n'),
+const feeds = async (store: SqliteStore, tenantId: string) => ({
+  orders: (await store.orders.feedPage(tenantId, ALL)).items.join('\n'),
+  trips: (await store.trips.feedPage(tenantId, ALL)).items.join('\n'),
 });
 
 /** Every stamp a change left, in time order: each order's history and each trip's last change (a completion touches only the trip). */
-function changeStamps(store: Store, tenantId: string): string[] {
+function changeStamps(store: SqliteStore, tenantId: string): string[] {
   return store.db
     .prepare<[string, string], string>(
       `SELECT h.at FROM order_history h JOIN orders o ON o.id = h.order_id WHERE o.tenant_id = ?
@@ -54,15 +55,15 @@ const spread = (mean: number) => 5 * Math.sqrt(mean);
 
 describe('the simulation over a frozen clock', () => {
   it('makes nothing until the clock is advanced, then the hour of changes, about N×60, spread over the hour and each with a stamp of its own', async () => {
-    const { store, tenantId, sim } = fresh();
-    sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
+    const { store, tenantId, sim } = await fresh();
+    await sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
     expect(await sim.catchUp(tenantId)).toBe(0);
     expect(changeStamps(store, tenantId)).toEqual([]);
 
     const { changes, clock } = await store.clocks.advance(tenantId, HOUR);
     expect(clock.nowUtc).toBe('2026-11-20T10:00:00.000Z');
     expect(Math.abs(changes - 3600)).toBeLessThan(spread(3600));
-    expect(sim.view(tenantId).changes).toBe(changes);
+    expect((await sim.view(tenantId)).changes).toBe(changes);
     const stamps = changeStamps(store, tenantId);
     // One change, one stamp: no two changes share one, so the count of stamps is the count of changes.
     expect(stamps).toHaveLength(changes);
@@ -77,8 +78,8 @@ describe('the simulation over a frozen clock', () => {
 
   it('keeps the pace of its setting at 1, 10 and 120 changes a minute', async () => {
     for (const changesPerMinute of [1, 10, 120]) {
-      const { store, tenantId, sim } = fresh(TENANT, memoryStore(() => WALL));
-      sim.start(tenantId, { changesPerMinute, seed: 11 });
+      const { store, tenantId, sim } = await fresh(TENANT, await memoryStore(() => WALL));
+      await sim.start(tenantId, { changesPerMinute, seed: 11 });
       const { changes } = await store.clocks.advance(tenantId, HOUR);
       expect(Math.abs(changes - changesPerMinute * 60)).toBeLessThan(spread(changesPerMinute * 60));
       expect(changeStamps(store, tenantId)).toHaveLength(changes);
@@ -86,8 +87,8 @@ describe('the simulation over a frozen clock', () => {
   });
 
   it('stamps its changes in the order they were made, and takes in, plans, starts, delivers, fails, completes and cancels', async () => {
-    const { store, tenantId, sim } = fresh();
-    sim.start(tenantId, { changesPerMinute: 30, seed: 3 });
+    const { store, tenantId, sim } = await fresh();
+    await sim.start(tenantId, { changesPerMinute: 30, seed: 3 });
     await store.clocks.advance(tenantId, 2 * HOUR);
     const history = store.db.prepare<[], { at: string; kind: string; data: string }>('SELECT at, kind, data FROM order_history ORDER BY seq').all();
     // Written one after the other, so never a stamp older than the one before (D7).
@@ -103,10 +104,10 @@ describe('the simulation over a frozen clock', () => {
 describe('the same seed, the same feed', () => {
   it('gives byte-identical order and trip feeds in two fresh sandboxes; another seed gives another feed', async () => {
     const run = async (seed: number) => {
-      const { store, tenantId, sim } = fresh(TENANT, memoryStore(() => WALL));
-      sim.start(tenantId, { changesPerMinute: 60, seed, unknownStatuses: true });
+      const { store, tenantId, sim } = await fresh(TENANT, await memoryStore(() => WALL));
+      await sim.start(tenantId, { changesPerMinute: 60, seed, unknownStatuses: true });
       await store.clocks.advance(tenantId, HOUR);
-      return feeds(store, tenantId);
+      return await feeds(store, tenantId);
     };
     const first = await run(7);
     const second = await run(7);
@@ -120,37 +121,37 @@ describe('the same seed, the same feed', () => {
   });
 
   it('gives the same feed whether the hour is advanced at once or minute by minute', async () => {
-    const once = fresh(TENANT, memoryStore(() => WALL));
-    once.sim.start(TENANT, { changesPerMinute: 20, seed: 5 });
+    const once = await fresh(TENANT, await memoryStore(() => WALL));
+    await once.sim.start(TENANT, { changesPerMinute: 20, seed: 5 });
     await once.store.clocks.advance(TENANT, HOUR);
-    const steps = fresh(TENANT, memoryStore(() => WALL));
-    steps.sim.start(TENANT, { changesPerMinute: 20, seed: 5 });
+    const steps = await fresh(TENANT, await memoryStore(() => WALL));
+    await steps.sim.start(TENANT, { changesPerMinute: 20, seed: 5 });
     for (let minute = 0; minute < 60; minute++) await steps.store.clocks.advance(TENANT, 60_000);
-    expect(feeds(steps.store, TENANT)).toEqual(feeds(once.store, TENANT));
+    expect(await feeds(steps.store, TENANT)).toEqual(await feeds(once.store, TENANT));
   });
 
   it('resumes after a restart where it stopped: the feed is the one an unbroken run gives', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'waybill-simulation-'));
     try {
       const file = join(folder, 'sandbox.db');
-      const before = fresh(TENANT, openStore(file, () => WALL));
-      before.sim.start(TENANT, { changesPerMinute: 30, seed: 9 });
+      const before = await fresh(TENANT, await openStore(file, () => WALL));
+      await before.sim.start(TENANT, { changesPerMinute: 30, seed: 9 });
       await before.store.clocks.advance(TENANT, HOUR / 2);
       simulationOf(before.store).close();
-      before.store.db.close();
+      await before.store.close();
       opened.splice(opened.indexOf(before.store), 1);
 
-      const after = openStore(file, () => WALL);
+      const after = await openStore(file, () => WALL);
       opened.push(after);
       const resumed = simulationOf(after);
-      expect(resumed.view(TENANT)).toMatchObject({ running: true, changesPerMinute: 30, seed: 9 });
+      expect(await resumed.view(TENANT)).toMatchObject({ running: true, changesPerMinute: 30, seed: 9 });
       await after.clocks.advance(TENANT, HOUR / 2);
 
-      const unbroken = fresh(TENANT, memoryStore(() => WALL));
-      unbroken.sim.start(TENANT, { changesPerMinute: 30, seed: 9 });
+      const unbroken = await fresh(TENANT, await memoryStore(() => WALL));
+      await unbroken.sim.start(TENANT, { changesPerMinute: 30, seed: 9 });
       await unbroken.store.clocks.advance(TENANT, HOUR);
-      expect(feeds(after, TENANT)).toEqual(feeds(unbroken.store, TENANT));
-      expect(resumed.view(TENANT).changes).toBe(unbroken.sim.view(TENANT).changes);
+      expect(await feeds(after, TENANT)).toEqual(await feeds(unbroken.store, TENANT));
+      expect((await resumed.view(TENANT)).changes).toBe((await unbroken.sim.view(TENANT)).changes);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -159,8 +160,8 @@ describe('the same seed, the same feed', () => {
 
 describe('unknown statuses (D54)', () => {
   it('passes some orders through OnHold, never plans them while held, and moves each on to a listed status', async () => {
-    const { store, tenantId, sim } = fresh();
-    sim.start(tenantId, { changesPerMinute: 30, seed: 21, unknownStatuses: true });
+    const { store, tenantId, sim } = await fresh();
+    await sim.start(tenantId, { changesPerMinute: 30, seed: 21, unknownStatuses: true });
     await store.clocks.advance(tenantId, 3 * HOUR);
     const moves = store.db
       .prepare<[], { order_id: string; at: string; data: string }>("SELECT order_id, at, data FROM order_history WHERE kind = 'status' ORDER BY seq")
@@ -177,8 +178,8 @@ describe('unknown statuses (D54)', () => {
   });
 
   it('never shows OnHold to a tenant whose simulation did not ask for it', async () => {
-    const { store, tenantId, sim } = fresh();
-    sim.start(tenantId, { changesPerMinute: 30, seed: 21 });
+    const { store, tenantId, sim } = await fresh();
+    await sim.start(tenantId, { changesPerMinute: 30, seed: 21 });
     await store.clocks.advance(tenantId, 3 * HOUR);
     expect(store.db.prepare<[], number>("SELECT count(*) FROM order_history WHERE data LIKE '%OnHold%'").pluck().get()).toBe(0);
   });
@@ -186,12 +187,12 @@ describe('unknown statuses (D54)', () => {
 
 describe('the simulation and the tenant', () => {
   it('writes nothing while the tenant is Suspended, and takes up its pace again once it is Active', async () => {
-    const { store, tenantId, sim } = fresh();
-    sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
-    store.tenants.setState(tenantId, 'Suspended');
+    const { store, tenantId, sim } = await fresh();
+    await sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
+    await store.tenants.setState(tenantId, 'Suspended');
     expect((await store.clocks.advance(tenantId, HOUR)).changes).toBe(0);
     expect(changeStamps(store, tenantId)).toEqual([]);
-    store.tenants.setState(tenantId, 'Active');
+    await store.tenants.setState(tenantId, 'Active');
     const { changes } = await store.clocks.advance(tenantId, HOUR);
     expect(Math.abs(changes - 3600)).toBeLessThan(spread(3600));
     // The suspended hour was skipped, not made up for afterwards.
@@ -199,15 +200,15 @@ describe('the simulation and the tenant', () => {
   });
 
   it('never writes into another tenant, and another tenant with the same seed gets ids of its own', async () => {
-    const { store, tenantId, sim } = fresh();
-    fresh(OTHER, store);
-    sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
+    const { store, tenantId, sim } = await fresh();
+    await fresh(OTHER, store);
+    await sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
     await store.clocks.advance(tenantId, HOUR);
     await store.clocks.advance(OTHER, HOUR);
     expect(changeStamps(store, OTHER)).toEqual([]);
     expect(store.db.prepare<[string], number>('SELECT clock FROM tenants WHERE id = ?').pluck().get(OTHER)).toBe(0);
 
-    sim.start(OTHER, { changesPerMinute: 60, seed: 7 });
+    await sim.start(OTHER, { changesPerMinute: 60, seed: 7 });
     await store.clocks.advance(OTHER, HOUR);
     const ids = (id: string) => new Set(store.db.prepare<[string], string>('SELECT id FROM orders WHERE tenant_id = ?').pluck().all(id));
     const mine = ids(tenantId);
@@ -215,29 +216,29 @@ describe('the simulation and the tenant', () => {
   });
 
   it('stops and keeps what it wrote; a restart with the same seed makes new ids and tends the orders it left', async () => {
-    const { store, tenantId, sim } = fresh();
-    sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
+    const { store, tenantId, sim } = await fresh();
+    await sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
     const { changes } = await store.clocks.advance(tenantId, HOUR / 4);
-    const written = feeds(store, tenantId);
-    expect(sim.stop(tenantId)).toMatchObject({ running: false, changes, nextChangeAtUtc: null, seed: 7 });
+    const written = await feeds(store, tenantId);
+    expect(await sim.stop(tenantId)).toMatchObject({ running: false, changes, nextChangeAtUtc: null, seed: 7 });
     expect((await store.clocks.advance(tenantId, HOUR)).changes).toBe(0);
-    expect(feeds(store, tenantId)).toEqual(written);
+    expect(await feeds(store, tenantId)).toEqual(written);
 
-    sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
+    await sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
     expect((await store.clocks.advance(tenantId, HOUR / 4)).changes).toBeGreaterThan(0);
     const left = store.db.prepare<[], number>("SELECT count(*) FROM orders WHERE status IN ('New', 'InPlanning', 'Planned', 'InProgress') AND created_at < '2026-11-20T09:16'").pluck().get()!;
     expect(left).toBeLessThan(15);
   });
 
   it("goes on when a client cancels or archives the orders it tends, and never touches the client's own orders", async () => {
-    const { store, tenantId, sim } = fresh();
-    const own = store.intake.create(tenantId, { externalId: 'SHOP-1', type: 'Delivery', lines: [{ warehouseId: TENANT, productId: TENANT, quantity: 1 }] });
-    sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
+    const { store, tenantId, sim } = await fresh();
+    const own = await store.intake.create(tenantId, { externalId: 'SHOP-1', type: 'Delivery', lines: [{ warehouseId: TENANT, productId: TENANT, quantity: 1 }] });
+    await sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
     await store.clocks.advance(tenantId, HOUR / 4);
     const waiting = store.db.prepare<[], string>("SELECT external_id FROM orders WHERE status IN ('New', 'InPlanning') AND external_id LIKE 'SIM-%'").pluck().all();
     expect(waiting.length).toBeGreaterThan(3);
-    for (const externalId of waiting.slice(0, 3)) expect(store.orders.cancel(tenantId, externalId, null).ok).toBe(true);
-    for (const externalId of waiting.slice(3)) expect(store.orders.archive(tenantId, externalId).ok).toBe(true);
+    for (const externalId of waiting.slice(0, 3)) expect((await store.orders.cancel(tenantId, externalId, null)).ok).toBe(true);
+    for (const externalId of waiting.slice(3)) expect((await store.orders.archive(tenantId, externalId)).ok).toBe(true);
     const { changes } = await store.clocks.advance(tenantId, HOUR / 4);
     expect(Math.abs(changes - 900)).toBeLessThan(spread(900));
     expect(store.db.prepare<[string], { status: string; updated_at: string }>('SELECT status, updated_at FROM orders WHERE id = ?').get(own)).toEqual({
@@ -247,23 +248,23 @@ describe('the simulation and the tenant', () => {
   });
 
   it('refuses before the clock moves an advance that would make more than 100,000 changes', async () => {
-    const { store, tenantId, sim } = fresh();
-    sim.start(tenantId, { changesPerMinute: 600, seed: 7 });
+    const { store, tenantId, sim } = await fresh();
+    await sim.start(tenantId, { changesPerMinute: 600, seed: 7 });
     await expect(store.clocks.advance(tenantId, 24 * HOUR)).rejects.toThrow(/more than 100,000 changes/);
     expect(store.clocks.view(tenantId).nowUtc).toBe('2026-11-20T09:00:00.000Z');
-    expect(sim.view(tenantId).changes).toBe(0);
+    expect((await sim.view(tenantId)).changes).toBe(0);
     // 166 minutes at 600 a minute is below the cap; stopped, any advance goes.
-    sim.stop(tenantId);
+    await sim.stop(tenantId);
     expect((await store.clocks.advance(tenantId, 24 * HOUR)).changes).toBe(0);
   });
 
   it('ends with a reset: a new tenant of the same id starts with no simulation', async () => {
-    const { store, tenantId, sim } = fresh();
-    sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
+    const { store, tenantId, sim } = await fresh();
+    await sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
     await store.clocks.advance(tenantId, HOUR / 60);
-    store.reset();
-    fresh(tenantId, store);
-    expect(sim.view(tenantId)).toMatchObject({ running: false, changesPerMinute: null, changes: 0 });
+    await store.reset();
+    await fresh(tenantId, store);
+    expect(await sim.view(tenantId)).toMatchObject({ running: false, changesPerMinute: null, changes: 0 });
     expect((await store.clocks.advance(tenantId, HOUR)).changes).toBe(0);
     expect(changeStamps(store, tenantId)).toEqual([]);
   });
@@ -272,15 +273,15 @@ describe('the simulation and the tenant', () => {
 describe('the simulation over a running clock', () => {
   it('makes the changes as they fall due, from its timer, at the pace of the tenant clock', async () => {
     let wall = WALL;
-    const store = memoryStore(() => wall);
+    const store = await memoryStore(() => wall);
     opened.push(store);
-    const { id: tenantId } = store.tenants.create({ name: 'Running', country: 'NL', id: TENANT });
+    const { id: tenantId } = await store.tenants.create({ name: 'Running', country: 'NL', id: TENANT });
     const sim = simulationOf(store);
-    sim.start(tenantId, { changesPerMinute: 600, seed: 4 });
+    await sim.start(tenantId, { changesPerMinute: 600, seed: 4 });
     wall += 60_000;
     // The timer looks every 250 ms; nobody calls catchUp here.
-    await expect.poll(() => Date.parse(sim.view(tenantId).nextChangeAtUtc!), { timeout: 5000, interval: 50 }).toBeGreaterThan(wall);
-    const changes = sim.view(tenantId).changes;
+    await expect.poll(async () => Date.parse((await sim.view(tenantId)).nextChangeAtUtc!), { timeout: 5000, interval: 50 }).toBeGreaterThan(wall);
+    const changes = (await sim.view(tenantId)).changes;
     expect(Math.abs(changes - 600)).toBeLessThan(spread(600));
     const stamps = changeStamps(store, tenantId);
     expect(stamps).toHaveLength(changes);
@@ -289,22 +290,22 @@ describe('the simulation over a running clock', () => {
 
   it('skips, rather than writes at once, more than 100,000 changes owed after a long stop of the server', async () => {
     let wall = WALL;
-    const store = memoryStore(() => wall);
+    const store = await memoryStore(() => wall);
     opened.push(store);
-    const { id: tenantId } = store.tenants.create({ name: 'Asleep', country: 'NL', id: TENANT });
+    const { id: tenantId } = await store.tenants.create({ name: 'Asleep', country: 'NL', id: TENANT });
     const sim = simulationOf(store);
-    sim.start(tenantId, { changesPerMinute: 600, seed: 4 });
+    await sim.start(tenantId, { changesPerMinute: 600, seed: 4 });
     wall += 200 * 60_000;
     expect(await sim.catchUp(tenantId)).toBe(0);
-    expect(Date.parse(sim.view(tenantId).nextChangeAtUtc!)).toBeGreaterThan(wall);
+    expect(Date.parse((await sim.view(tenantId)).nextChangeAtUtc!)).toBeGreaterThan(wall);
     wall += 60_000;
     expect(Math.abs((await sim.catchUp(tenantId)) - 600)).toBeLessThan(spread(600));
   });
 
   it('does nothing from its timer while the clock is frozen', async () => {
-    const { sim, tenantId } = fresh();
-    sim.start(tenantId, { changesPerMinute: 600, seed: 4 });
+    const { sim, tenantId } = await fresh();
+    await sim.start(tenantId, { changesPerMinute: 600, seed: 4 });
     await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(sim.view(tenantId).changes).toBe(0);
+    expect((await sim.view(tenantId)).changes).toBe(0);
   });
 });

@@ -7,7 +7,6 @@ import { randomInt } from 'node:crypto';
 import type { components } from '../../spec/sandbox-types.ts';
 import { utc } from '../domain/time.ts';
 import type { Logger } from '../http/log.ts';
-import { transaction } from '../store/db.ts';
 import type { Store } from '../store/index.ts';
 import type { SimulationRow } from './store.ts';
 import { makeChange } from './changes.ts';
@@ -66,42 +65,44 @@ export function makeSimulationRunner(store: Store, options: { log?: Logger } = {
   const queue = new Map<string, Promise<number>>();
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
+  const report = (what: string) => (error: unknown) => options.log?.error(`${what}: ${(error as Error).stack ?? String(error)}`);
 
-  const isActive = (tenantId: string) => tenants.get(tenantId)?.state === 'Active';
+  const isActive = async (tenantId: string) => (await tenants.get(tenantId))?.state === 'Active';
 
-  /** Makes up to SLICE due changes in one transaction; answers how many, and whether more are due. */
-  const slice = transaction(store.db, (tenantId: string, first: boolean): { made: number; more: boolean } => {
-    const row = simulations.get(tenantId);
-    if (row === undefined || !row.running || row.nextChangeAt === null) return { made: 0, more: false };
-    const nowMs = clocks.now(tenantId);
-    if (row.nextChangeAt > nowMs) return { made: 0, more: false };
-    // Nothing is written while the tenant is not Active, and a backlog past the cap (a server
-    // that was down for long) is skipped rather than written all at once.
-    const tooMany = first && countDue(row.timeline, row.nextChangeAt, row.changesPerMinute, nowMs, MAX_CHANGES_PER_ADVANCE) > MAX_CHANGES_PER_ADVANCE;
-    if (!isActive(tenantId) || tooMany) {
-      skipTo(row, nowMs);
-      simulations.saveProgress(row);
-      return { made: 0, more: false };
-    }
-    const draw = generator(row.timeline);
-    const until = performance.now() + SLICE_MS;
-    let made = 0;
-    while (made < SLICE && row.nextChangeAt <= nowMs && (made === 0 || performance.now() < until)) {
-      clocks.pinned(tenantId, row.nextChangeAt, () => makeChange(store, row));
-      made++;
-      row.changes++;
-      row.position++;
-      row.nextChangeAt += gapMs(draw, row.changesPerMinute);
-    }
-    simulations.saveProgress(row);
-    return { made, more: row.nextChangeAt <= nowMs };
-  });
+  /** Makes up to SLICE due changes in one unit of work; answers how many, and whether more are due. */
+  const slice = (tenantId: string, first: boolean): Promise<{ made: number; more: boolean }> =>
+    store.sql.write(tenantId, function* () {
+      const row = yield* simulations.steps.get(tenantId);
+      if (row === undefined || !row.running || row.nextChangeAt === null) return { made: 0, more: false };
+      const nowMs = clocks.now(tenantId);
+      if (row.nextChangeAt > nowMs) return { made: 0, more: false };
+      // Nothing is written while the tenant is not Active, and a backlog past the cap (a server
+      // that was down for long) is skipped rather than written all at once.
+      const tooMany = first && countDue(row.timeline, row.nextChangeAt, row.changesPerMinute, nowMs, MAX_CHANGES_PER_ADVANCE) > MAX_CHANGES_PER_ADVANCE;
+      if ((yield* tenants.steps.get(tenantId))?.state !== 'Active' || tooMany) {
+        skipTo(row, nowMs);
+        yield* simulations.steps.saveProgress(row);
+        return { made: 0, more: false };
+      }
+      const draw = generator(row.timeline);
+      const until = performance.now() + SLICE_MS;
+      let made = 0;
+      while (made < SLICE && row.nextChangeAt <= nowMs && (made === 0 || performance.now() < until)) {
+        yield* clocks.pinned(tenantId, row.nextChangeAt, makeChange(store, row));
+        made++;
+        row.changes++;
+        row.position++;
+        row.nextChangeAt += gapMs(draw, row.changesPerMinute);
+      }
+      yield* simulations.steps.saveProgress(row);
+      return { made, more: row.nextChangeAt <= nowMs };
+    });
 
   /** Makes every change due up to the tenant's time, a slice per event-loop turn. */
   async function run(tenantId: string): Promise<number> {
     let made = 0;
-    for (let first = true; !closed && store.db.open; first = false) {
-      const done = slice(tenantId, first);
+    for (let first = true; !closed && store.isOpen(); first = false) {
+      const done = await slice(tenantId, first);
       made += done.made;
       if (!done.more) break;
       await new Promise((resolve) => setImmediate(resolve));
@@ -109,7 +110,7 @@ export function makeSimulationRunner(store: Store, options: { log?: Logger } = {
     return made;
   }
 
-  /** Queues a catch-up of the tenant behind any under way; answers the changes it made. */
+/** Queues a catch-up of the tenant behind any under way; answers the changes it made. */
   function catchUp(tenantId: string): Promise<number> {
     const before = queue.get(tenantId) ?? Promise.resolve(0);
     const next = before.then(
@@ -125,21 +126,21 @@ export function makeSimulationRunner(store: Store, options: { log?: Logger } = {
   }
 
   /** Catches up every running simulation that has a change due; ends the timer when none runs. */
-  function tick(): void {
-    if (closed || !store.db.open) return close();
-    const running = simulations.running();
+  async function tick(): Promise<void> {
+    if (closed || !store.isOpen()) return close();
+    const running = await simulations.running();
     if (running.length === 0) return stopTimer();
     for (const tenantId of running) {
       if (queue.has(tenantId)) continue;
-      const row = simulations.get(tenantId);
+      const row = await simulations.get(tenantId);
       if (row?.nextChangeAt == null || row.nextChangeAt > clocks.now(tenantId)) continue;
-      catchUp(tenantId).catch((error: unknown) => options.log?.error(`simulation of tenant ${tenantId}: ${(error as Error).stack ?? String(error)}`));
+      catchUp(tenantId).catch(report(`simulation of tenant ${tenantId}`));
     }
   }
 
   function startTimer(): void {
     if (timer !== null || closed) return;
-    timer = setInterval(tick, TICK_MS);
+    timer = setInterval(() => void tick().catch(report('simulation timer')), TICK_MS);
     timer.unref();
   }
 
@@ -153,35 +154,38 @@ export function makeSimulationRunner(store: Store, options: { log?: Logger } = {
     stopTimer();
   }
 
-  clocks.beforeAdvance((tenantId, toMs) => {
-    const row = simulations.get(tenantId);
-    if (row === undefined || !row.running || row.nextChangeAt === null || !isActive(tenantId)) return null;
+  clocks.beforeAdvance(async (tenantId, toMs) => {
+    const row = await simulations.get(tenantId);
+    if (row === undefined || !row.running || row.nextChangeAt === null || !(await isActive(tenantId))) return null;
     const due = countDue(row.timeline, row.nextChangeAt, row.changesPerMinute, toMs, MAX_CHANGES_PER_ADVANCE);
     if (due <= MAX_CHANGES_PER_ADVANCE) return null;
     return `At ${row.changesPerMinute} changes a minute the simulation would make more than ${MAX_CHANGES_PER_ADVANCE.toLocaleString('en')} changes by ${utc(toMs)}; advance by less at a time, or stop the simulation first (D53).`;
   });
   clocks.onAdvance((tenantId) => catchUp(tenantId));
-  if (simulations.running().length > 0) startTimer();
+  // The simulations that ran when the server stopped resume.
+  simulations.running().then((running) => {
+    if (running.length > 0) startTimer();
+  }, report('simulations to resume'));
 
   return {
     /** The tenant's simulation. */
-    view(tenantId: string): SimulationView {
-      return viewOf(simulations.get(tenantId));
+    async view(tenantId: string): Promise<SimulationView> {
+      return viewOf(await simulations.get(tenantId));
     },
     /** Starts (or restarts, from its seed) the tenant's simulation at the tenant's time. */
-    start(tenantId: string, setting: SimulationSetting): SimulationView {
+    async start(tenantId: string, setting: SimulationSetting): Promise<SimulationView> {
       const seed = setting.seed ?? randomInt(2 ** 32);
       const startedAt = clocks.now(tenantId);
       const timeline = timelineStart(seed);
       const nextChangeAt = startedAt + gapMs(generator(timeline), setting.changesPerMinute);
-      simulations.start(tenantId, { changesPerMinute: setting.changesPerMinute, seed, unknownStatuses: setting.unknownStatuses ?? false, startedAt, nextChangeAt, timeline });
+      await simulations.start(tenantId, { changesPerMinute: setting.changesPerMinute, seed, unknownStatuses: setting.unknownStatuses ?? false, startedAt, nextChangeAt, timeline });
       startTimer();
-      return viewOf(simulations.get(tenantId));
+      return viewOf(await simulations.get(tenantId));
     },
     /** Stops the tenant's simulation; what it wrote stays. */
-    stop(tenantId: string): SimulationView {
-      simulations.stop(tenantId);
-      return viewOf(simulations.get(tenantId));
+    async stop(tenantId: string): Promise<SimulationView> {
+      await simulations.stop(tenantId);
+      return viewOf(await simulations.get(tenantId));
     },
     /** Makes every change due by the tenant's time; answers how many it made. */
     catchUp,

@@ -10,7 +10,7 @@ let server: RunningServer;
 let api: SandboxClient;
 
 beforeAll(async () => {
-  server = await startServer(memoryStore(() => wall), { adminToken: TEST_ADMIN_TOKEN });
+  server = await startServer(await memoryStore(() => wall), { adminToken: TEST_ADMIN_TOKEN });
   api = sandboxClient(server.url);
 });
 afterAll(async () => {
@@ -126,7 +126,7 @@ describe('the simulation in the control plane', () => {
     await api('setSimulation', `${base}/simulation`, { method: 'PUT', json: { changesPerMinute: 60, seed: 1 } });
     await api('resetSandbox', '/reset', { method: 'POST' });
     expect((await api('getSimulation', `${base}/simulation`)).status).toBe(404);
-    expect(server.store.simulations.get(tenantId)).toBeUndefined();
+    expect(await server.store.simulations.get(tenantId)).toBeUndefined();
   });
 });
 

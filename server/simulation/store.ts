@@ -5,7 +5,9 @@
  */
 import type { OrderStatusName, OrderType, TripStatus } from '../../spec/load.ts';
 import type { LineRole } from '../orders/intake-rules.ts';
-import { type Db, sqlList, transaction } from '../store/db.ts';
+import { sqlList } from '../store/db.ts';
+import { jsonElements, portable } from '../store/dialect.ts';
+import { q, type Sql, statement, type Steps } from '../store/sql.ts';
 import type { History } from '../orders/history.ts';
 import type { Tenants } from '../tenants/store.ts';
 
@@ -94,98 +96,70 @@ const TENDED = sqlList([...(['New', 'InPlanning', 'Planned', 'InProgress'] satis
 /** Trip statuses of a live trip, whose stops a change may still serve. */
 const LIVE_TRIPS = sqlList(['Confirmed', 'InProgress'] satisfies TripStatus[]);
 
-/** Simulation statements, prepared once. */
-export function makeSimulations(db: Db, deps: { tenants: Tenants; history: History }) {
-  const { tenants, history } = deps;
-  const byTenant = db.prepare<[string], Row>('SELECT * FROM simulations WHERE tenant_id = ?');
-  const runningIds = db.prepare<[], string>('SELECT tenant_id FROM simulations WHERE running = 1 ORDER BY tenant_id').pluck();
-  const upsert = db.prepare(
-    `INSERT INTO simulations (tenant_id, running, changes_per_minute, seed, unknown_statuses, run, started_at, changes, position, next_change_at, timeline)
-     VALUES (@tenantId, 1, @changesPerMinute, @seed, @unknownStatuses, 1, @startedAt, 0, 0, @nextChangeAt, @timeline)
-     ON CONFLICT (tenant_id) DO UPDATE SET running = 1, changes_per_minute = excluded.changes_per_minute, seed = excluded.seed,
-       unknown_statuses = excluded.unknown_statuses, run = run + 1, started_at = excluded.started_at, changes = 0, position = 0,
-       next_change_at = excluded.next_change_at, timeline = excluded.timeline`,
-  );
-  const stop = db.prepare('UPDATE simulations SET running = 0, next_change_at = NULL WHERE tenant_id = ?');
-  const progress = db.prepare(
-    'UPDATE simulations SET changes = @changes, position = @position, next_change_at = @nextChangeAt, timeline = @timeline, pool = @pool WHERE tenant_id = @tenantId',
-  );
-  const orders = db.prepare<[string, string], { id: string; external_id: string; status: string; type: OrderType; trip_id: string | null }>(
-    `SELECT o.id, o.external_id, o.status, o.type, o.trip_id FROM json_each(?) j CROSS JOIN orders o ON o.id = j.value
-     WHERE o.tenant_id = ? AND o.archived_at IS NULL AND o.status IN ${TENDED} ORDER BY j.key`,
-  );
-  const trips = db.prepare<[string, string], { id: string; status: string; next_open: number | null }>(
-    `SELECT t.id, t.status, (SELECT min(s.position) FROM trip_stops s JOIN orders o ON o.id = s.order_id
-       WHERE s.trip_id = t.id AND s.status = 'Open' AND o.trip_id = t.id) AS next_open
-     FROM json_each(?) j CROSS JOIN trips t ON t.id = j.value
-     WHERE t.tenant_id = ? AND t.status IN ${LIVE_TRIPS} ORDER BY j.key`,
-  );
-  const lines = db.prepare<[string], { line: number; quantity: number; role: LineRole }>(
-    'SELECT position AS line, quantity, role FROM order_lines WHERE order_id = ? ORDER BY position',
-  );
-  const orderOfStop = db.prepare<[string, number], { id: string; type: OrderType }>(
-    'SELECT o.id, o.type FROM trip_stops s JOIN orders o ON o.id = s.order_id WHERE s.trip_id = ? AND s.position = ?',
-  );
-  const reference = (table: string) => db.prepare<[string], string>(`SELECT id FROM ${table} WHERE tenant_id = ? ORDER BY id LIMIT 50`).pluck();
-  const references = { warehouses: reference('warehouses'), products: reference('products'), drivers: reference('drivers'), vehicles: reference('vehicles') };
-  const orderStatus = db.prepare<[string, string], string>('SELECT status FROM orders WHERE id = ? AND tenant_id = ? AND archived_at IS NULL').pluck();
-  const setOrderStatus = db.prepare('UPDATE orders SET status = ?, updated_at = ? WHERE id = ?');
+const COLUMNS = 'tenant_id, running, changes_per_minute, seed, unknown_statuses, run, started_at, changes, position, next_change_at, timeline, pool';
+const BY_TENANT = statement(`SELECT ${COLUMNS} FROM simulations WHERE tenant_id = ?`);
+const RUNNING_IDS = statement('SELECT tenant_id FROM simulations WHERE running = 1 ORDER BY tenant_id');
+const UPSERT = statement(
+  `INSERT INTO simulations (tenant_id, running, changes_per_minute, seed, unknown_statuses, run, started_at, changes, position, next_change_at, timeline)
+   VALUES (?, 1, ?, ?, ?, 1, ?, 0, 0, ?, ?)
+   ON CONFLICT (tenant_id) DO UPDATE SET running = 1, changes_per_minute = excluded.changes_per_minute, seed = excluded.seed,
+     unknown_statuses = excluded.unknown_statuses, run = simulations.run + 1, started_at = excluded.started_at, changes = 0, position = 0,
+     next_change_at = excluded.next_change_at, timeline = excluded.timeline`,
+);
+const STOP = statement('UPDATE simulations SET running = 0, next_change_at = NULL WHERE tenant_id = ?');
+const PROGRESS = statement('UPDATE simulations SET changes = ?, position = ?, next_change_at = ?, timeline = ?, pool = ? WHERE tenant_id = ?');
+const ORDERS = portable`SELECT o.id, o.external_id, o.status, o.type, o.trip_id FROM ${jsonElements('?', 'j')} CROSS JOIN orders o
+   WHERE o.id = j.value AND o.tenant_id = ? AND o.archived_at IS NULL AND o.status IN ${TENDED} ORDER BY j.key`;
+const TRIPS = portable`SELECT t.id, t.status, (SELECT min(s.position) FROM trip_stops s JOIN orders o ON o.id = s.order_id
+     WHERE s.trip_id = t.id AND s.status = 'Open' AND o.trip_id = t.id) AS next_open
+   FROM ${jsonElements('?', 'j')} CROSS JOIN trips t
+   WHERE t.id = j.value AND t.tenant_id = ? AND t.status IN ${LIVE_TRIPS} ORDER BY j.key`;
+const LINES = statement('SELECT position AS line, quantity, role FROM order_lines WHERE order_id = ? ORDER BY position');
+const ORDER_OF_STOP = statement('SELECT o.id, o.type FROM trip_stops s JOIN orders o ON o.id = s.order_id WHERE s.trip_id = ? AND s.position = ?');
+const reference = (table: string) => statement(`SELECT id FROM ${table} WHERE tenant_id = ? ORDER BY id LIMIT 50`);
+const REFERENCES = { warehouses: reference('warehouses'), products: reference('products'), drivers: reference('drivers'), vehicles: reference('vehicles') };
+const ORDER_STATUS = statement('SELECT status FROM orders WHERE id = ? AND tenant_id = ? AND archived_at IS NULL');
+const SET_ORDER_STATUS = statement('UPDATE orders SET status = ?, updated_at = ? WHERE id = ?');
 
-  return {
+type Line = { line: number; quantity: number; role: LineRole };
+
+/** The simulations over `sql`. */
+export function makeSimulations(sql: Sql, deps: { tenants: Tenants; history: History }) {
+  const { tenants, history } = deps;
+  const ids = (rows: { id: string }[]) => rows.map((row) => row.id);
+
+  const steps = {
     /** The tenant's simulation, or undefined when it never had one. */
-    get(tenantId: string): SimulationRow | undefined {
-      const row = byTenant.get(tenantId);
+    *get(tenantId: string): Steps<SimulationRow | undefined> {
+      const row = yield* q.one<Row>(BY_TENANT, [tenantId]);
       return row && toRow(row);
     },
-    /** The tenants whose simulation runs. */
-    running(): string[] {
-      return runningIds.all();
-    },
-    /** Starts (or restarts) the tenant's simulation: a new run, no changes yet; the pool it tends stays. */
-    start(tenantId: string, start: SimulationStart): void {
-      upsert.run({ ...start, tenantId, unknownStatuses: start.unknownStatuses ? 1 : 0, timeline: JSON.stringify(start.timeline) });
-    },
-    /** Stops the tenant's simulation; what it wrote stays. */
-    stop(tenantId: string): void {
-      stop.run(tenantId);
-    },
-    /** Records how far the simulation got; call in the transaction of its changes. */
-    saveProgress(row: SimulationRow): void {
-      progress.run({
-        tenantId: row.tenantId,
-        changes: row.changes,
-        position: row.position,
-        nextChangeAt: row.nextChangeAt,
-        timeline: JSON.stringify(row.timeline),
-        pool: JSON.stringify(row.pool),
-      });
+    /** Records how far the simulation got, in the unit of work of its changes. */
+    *saveProgress(row: SimulationRow): Steps<void> {
+      yield* q.run(PROGRESS, [row.changes, row.position, row.nextChangeAt, JSON.stringify(row.timeline), JSON.stringify(row.pool), row.tenantId]);
     },
     /** The pool's orders still live in a status the simulation moves on from, in pool order. */
-    poolOrders(tenantId: string, ids: readonly string[]): PoolOrder[] {
-      return orders.all(JSON.stringify(ids), tenantId).map((row) => ({
-        id: row.id,
-        externalId: row.external_id,
-        status: row.status,
-        type: row.type,
-        onTrip: row.trip_id !== null,
-      }));
+    *poolOrders(tenantId: string, orderIds: readonly string[]): Steps<PoolOrder[]> {
+      const rows = yield* q.all<{ id: string; external_id: string; status: string; type: OrderType; trip_id: string | null }>(ORDERS, [JSON.stringify(orderIds), tenantId]);
+      return rows.map((row) => ({ id: row.id, externalId: row.external_id, status: row.status, type: row.type, onTrip: row.trip_id !== null }));
     },
     /** The pool's trips still Confirmed or InProgress, in pool order. */
-    poolTrips(tenantId: string, ids: readonly string[]): PoolTrip[] {
-      return trips.all(JSON.stringify(ids), tenantId).map((row) => ({ id: row.id, status: row.status, nextOpenStop: row.next_open }));
+    *poolTrips(tenantId: string, tripIds: readonly string[]): Steps<PoolTrip[]> {
+      const rows = yield* q.all<{ id: string; status: string; next_open: number | null }>(TRIPS, [JSON.stringify(tripIds), tenantId]);
+      return rows.map((row) => ({ id: row.id, status: row.status, nextOpenStop: row.next_open }));
     },
     /** The order on stop `index` of the trip, with its lines. */
-    stopOrder(tripId: string, index: number): { id: string; type: OrderType; lines: { line: number; quantity: number; role: LineRole }[] } {
-      const order = orderOfStop.get(tripId, index)!;
-      return { ...order, lines: lines.all(order.id) };
+    *stopOrder(tripId: string, index: number): Steps<{ id: string; type: OrderType; lines: Line[] }> {
+      const order = (yield* q.one<{ id: string; type: OrderType }>(ORDER_OF_STOP, [tripId, index]))!;
+      return { ...order, lines: yield* q.all<Line>(LINES, [order.id]) };
     },
     /** Up to 50 ids each of the tenant's warehouses, products, drivers and vehicles, by id. */
-    references(tenantId: string): ReferenceIds {
+    *references(tenantId: string): Steps<ReferenceIds> {
       return {
-        warehouses: references.warehouses.all(tenantId),
-        products: references.products.all(tenantId),
-        drivers: references.drivers.all(tenantId),
-        vehicles: references.vehicles.all(tenantId),
+        warehouses: ids(yield* q.all<{ id: string }>(REFERENCES.warehouses, [tenantId])),
+        products: ids(yield* q.all<{ id: string }>(REFERENCES.products, [tenantId])),
+        drivers: ids(yield* q.all<{ id: string }>(REFERENCES.drivers, [tenantId])),
+        vehicles: ids(yield* q.all<{ id: string }>(REFERENCES.vehicles, [tenantId])),
       };
     },
     /**
@@ -193,13 +167,32 @@ export function makeSimulations(db: Db, deps: { tenants: Tenants; history: Histo
      * a history entry: the simulation's hold and release (D54), which no operation offers.
      * Answers false, changing nothing, when the order is not in `from`.
      */
-    moveOrder: transaction(db, (tenantId: string, orderId: string, from: string, to: string): boolean => {
-      if (orderStatus.get(orderId, tenantId) !== from) return false;
-      const stamp = tenants.nextStamp(tenantId);
-      setOrderStatus.run(to, stamp, orderId);
-      history.record(orderId, stamp, 'status', { from, to, tripId: null });
+    *moveOrder(tenantId: string, orderId: string, from: string, to: string): Steps<boolean> {
+      if ((yield* q.one<{ status: string }>(ORDER_STATUS, [orderId, tenantId]))?.status !== from) return false;
+      const stamp = yield* tenants.steps.nextStamp(tenantId);
+      yield* q.run(SET_ORDER_STATUS, [to, stamp, orderId]);
+      yield* history.record(orderId, stamp, 'status', { from, to, tripId: null });
       return true;
-    }),
+    },
+  };
+
+  return {
+    /** The steps the simulation's unit of work runs. */
+    steps,
+    /** The tenant's simulation, or undefined when it never had one. */
+    get: (tenantId: string): Promise<SimulationRow | undefined> => sql.read(() => steps.get(tenantId)),
+    /** The tenants whose simulation runs. */
+    async running(): Promise<string[]> {
+      return (await sql.all<{ tenant_id: string }>(RUNNING_IDS)).map((row) => row.tenant_id);
+    },
+    /** Starts (or restarts) the tenant's simulation: a new run, no changes yet; the pool it tends stays. */
+    async start(tenantId: string, start: SimulationStart): Promise<void> {
+      await sql.run(UPSERT, [tenantId, start.changesPerMinute, start.seed, start.unknownStatuses ? 1 : 0, start.startedAt, start.nextChangeAt, JSON.stringify(start.timeline)]);
+    },
+    /** Stops the tenant's simulation; what it wrote stays. */
+    async stop(tenantId: string): Promise<void> {
+      await sql.run(STOP, [tenantId]);
+    },
   };
 }
 

@@ -38,9 +38,9 @@ function routeShapes(ops: { path: string; method: string }[]): RouteShape[] {
 }
 
 /** The sandbox app over `store`. */
-export function createApp(options: AppOptions): express.Express {
+export async function createApp(options: AppOptions): Promise<express.Express> {
   const log = options.log ?? consoleLogger();
-  const cursors = makeCursorCodec(options.store.secret('cursor'));
+  const cursors = makeCursorCodec(await options.store.secret('cursor'));
   const bodyIdleTimeoutMs = options.bodyIdleTimeoutMs ?? 10_000;
   const app = express();
   app.disable('x-powered-by');

@@ -4,7 +4,7 @@
  */
 import type { Dataset } from '../../fixtures/dataset.ts';
 import { generateDataset } from '../../fixtures/generate.ts';
-import { makeDatasetImport } from '../store/dataset.ts';
+import { importDataset } from '../store/dataset.ts';
 import type { Store } from '../store/index.ts';
 import { SCOPES } from '../tenants/keys.ts';
 
@@ -30,21 +30,21 @@ export interface SeededTenant {
  * Creates a tenant (with `id` when given) holding `dataset`, and its keys named
  * `<keyPrefix>-full` (every scope) and one per scope; all in one transaction.
  */
-export function seedTenantWithKeys(store: Store, tenant: { id?: string; name: string; country: string; keyPrefix: string }, dataset: Dataset): SeededTenant {
-  const importDataset = makeDatasetImport(store);
-  return store.db.transaction(() => {
-    const { id: tenantId } = store.tenants.create({ name: tenant.name, country: tenant.country, ...(tenant.id === undefined ? {} : { id: tenant.id }) });
+export function seedTenantWithKeys(store: Store, tenant: { id?: string; name: string; country: string; keyPrefix: string }, dataset: Dataset): Promise<SeededTenant> {
+  return store.sql.write(null, function* () {
+    const { id: tenantId } = yield* store.tenants.steps.create({ name: tenant.name, country: tenant.country, ...(tenant.id === undefined ? {} : { id: tenant.id }) });
     const keyPlans: { name: string; scopes: string[] }[] = [
       { name: `${tenant.keyPrefix}-full`, scopes: [...SCOPES] },
       ...SCOPES.map((scope) => ({ name: `${tenant.keyPrefix}-${scope.replace(':', '-')}`, scopes: [scope] })),
     ];
-    const keys = keyPlans.map((plan) => ({ ...plan, secret: store.keys.create({ tenantId, ...plan }).secret }));
-    return { tenantId, keys, ...importDataset(tenantId, dataset) };
-  })();
+    const keys: SeededKey[] = [];
+    for (const plan of keyPlans) keys.push({ ...plan, secret: (yield* store.keys.steps.create({ tenantId, ...plan })).secret });
+    return { tenantId, keys, ...(yield* importDataset(store.tenants, tenantId, dataset)) };
+  });
 }
 
 /** Creates the demo tenant with its keys and data; returns the keys. */
-export function seedDemo(store: Store): SeededTenant {
+export function seedDemo(store: Store): Promise<SeededTenant> {
   const dataset = generateDataset({ seed: DEMO_SEED, orders: 300, trips: 80 });
   return seedTenantWithKeys(store, { name: 'Demo Deliveries', country: 'NL', keyPrefix: 'demo' }, dataset);
 }

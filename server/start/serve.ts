@@ -11,7 +11,7 @@ import { type SeededTenant, seedDemo } from './demo.ts';
 import { warmValidators } from '../http/validate.ts';
 import { consoleLogger } from '../http/log.ts';
 import { DEFAULT_LOG_RETENTION } from '../request-log/recorder.ts';
-import { openStore } from '../store/index.ts';
+import { openStore, type Store } from '../store/index.ts';
 import { startSandbox } from './start-sandbox.ts';
 
 const DEFAULT_DB = '.waybill/sandbox.db';
@@ -64,12 +64,12 @@ export async function main(argv: string[]): Promise<number> {
   const tokenFile = adminTokenFileOf(options.adminTokenFile, options.db);
   // A bad dataset file is refused before the database file is created.
   const dataset = startingDataset(options);
-  const store = openStoreOrExplain(options.db);
+  const store = await openStoreOrExplain(options.db);
   let start: StartingData;
   try {
-    start = startingData(store, dataset, options.db);
+    start = await startingData(store, dataset, options.db);
   } catch (error) {
-    store.db.close();
+    await store.close();
     throw error;
   }
   const sandbox = await startSandbox({
@@ -112,9 +112,9 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 /** Opens the database, turning a file SQLite cannot use into a one-line usage error naming it. */
-function openStoreOrExplain(db: string): ReturnType<typeof openStore> {
+async function openStoreOrExplain(db: string): Promise<Store> {
   try {
-    return openStore(db);
+    return await openStore(db);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string' && (code.startsWith('SQLITE_') || code.startsWith('E'))) {
@@ -133,21 +133,22 @@ interface StartingData {
 }
 
 /** Seeds the demo tenant into an empty database, or loads the dataset asked for. */
-function startingData(store: ReturnType<typeof openStore>, dataset: StartingDataset | null, db: string): StartingData {
+async function startingData(store: Store, dataset: StartingDataset | null, db: string): Promise<StartingData> {
   if (dataset !== null) {
-    const tenant = loadStartingDataset(store, dataset, db);
+    const tenant = await loadStartingDataset(store, dataset, db);
     if (tenant === null) {
       return { tenantId: dataset.tenantId, note: `${dataset.label}: already loaded into tenant ${dataset.tenantId}; its API keys were printed then (delete the file to start over)` };
     }
     const headline = `loaded ${dataset.label} into tenant ${tenant.tenantId}: ${tenant.orders} orders, ${tenant.trips} trips`;
     return { tenantId: tenant.tenantId, seeded: { headline, keysTitle: 'its API keys', tenant } };
   }
-  if (store.tenants.list().length === 0) {
-    const tenant = seedDemo(store);
+  const tenants = await store.tenants.list();
+  if (tenants.length === 0) {
+    const tenant = await seedDemo(store);
     const headline = `created the demo tenant ${tenant.tenantId}: ${tenant.orders} orders, ${tenant.trips} trips`;
     return { tenantId: tenant.tenantId, seeded: { headline, keysTitle: 'demo API keys', tenant } };
   }
-  return { tenantId: store.tenants.list()[0]!.id, note: 'existing database: its demo keys were printed when it was created; delete the file to start over.' };
+  return { tenantId: tenants[0]!.id, note: 'existing database: its demo keys were printed when it was created; delete the file to start over.' };
 }
 
 // requirement: D64

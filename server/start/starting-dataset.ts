@@ -69,19 +69,20 @@ function readDatasetFile(flag: string, file: string): Dataset {
  * returns it with its keys. On the database it was loaded into before it loads nothing
  * and returns null; a database holding anything else is refused (`db` names it).
  */
-export function loadStartingDataset(store: Store, start: StartingDataset, db: string): SeededTenant | null {
-  const tenants = store.tenants.list();
+export async function loadStartingDataset(store: Store, start: StartingDataset, db: string): Promise<SeededTenant | null> {
+  const tenants = await store.tenants.list();
   if (tenants.some((tenant) => tenant.id === start.tenantId)) return null;
   if (tenants.length > 0) {
     throw new UsageError(`${start.flag}: the database ${db} already holds other data; load a dataset into an empty one (--db :memory: or a new file)`);
   }
   const country = start.dataset.warehouses[0]?.address.country ?? 'US';
   try {
-    return seedTenantWithKeys(store, { id: start.tenantId, name: `Fixtures seed ${start.dataset.seed}`, country, keyPrefix: 'fixtures' }, start.dataset);
+    return await seedTenantWithKeys(store, { id: start.tenantId, name: `Fixtures seed ${start.dataset.seed}`, country, keyPrefix: 'fixtures' }, start.dataset);
   } catch (error) {
     // The checks of `datasetProblem` should leave nothing for the database to refuse; if it does, say so in one line.
+    // A constraint refused: SQLite's SQLITE_CONSTRAINT_…, PostgreSQL's SQLSTATE class 23.
     const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT')) throw new UsageError(`${start.flag}: the database refuses the dataset: ${(error as Error).message}`);
+    if (typeof code === 'string' && (code.startsWith('SQLITE_CONSTRAINT') || /^23[0-9A-Z]{3}$/.test(code))) throw new UsageError(`${start.flag}: the database refuses the dataset: ${(error as Error).message}`);
     throw error;
   }
 }

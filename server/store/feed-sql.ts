@@ -1,9 +1,10 @@
-import type { Db } from './db.ts';
+import { json, jsonElements, jsonObject, portable } from './dialect.ts';
+import type { Sql, Statement } from './sql.ts';
 
 /**
- * The JSON of the API's Order and Trip, built by SQLite itself: the feeds hand each row's
- * text straight to the response, with no parse or stringify in between. Key order is the
- * field order of the spec (and D15 for trips).
+ * The JSON of the API's Order and Trip, built by the database itself: the feeds hand each
+ * row's text straight to the response, with no parse or stringify in between. Key order is
+ * the field order of the spec (and D15 for trips).
  */
 
 // requirement: int.order.all-present
@@ -18,20 +19,22 @@ import type { Db } from './db.ts';
 // requirement: int.order.updatedAtUtc
 // requirement: int.order.tags
 // requirement: int.status.by-name
-/** `json_object(...)` of an order row aliased `o`. */
-export const ORDER_JSON = `json_object(
-  'id', o.id, 'externalId', o.external_id, 'shortId', o.short_id, 'status', o.status,
-  'miniStatus', o.mini_status, 'type', o.type, 'customId', o.custom_id,
-  'createdAtUtc', o.created_at, 'updatedAtUtc', o.updated_at, 'tags', json(o.tags))`;
+/** The JSON text of an order row aliased `o`. */
+export const ORDER_JSON = jsonObject([
+  ['id', 'o.id'], ['externalId', 'o.external_id'], ['shortId', 'o.short_id'], ['status', 'o.status'],
+  ['miniStatus', 'o.mini_status'], ['type', 'o.type'], ['customId', 'o.custom_id'],
+  ['createdAtUtc', 'o.created_at'], ['updatedAtUtc', 'o.updated_at'], ['tags', json('o.tags')],
+]);
 
 // requirement: int.trip.members
 // requirement: int.trip.status-name
 // requirement: D15
-/** `json_object(...)` of a trip row aliased `t`. */
-export const TRIP_JSON = `json_object(
-  'id', t.id, 'shortId', t.short_id, 'status', t.status, 'warehouseId', t.warehouse_id,
-  'driverId', t.driver_id, 'vehicleId', t.vehicle_id, 'stopCount', t.stop_count,
-  'plannedAtUtc', t.planned_at, 'updatedAtUtc', t.updated_at)`;
+/** The JSON text of a trip row aliased `t`. */
+export const TRIP_JSON = jsonObject([
+  ['id', 't.id'], ['shortId', 't.short_id'], ['status', 't.status'], ['warehouseId', 't.warehouse_id'],
+  ['driverId', 't.driver_id'], ['vehicleId', 't.vehicle_id'], ['stopCount', 't.stop_count'],
+  ['plannedAtUtc', 't.planned_at'], ['updatedAtUtc', 't.updated_at'],
+]);
 
 /** A position in a feed: the `(updatedAtUtc, id)` of the last item seen (D7). */
 export interface FeedPosition {
@@ -51,20 +54,28 @@ export interface FeedRows {
   next: FeedPosition | null;
 }
 
+/** A row of a feed query: the item's position, status and JSON text. */
+export interface FeedRow {
+  updated_at: string;
+  id: string;
+  status: string;
+  json: string;
+}
+
 // requirement: int.orders-feed.caught-up
 // requirement: D6
 /**
- * Turns `limit + 1` fetched rows `[updatedAt, id, status, json]` into a page of `limit` items:
- * the extra row only tells that more follow (D6).
+ * Turns `limit + 1` fetched rows into a page of `limit` items: the extra row only tells
+ * that more follow (D6).
  */
-export function toFeedRows(rows: [string, string, string, string][], limit: number): FeedRows {
+export function toFeedRows(rows: FeedRow[], limit: number): FeedRows {
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
   return {
-    items: page.map((row) => row[3]),
-    keys: page.map((row): FeedItemKey => [row[1], row[0], row[2]]),
-    next: more && last !== undefined ? { updatedAt: last[0], id: last[1] } : null,
+    items: page.map((row) => row.json),
+    keys: page.map((row): FeedItemKey => [row.id, row.updated_at, row.status]),
+    next: more && last !== undefined ? { updatedAt: last.updated_at, id: last.id } : null,
   };
 }
 
@@ -93,21 +104,18 @@ export interface FeedQuery {
 /**
  * A feed's page function over `select` (which must yield `updated_at, id, status, json` and end
  * in a WHERE clause with `tenant_id = ?` and `(updated_at, id) > (?, ?)`), the keyset
- * `orderBy` of its index, and the status column to filter on. Statements are prepared once.
+ * `orderBy` of its index, and the status column to filter on. One statement per page.
  */
-export function makeFeedPage(db: Db, sql: { select: string; orderBy: string; statusColumn: string }) {
-  const tail = `ORDER BY ${sql.orderBy} LIMIT ?`;
-  const all = db.prepare(`${sql.select} ${tail}`).raw();
-  const byStatus = db.prepare(`${sql.select} AND ${sql.statusColumn} IN (SELECT value FROM json_each(?)) ${tail}`).raw();
-  // A select of another shape would shift every column of the page silently.
-  if (all.columns().length !== 4) throw new Error(`a feed select must yield updated_at, id, status, json; this one yields ${all.columns().length} columns`);
-  return function feedPage(tenantId: string, query: FeedQuery): FeedRows {
+export function makeFeedPage(sql: Sql, feed: { select: Statement; orderBy: string; statusColumn: string }) {
+  const tail = `ORDER BY ${feed.orderBy} LIMIT ?`;
+  const all = portable`${feed.select} ${tail}`;
+  const byStatus = portable`${feed.select} AND ${feed.statusColumn} IN (SELECT value FROM ${jsonElements('?', 'j')}) ${tail}`;
+  return async function feedPage(tenantId: string, query: FeedQuery): Promise<FeedRows> {
     const [after, afterId] = lowerBound(query.position, query.since);
-    const rows = (
+    const rows =
       query.statuses === null
-        ? all.all(tenantId, after, afterId, query.limit + 1)
-        : byStatus.all(tenantId, after, afterId, JSON.stringify(query.statuses), query.limit + 1)
-    ) as [string, string, string, string][];
+        ? await sql.all<FeedRow>(all, [tenantId, after, afterId, query.limit + 1])
+        : await sql.all<FeedRow>(byStatus, [tenantId, after, afterId, JSON.stringify(query.statuses), query.limit + 1]);
     return toFeedRows(rows, query.limit);
   };
 }

@@ -9,46 +9,47 @@ import { bodyOf, type Handler, paramsOf, queryOf, sendJson } from '../control-pl
 
 /** Handlers of the tenant and key operations. */
 export function makeTenantHandlers(store: Store): Record<string, Handler> {
-  const tenantOf = (res: Parameters<Handler>[1]) => store.tenants.get(paramsOf(res)['tenantId']!)!;
-  const lifecycle = (move: LifecycleMove): Handler => (_req, res) => {
-    const tenant = tenantOf(res);
-    store.tenants.setState(tenant.id, nextState(tenant.state, move));
-    sendJson(res, 200, tenantOf(res));
+  // The tenant scope (scope.ts) made sure the tenant exists.
+  const tenantOf = async (res: Parameters<Handler>[1]) => (await store.tenants.get(paramsOf(res)['tenantId']!))!;
+  const lifecycle = (move: LifecycleMove): Handler => async (_req, res) => {
+    const tenant = await tenantOf(res);
+    await store.tenants.setState(tenant.id, nextState(tenant.state, move));
+    sendJson(res, 200, await tenantOf(res));
   };
 
   return {
-    listTenants(_req, res) {
+    async listTenants(_req, res) {
       const { state } = queryOf<{ state?: TenantState }>(res);
-      sendJson(res, 200, { items: store.tenants.list().filter((tenant) => state === undefined || tenant.state === state) });
+      sendJson(res, 200, { items: (await store.tenants.list()).filter((tenant) => state === undefined || tenant.state === state) });
     },
     // requirement: D32
-    createTenant(_req, res) {
+    async createTenant(_req, res) {
       const body = bodyOf<components['schemas']['NewTenant']>(res);
       const skills = normalizeSkills(body.skills ?? []);
-      const tenant = store.tenants.create({ name: body.name ?? 'Sandbox tenant', country: body.country });
-      if (skills.length > 0) store.tenants.setSkills(tenant.id, skills);
-      sendJson(res, 201, store.tenants.get(tenant.id));
+      const tenant = await store.tenants.create({ name: body.name ?? 'Sandbox tenant', country: body.country });
+      if (skills.length > 0) await store.tenants.setSkills(tenant.id, skills);
+      sendJson(res, 201, await store.tenants.get(tenant.id));
     },
-    getTenant(_req, res) {
-      sendJson(res, 200, tenantOf(res));
+    async getTenant(_req, res) {
+      sendJson(res, 200, await tenantOf(res));
     },
     suspendTenant: lifecycle('suspend'),
     reactivateTenant: lifecycle('reactivate'),
     archiveTenant: lifecycle('archive'),
-    setTenantSkills(_req, res) {
-      const tenant = tenantOf(res);
-      store.tenants.setSkills(tenant.id, normalizeSkills(bodyOf<components['schemas']['SkillsRequest']>(res).skills));
-      sendJson(res, 200, tenantOf(res));
+    async setTenantSkills(_req, res) {
+      const tenant = await tenantOf(res);
+      await store.tenants.setSkills(tenant.id, normalizeSkills(bodyOf<components['schemas']['SkillsRequest']>(res).skills));
+      sendJson(res, 200, await tenantOf(res));
     },
-    listApiKeys(_req, res) {
-      sendJson(res, 200, { items: store.keys.list(tenantOf(res).id) });
+    async listApiKeys(_req, res) {
+      sendJson(res, 200, { items: await store.keys.list((await tenantOf(res)).id) });
     },
     // requirement: int.auth.key-rules
     // requirement: D33
-    createApiKey(_req, res) {
+    async createApiKey(_req, res) {
       const body = bodyOf<components['schemas']['NewApiKey']>(res);
-      const created = store.keys.create({
-        tenantId: tenantOf(res).id,
+      const created = await store.keys.create({
+        tenantId: (await tenantOf(res)).id,
         name: body.name,
         scopes: [...new Set(body.scopes)],
         ...(body.rateLimitPerMinute === undefined ? {} : { rateLimit: body.rateLimitPerMinute }),
@@ -58,13 +59,13 @@ export function makeTenantHandlers(store: Store): Record<string, Handler> {
     // requirement: int.auth.key-rules
     // requirement: int.auth.revoked
     // requirement: cat.apikeys
-    revokeApiKey(_req, res) {
-      const tenantId = tenantOf(res).id;
+    async revokeApiKey(_req, res) {
+      const tenantId = (await tenantOf(res)).id;
       const keyId = paramsOf(res)['keyId']!;
-      const key = store.keys.get(tenantId, keyId) ?? refuse('apikeys.not_found', `No key ${keyId} in the tenant.`);
+      const key = (await store.keys.get(tenantId, keyId)) ?? refuse('apikeys.not_found', `No key ${keyId} in the tenant.`);
       if (key.revokedAtUtc !== null) refuse('apikeys.already_revoked', `Key ${keyId} was revoked at ${key.revokedAtUtc}.`);
-      store.keys.revoke(tenantId, keyId);
-      sendJson(res, 200, store.keys.get(tenantId, keyId));
+      await store.keys.revoke(tenantId, keyId);
+      sendJson(res, 200, await store.keys.get(tenantId, keyId));
     },
   };
 }

@@ -4,14 +4,14 @@
  * see the change.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call, callSandbox, memoryStore, type RunningServer, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from '../../dev/testing/sandbox.ts';
+import { call, callSandbox, memoryStore, type RunningServer, type SeededTestTenant, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from '../../dev/testing/sandbox.ts';
 
 let server: RunningServer;
-let tenant: ReturnType<typeof seedTenant>;
+let tenant: SeededTestTenant;
 
 beforeEach(async () => {
-  const store = memoryStore();
-  tenant = seedTenant(store, tinyDataset({ orders: 10 }));
+  const store = await memoryStore();
+  tenant = await seedTenant(store, tinyDataset({ orders: 10 }));
   server = await startServer(store, { adminToken: TEST_ADMIN_TOKEN });
 });
 afterEach(() => server.close());
@@ -23,7 +23,7 @@ const control = (operationId: string, path: string) => callSandbox(server.url, o
 
 describe('the authenticated-key cache', () => {
   it('refuses a key revoked through the control plane on the very next request', async () => {
-    const created = server.store.keys.create({ tenantId: tenant.tenantId, name: 'cached', scopes: ['orders:read'] });
+    const created = await server.store.keys.create({ tenantId: tenant.tenantId, name: 'cached', scopes: ['orders:read'] });
     expect((await feed(created.secret)).status).toBe(200);
     expect((await control('revokeApiKey', `/tenants/${tenant.tenantId}/keys/${created.id}/revoke`)).status).toBe(200);
     const answer = await feed(created.secret);
@@ -50,7 +50,7 @@ describe('the authenticated-key cache', () => {
   });
 
   it('sees a change of scopes or rate limit made by any statement on the very next request', async () => {
-    const created = server.store.keys.create({ tenantId: tenant.tenantId, name: 'cached', scopes: ['orders:read'], rateLimit: 100 });
+    const created = await server.store.keys.create({ tenantId: tenant.tenantId, name: 'cached', scopes: ['orders:read'], rateLimit: 100 });
     const before = await feed(created.secret);
     expect(before.status).toBe(200);
     expect(before.headers.get('ratelimit-limit')).toBe('100');
@@ -62,11 +62,11 @@ describe('the authenticated-key cache', () => {
 
   it('sees a change inside a transaction that rolls back as no change', async () => {
     expect((await feed(tenant.keys.full)).status).toBe(200);
-    const attempt = server.store.db.transaction(() => {
-      server.store.tenants.setState(tenant.tenantId, 'Archived');
+    const attempt = server.store.sql.write(tenant.tenantId, function* () {
+      yield* server.store.tenants.steps.setState(tenant.tenantId, 'Archived');
       throw new Error('rolled back');
     });
-    expect(() => attempt()).toThrow('rolled back');
+    await expect(attempt).rejects.toThrow('rolled back');
     const accepted = await cancel(tenant.keys.full, 9);
     expect(accepted.status, JSON.stringify(accepted.body)).toBeLessThan(300);
   });

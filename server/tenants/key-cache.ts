@@ -2,11 +2,13 @@
  * The authenticated-key cache: key id → the key's stored hash and what it authenticates as,
  * so that a request with a known key costs one hash and one comparison, not a query.
  *
- * Invalidation is exact: TEMP triggers on this connection call back into the cache from
- * inside every statement that inserts, updates or deletes a key, changes a tenant's state
- * or deletes a tenant (revoke, suspend, reactivate, archive, reset, provisioning, and any
- * scope or rate-limit change), in the same transaction, before any other request can run.
- * The process owns its database: a change made through another connection is not seen.
+ * Invalidation is exact. The store's own writes that change a key or a tenant's state
+ * (revoke, suspend, reactivate, archive, reset) forget what they changed once committed, on
+ * either engine. On SQLite, TEMP triggers on the connection also call back into the cache
+ * from inside every statement that inserts, updates or deletes a key, changes a tenant's
+ * state or deletes a tenant, in the same transaction, before any other request can run:
+ * a change made by any statement there is seen too (tests make some). A change made through
+ * another connection is not seen.
  */
 import type { Db } from '../store/db.ts';
 import type { TenantState } from './store.ts';
@@ -26,12 +28,16 @@ export interface CachedKey {
   principal: KeyPrincipal;
 }
 
-/** The cache's entries, and the two ways a change in the database reaches it. */
+/** The cache's entries, and the ways a change in the database reaches it. */
 export interface KeyCache {
   get(keyId: string): CachedKey | undefined;
-  set(keyId: string, entry: CachedKey): void;
+  /** Keeps `entry` unless something was forgotten since `generation` was read (the entry may be older than that change). */
+  set(keyId: string, entry: CachedKey, generation: number): void;
+  /** Counts every forget: a read that started before one must not fill the cache. */
+  readonly generation: number;
   forgetKey(keyId: string): void;
   forgetTenant(tenantId: string): void;
+  forgetAll(): void;
 }
 
 // Every cache over a connection: a store made twice over one database keeps both exact.
@@ -72,17 +78,31 @@ function watch(db: Db): Set<KeyCache> {
   return caches;
 }
 
-/** A key cache over `db`, emptied of a key or a tenant's keys by every change to them. */
-export function makeKeyCache(db: Db): KeyCache {
+/** A key cache, emptied of a key or a tenant's keys by every change to them; over SQLite's `db`, by its triggers too. */
+export function makeKeyCache(db?: Db): KeyCache {
   const entries = new Map<string, CachedKey>();
+  let generation = 0;
   const cache: KeyCache = {
     get: (keyId) => entries.get(keyId),
-    set: (keyId, entry) => void entries.set(keyId, entry),
-    forgetKey: (keyId) => void entries.delete(keyId),
+    set(keyId, entry, readAt) {
+      if (readAt === generation) entries.set(keyId, entry);
+    },
+    get generation() {
+      return generation;
+    },
+    forgetKey(keyId) {
+      generation++;
+      entries.delete(keyId);
+    },
     forgetTenant(tenantId) {
+      generation++;
       for (const [keyId, entry] of entries) if (entry.principal.tenantId === tenantId) entries.delete(keyId);
     },
+    forgetAll() {
+      generation++;
+      entries.clear();
+    },
   };
-  watch(db).add(cache);
+  if (db !== undefined) watch(db).add(cache);
   return cache;
 }

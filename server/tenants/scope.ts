@@ -10,9 +10,9 @@ import { paramsOf, refusalProblem } from '../control-plane/respond.ts';
 // requirement: D31
 /** Middleware: 404 `about:blank` for an unknown tenant; for a write, 409 when the tenant is Suspended or Archived. */
 export function makeTenantScope(options: { tenants: Tenants; writes: boolean }) {
-  return function tenantScope(_req: Request, res: Response, next: NextFunction): void {
+  return async function tenantScope(_req: Request, res: Response, next: NextFunction): Promise<void> {
     const tenantId = paramsOf(res)['tenantId']!;
-    const tenant = options.tenants.get(tenantId);
+    const tenant = await options.tenants.get(tenantId);
     if (tenant === undefined) {
       next(aboutBlank(404, `No tenant ${tenantId}.`));
       return;

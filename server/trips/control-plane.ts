@@ -9,24 +9,24 @@ import { bodyOf, type Handler, paramsOf, sendJson } from '../control-plane/respo
 export function makeTripHandlers(store: Store): Record<string, Handler> {
   const { tripLife } = store;
   const target = (res: Parameters<Handler>[1]) => ({ tenantId: paramsOf(res)['tenantId']!, tripId: paramsOf(res)['tripId']! });
-  const answerTrip = (res: Parameters<Handler>[1], status: number, tenantId: string, tripId: string) =>
-    sendJson(res, status, tripLife.detail(tenantId, tripId) ?? refuse('planning.trip_not_found', `No trip ${tripId} in the tenant.`));
+  const answerTrip = async (res: Parameters<Handler>[1], status: number, tenantId: string, tripId: string) =>
+    sendJson(res, status, (await tripLife.detail(tenantId, tripId)) ?? refuse('planning.trip_not_found', `No trip ${tripId} in the tenant.`));
   /** A handler that applies `move` to the trip the path names, then answers the trip. */
   const onTrip =
-    (move: (trip: { tenantId: string; tripId: string }, res: Parameters<Handler>[1]) => void): Handler =>
-    (_req, res) => {
+    (move: (trip: { tenantId: string; tripId: string }, res: Parameters<Handler>[1]) => Promise<void>): Handler =>
+    async (_req, res) => {
       const trip = target(res);
-      move(trip, res);
-      answerTrip(res, 200, trip.tenantId, trip.tripId);
+      await move(trip, res);
+      await answerTrip(res, 200, trip.tenantId, trip.tripId);
     };
 
   return {
-    buildTrip(_req, res) {
+    async buildTrip(_req, res) {
       const tenantId = paramsOf(res)['tenantId']!;
-      const tripId = tripLife.build(tenantId, bodyOf<components['schemas']['TripBuild']>(res));
-      answerTrip(res, 201, tenantId, tripId);
+      const tripId = await tripLife.build(tenantId, bodyOf<components['schemas']['TripBuild']>(res));
+      await answerTrip(res, 201, tenantId, tripId);
     },
-    getTrip: onTrip(() => undefined),
+    getTrip: onTrip(async () => undefined),
     startTrip: onTrip(({ tenantId, tripId }) => tripLife.start(tenantId, tripId)),
     recordStopOutcome: onTrip(({ tenantId, tripId }, res) =>
       tripLife.recordOutcome(tenantId, tripId, Number(paramsOf(res)['stopIndex']), bodyOf<StopOutcomeInput>(res)),

@@ -10,8 +10,9 @@ import { refuse } from '../domain/refusal.ts';
 import { type ChosenIds, newShortId } from '../domain/short-id.ts';
 import { assertCanCancel, assertCanComplete, assertCanStart, assertStopsChangeable, ON_LIVE_TRIP, PLANNABLE } from './rules.ts';
 import type { Trip } from '../../spec/load.ts';
-import { type Db, transaction } from '../store/db.ts';
+import { portable } from '../store/dialect.ts';
 import { TRIP_JSON } from '../store/feed-sql.ts';
+import { q, type Sql, statement, type Steps } from '../store/sql.ts';
 import type { History } from '../orders/history.ts';
 import type { Tenants } from '../tenants/store.ts';
 import type { StopState, StopView, TripStops } from './stops.ts';
@@ -35,58 +36,52 @@ interface OrderRow {
   archived_at: string | null;
 }
 
-/** Trip-life statements, prepared once. */
-export function makeTripLife(db: Db, deps: { tenants: Tenants; history: History; stops: TripStops }) {
+const TRIP_ROW = statement('SELECT id, status FROM trips WHERE id = ? AND tenant_id = ?');
+const INSERT_TRIP = statement(
+  `INSERT INTO trips (id, tenant_id, short_id, status, warehouse_id, driver_id, vehicle_id, stop_count, planned_at, updated_at)
+   VALUES (?, ?, ?, 'Confirmed', ?, ?, ?, ?, ?, ?)`,
+);
+const SHORT_ID_TAKEN = statement('SELECT 1 AS taken FROM trips WHERE tenant_id = ? AND short_id = ?');
+const SET_TRIP_STATUS = statement('UPDATE trips SET status = ?, updated_at = ? WHERE id = ?');
+const ORDER_ROW = statement('SELECT id, status, trip_id, archived_at FROM orders WHERE id = ? AND tenant_id = ?');
+const FIRST_WAREHOUSE = statement('SELECT warehouse_id FROM order_lines WHERE order_id = ? ORDER BY position LIMIT 1');
+const MOVE_ORDER = statement('UPDATE orders SET status = ?, trip_id = ?, updated_at = ? WHERE id = ?');
+const TRIP_JSON_BY_ID = portable`SELECT ${TRIP_JSON} AS json FROM trips t WHERE t.id = ? AND t.tenant_id = ?`;
+
+/** A trip's life over `sql`. */
+export function makeTripLife(sql: Sql, deps: { tenants: Tenants; history: History; stops: TripStops }) {
   const { tenants, history, stops } = deps;
-  const tripRow = db.prepare<[string, string], TripRow>('SELECT id, status FROM trips WHERE id = ? AND tenant_id = ?');
-  const insertTrip = db.prepare(
-    `INSERT INTO trips (id, tenant_id, short_id, status, warehouse_id, driver_id, vehicle_id, stop_count, planned_at, updated_at)
-     VALUES (?, ?, ?, 'Confirmed', ?, ?, ?, ?, ?, ?)`,
-  );
-  const shortIdTaken = db.prepare<[string, string], number>('SELECT 1 FROM trips WHERE tenant_id = ? AND short_id = ?').pluck();
-  const setTripStatus = db.prepare('UPDATE trips SET status = ?, updated_at = ? WHERE id = ?');
-  const orderRow = db.prepare<[string, string], OrderRow>('SELECT id, status, trip_id, archived_at FROM orders WHERE id = ? AND tenant_id = ?');
-  const firstWarehouse = db.prepare<[string], string>('SELECT warehouse_id FROM order_lines WHERE order_id = ? ORDER BY position LIMIT 1').pluck();
-  const moveOrder = db.prepare('UPDATE orders SET status = ?, trip_id = ?, updated_at = ? WHERE id = ?');
-  const tripJson = db.prepare<[string, string], string>(`SELECT ${TRIP_JSON} FROM trips t WHERE t.id = ? AND t.tenant_id = ?`).pluck();
 
   /** The tenant's trip, its stops made if it has none yet; refuses an unknown trip. */
-  function trip(tenantId: string, tripId: string): TripRow {
-    const row = tripRow.get(tripId, tenantId) ?? refuse('planning.trip_not_found', `No trip ${tripId} in the tenant.`);
-    stops.ensure(tripId);
+  function* trip(tenantId: string, tripId: string): Steps<TripRow> {
+    const row = (yield* q.one<TripRow>(TRIP_ROW, [tripId, tenantId])) ?? refuse('planning.trip_not_found', `No trip ${tripId} in the tenant.`);
+    yield* stops.ensure(tripId);
     return row;
   }
 
   /** Moves an order to `to` (on `tripId`, or off every trip when null) and records it. */
-  function move(orderId: string, from: string, to: string, tripId: string | null, stamp: string, extra: object = {}): void {
-    moveOrder.run(to, tripId, stamp, orderId);
-    history.record(orderId, stamp, 'status', { from, to, tripId, ...extra });
+  function* move(orderId: string, from: string, to: string, tripId: string | null, stamp: string, extra: object = {}): Steps<void> {
+    yield* q.run(MOVE_ORDER, [to, tripId, stamp, orderId]);
+    yield* history.record(orderId, stamp, 'status', { from, to, tripId, ...extra });
   }
 
   const isLive = (stop: StopState) => stop.status === 'Open';
 
   /** Starts the trip: it and the orders of its open stops become InProgress. */
-  function start(tripId: string, stamp: string): void {
-    setTripStatus.run('InProgress', stamp, tripId);
-    for (const stop of stops.list(tripId).filter(isLive)) {
-      if (stop.orderStatus === 'Planned') move(stop.orderId, 'Planned', 'InProgress', tripId, stamp);
+  function* start(tripId: string, stamp: string): Steps<void> {
+    yield* q.run(SET_TRIP_STATUS, ['InProgress', stamp, tripId]);
+    for (const stop of (yield* stops.list(tripId)).filter(isLive)) {
+      if (stop.orderStatus === 'Planned') yield* move(stop.orderId, 'Planned', 'InProgress', tripId, stamp);
     }
   }
 
-  return {
-    /** The tenant's trip with its stops, or undefined. */
-    detail: transaction(db, (tenantId: string, tripId: string): TripDetail | undefined => {
-      const json = tripJson.get(tripId, tenantId);
-      if (json === undefined) return undefined;
-      stops.ensure(tripId);
-      return { ...(JSON.parse(json) as Trip), stops: stops.view(tripId) };
-    }),
-
+  const steps = {
     // requirement: D41
     /** Builds a Confirmed trip with one stop per order (with `chosen` ids: the simulation's, D53); the orders become Planned. Returns the trip's id. */
-    build: transaction(db, (tenantId: string, input: { orderIds: string[]; driverId?: string | null; vehicleId?: string | null }, chosen?: ChosenIds): string => {
-      const orders = input.orderIds.map((orderId, i) => {
-        const order = orderRow.get(orderId, tenantId);
+    *build(tenantId: string, input: { orderIds: string[]; driverId?: string | null; vehicleId?: string | null }, chosen?: ChosenIds): Steps<string> {
+      const orders: OrderRow[] = [];
+      for (const [i, orderId] of input.orderIds.entries()) {
+        const order = yield* q.one<OrderRow>(ORDER_ROW, [orderId, tenantId]);
         if (order === undefined || order.archived_at !== null) {
           refuse('planning.order_not_plannable', `No live order ${orderId} in the tenant.`, `orderIds[${i}]`, orderId);
         }
@@ -96,34 +91,36 @@ export function makeTripLife(db: Db, deps: { tenants: Tenants; history: History;
         if (!PLANNABLE.has(order.status)) {
           refuse('planning.order_not_plannable', `Order ${orderId} is ${order.status} and cannot be planned.`, `orderIds[${i}]`, orderId);
         }
-        return order;
-      });
-      const stamp = tenants.nextStamp(tenantId);
+        orders.push(order);
+      }
+      const stamp = yield* tenants.steps.nextStamp(tenantId);
       const tripId = chosen?.id ?? randomUUID();
-      const shortId = newShortId('TRP', (code) => shortIdTaken.get(tenantId, code) !== undefined, chosen?.pick);
-      const warehouseId = firstWarehouse.get(orders[0]!.id)!;
-      insertTrip.run(tripId, tenantId, shortId, warehouseId, input.driverId ?? null, input.vehicleId ?? null, orders.length, stamp, stamp);
-      stops.add(tripId, input.orderIds);
-      for (const order of orders) move(order.id, order.status, 'Planned', tripId, stamp);
+      const shortId = yield* newShortId('TRP', function* (code) {
+        return (yield* q.one(SHORT_ID_TAKEN, [tenantId, code])) !== undefined;
+      }, chosen?.pick);
+      const warehouseId = (yield* q.one<{ warehouse_id: string }>(FIRST_WAREHOUSE, [orders[0]!.id]))!.warehouse_id;
+      yield* q.run(INSERT_TRIP, [tripId, tenantId, shortId, warehouseId, input.driverId ?? null, input.vehicleId ?? null, orders.length, stamp, stamp]);
+      yield* stops.add(tripId, input.orderIds);
+      for (const order of orders) yield* move(order.id, order.status, 'Planned', tripId, stamp);
       return tripId;
-    }),
+    },
 
     // requirement: int.trip.start
     /** Confirmed → InProgress, with the trip's Planned orders. */
-    start: transaction(db, (tenantId: string, tripId: string): void => {
-      assertCanStart(trip(tenantId, tripId).status);
-      start(tripId, tenants.nextStamp(tenantId));
-    }),
+    *start(tenantId: string, tripId: string): Steps<void> {
+      assertCanStart((yield* trip(tenantId, tripId)).status);
+      yield* start(tripId, yield* tenants.steps.nextStamp(tenantId));
+    },
 
     // requirement: D42
     /** Finishes stop `index` with its outcome; the order takes its end status. A Confirmed trip starts first (D42). */
-    recordOutcome: transaction(db, (tenantId: string, tripId: string, index: number, input: StopOutcomeInput): void => {
-      const current = trip(tenantId, tripId);
-      const all = stops.list(tripId);
+    *recordOutcome(tenantId: string, tripId: string, index: number, input: StopOutcomeInput): Steps<void> {
+      const current = yield* trip(tenantId, tripId);
+      const all = yield* stops.list(tripId);
       const stop = all[index] ?? refuse('trips.stop.notFound', `The trip has ${all.length} stops; there is no stop ${index}.`);
       assertStopsChangeable(current.status);
       if (stop.status !== 'Open') refuse('trips.stop.illegalTransition', `Stop ${index} is ${stop.status}; only an open stop takes an outcome.`);
-      const specs = stops.lineSpecs(stop.orderId);
+      const specs = yield* stops.lineSpecs(stop.orderId);
       const reasonCode = input.reasonCode ?? null;
       let lines;
       if (input.status === 'Failed') {
@@ -132,34 +129,54 @@ export function makeTripLife(db: Db, deps: { tenants: Tenants; history: History;
       } else {
         lines = checkLineOutcomes(stop.orderType, specs, input.lines);
       }
-      const stamp = tenants.nextStamp(tenantId);
-      if (current.status === 'Confirmed') start(tripId, stamp);
+      const stamp = yield* tenants.steps.nextStamp(tenantId);
+      if (current.status === 'Confirmed') yield* start(tripId, stamp);
       const from = current.status === 'Confirmed' && stop.orderStatus === 'Planned' ? 'InProgress' : stop.orderStatus;
       const status = input.status ?? 'Completed';
-      stops.finish(tripId, index, { status, reasonCode, lines }, stamp);
-      history.record(stop.orderId, stamp, 'outcome', { tripId, stop: index, status, reasonCode, lines });
-      move(stop.orderId, from, endStatus(stop.orderType, specs, lines), tripId, stamp);
-      setTripStatus.run('InProgress', stamp, tripId);
-    }),
+      yield* stops.finish(tripId, index, { status, reasonCode, lines }, stamp);
+      yield* history.record(stop.orderId, stamp, 'outcome', { tripId, stop: index, status, reasonCode, lines });
+      yield* move(stop.orderId, from, endStatus(stop.orderType, specs, lines), tripId, stamp);
+      yield* q.run(SET_TRIP_STATUS, ['InProgress', stamp, tripId]);
+    },
 
     // requirement: int.trip.complete
     // requirement: D43
     /** InProgress → Completed once no stop is open. */
-    complete: transaction(db, (tenantId: string, tripId: string): void => {
-      const current = trip(tenantId, tripId);
-      assertCanComplete(current.status, stops.list(tripId).filter(isLive).length);
-      setTripStatus.run('Completed', tenants.nextStamp(tenantId), tripId);
-    }),
+    *complete(tenantId: string, tripId: string): Steps<void> {
+      const current = yield* trip(tenantId, tripId);
+      assertCanComplete(current.status, (yield* stops.list(tripId)).filter(isLive).length);
+      yield* q.run(SET_TRIP_STATUS, ['Completed', yield* tenants.steps.nextStamp(tenantId), tripId]);
+    },
 
     // requirement: int.trip.cancel
     /** Confirmed or InProgress → Cancelled; the orders of open stops go back to InPlanning, off the trip (D43). */
-    cancel: transaction(db, (tenantId: string, tripId: string, reasonCode: string): void => {
-      assertCanCancel(trip(tenantId, tripId).status);
-      const stamp = tenants.nextStamp(tenantId);
-      for (const stop of stops.list(tripId).filter(isLive)) move(stop.orderId, stop.orderStatus, 'InPlanning', null, stamp, { tripId, reasonCode });
-      stops.cancelOpen(tripId, stamp);
-      setTripStatus.run('Cancelled', stamp, tripId);
-    }),
+    *cancel(tenantId: string, tripId: string, reasonCode: string): Steps<void> {
+      assertCanCancel((yield* trip(tenantId, tripId)).status);
+      const stamp = yield* tenants.steps.nextStamp(tenantId);
+      for (const stop of (yield* stops.list(tripId)).filter(isLive)) yield* move(stop.orderId, stop.orderStatus, 'InPlanning', null, stamp, { tripId, reasonCode });
+      yield* stops.cancelOpen(tripId, stamp);
+      yield* q.run(SET_TRIP_STATUS, ['Cancelled', stamp, tripId]);
+    },
+  };
+
+  return {
+    /** The steps other units of work run inside their own transaction. */
+    steps,
+    /** The tenant's trip with its stops, or undefined (a write: a fixture trip gets its stops the first time it is shown). */
+    detail: (tenantId: string, tripId: string): Promise<TripDetail | undefined> =>
+      sql.write(tenantId, function* () {
+        const json = (yield* q.one<{ json: string }>(TRIP_JSON_BY_ID, [tripId, tenantId]))?.json;
+        if (json === undefined) return undefined;
+        yield* stops.ensure(tripId);
+        return { ...(JSON.parse(json) as Trip), stops: yield* stops.view(tripId) };
+      }),
+    build: (tenantId: string, input: { orderIds: string[]; driverId?: string | null; vehicleId?: string | null }, chosen?: ChosenIds): Promise<string> =>
+      sql.write(tenantId, () => steps.build(tenantId, input, chosen)),
+    start: (tenantId: string, tripId: string): Promise<void> => sql.write(tenantId, () => steps.start(tenantId, tripId)),
+    recordOutcome: (tenantId: string, tripId: string, index: number, input: StopOutcomeInput): Promise<void> =>
+      sql.write(tenantId, () => steps.recordOutcome(tenantId, tripId, index, input)),
+    complete: (tenantId: string, tripId: string): Promise<void> => sql.write(tenantId, () => steps.complete(tenantId, tripId)),
+    cancel: (tenantId: string, tripId: string, reasonCode: string): Promise<void> => sql.write(tenantId, () => steps.cancel(tenantId, tripId, reasonCode)),
   };
 }
 

@@ -20,7 +20,7 @@ let consoleDir: string;
 beforeAll(async () => {
   if (SKIP) return;
   consoleDir = await builtConsole();
-  sandbox = await startServer(memoryStore(), { adminToken: TEST_ADMIN_TOKEN, consoleDir });
+  sandbox = await startServer(await memoryStore(), { adminToken: TEST_ADMIN_TOKEN, consoleDir });
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {

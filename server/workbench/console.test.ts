@@ -41,7 +41,7 @@ beforeAll(async () => {
   await buildConsole(built);
   builtUrl = await serveConsole(built);
   unbuiltUrl = await serveConsole(unbuilt);
-  sandbox = await startServer(memoryStore());
+  sandbox = await startServer(await memoryStore());
 }, 60_000);
 afterAll(async () => {
   for (const close of closers) close();

@@ -21,7 +21,7 @@ let server: RunningServer;
 
 beforeAll(async () => {
   if (SKIP) return;
-  server = await startServer(memoryStore());
+  server = await startServer(await memoryStore());
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {

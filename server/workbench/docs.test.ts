@@ -13,7 +13,7 @@ import { PAGE_CSP, SWAGGER_CSP } from './docs.ts';
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startServer(memoryStore());
+  server = await startServer(await memoryStore());
 });
 afterAll(() => server.close());
 

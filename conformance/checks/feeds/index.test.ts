@@ -1,7 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { portable } from '../../../server/store/dialect.ts';
 import { makeFeedPage, ORDER_JSON, TRIP_JSON, type FeedQuery, type FeedRows } from '../../../server/store/feed-sql.ts';
-import type { Store } from '../../../server/store/index.ts';
+import type { SqliteStore, Store } from '../../../server/store/index.ts';
 import { type ReferenceTarget, runChecks, startReference } from '../../../dev/testing/conformance/reference.ts';
 import type { Check } from '../../engine/types/check.ts';
 import type { CheckResult } from '../../engine/types/report.ts';
@@ -47,14 +48,14 @@ function concurrentWriter(name: string, rounds: number): Check {
 }
 
 /** Runs the family against the reference built with `wrapStore`. */
-async function runBroken(wrapStore: (store: Store) => Store) {
+async function runBroken(wrapStore: (store: SqliteStore) => SqliteStore) {
   reference = await startReference({ wrapStore });
   return runChecks(feedsChecks, reference.profile);
 }
 
 /** A store whose order and trip feed pages come from `orders` and `trips` (each given the original). */
-function wrapFeeds(override: { orders?: (original: Store['orders']['feedPage'], store: Store) => Store['orders']['feedPage']; trips?: (original: Store['trips']['feedPage'], store: Store) => Store['trips']['feedPage'] }) {
-  return (store: Store): Store => ({
+function wrapFeeds(override: { orders?: (original: SqliteStore['orders']['feedPage'], store: SqliteStore) => SqliteStore['orders']['feedPage']; trips?: (original: SqliteStore['trips']['feedPage'], store: SqliteStore) => SqliteStore['trips']['feedPage'] }) {
+  return (store: SqliteStore): SqliteStore => ({
     ...store,
     orders: { ...store.orders, ...(override.orders ? { feedPage: override.orders(store.orders.feedPage, store) } : {}) },
     trips: { ...store.trips, ...(override.trips ? { feedPage: override.trips(store.trips.feedPage, store) } : {}) },
@@ -63,25 +64,25 @@ function wrapFeeds(override: { orders?: (original: Store['orders']['feedPage'], 
 
 /** Both feeds with the same change to the query they are asked. */
 function bothFeedsQuery(change: (query: FeedQuery) => FeedQuery) {
-  const wrap = (original: (tenantId: string, query: FeedQuery) => FeedRows) => (tenantId: string, query: FeedQuery) => original(tenantId, change(query));
+  const wrap = (original: (tenantId: string, query: FeedQuery) => Promise<FeedRows>) => (tenantId: string, query: FeedQuery) => original(tenantId, change(query));
   return wrapFeeds({ orders: wrap, trips: wrap });
 }
 
 /** Both feeds with the same change to the page they answer (given the query). */
 function bothFeedsRows(change: (rows: FeedRows, query: FeedQuery) => FeedRows) {
-  const wrap = (original: (tenantId: string, query: FeedQuery) => FeedRows) => (tenantId: string, query: FeedQuery) => change(original(tenantId, query), query);
+  const wrap = (original: (tenantId: string, query: FeedQuery) => Promise<FeedRows>) => async (tenantId: string, query: FeedQuery) => change(await original(tenantId, query), query);
   return wrapFeeds({ orders: wrap, trips: wrap });
 }
 
 /** A store whose order write `name` keeps the order's updatedAtUtc as it was (the change does not move it). */
 function writeWithoutBump(name: 'cancel' | 'attachPayment') {
-  return (store: Store): Store => {
+  return (store: SqliteStore): SqliteStore => {
     const stampOf = store.db.prepare<[string, string], { id: string; updated_at: string }>('SELECT id, updated_at FROM orders WHERE tenant_id = ? AND external_id = ?');
     const restore = store.db.prepare('UPDATE orders SET updated_at = ? WHERE id = ?');
-    const original = store.orders[name] as (tenantId: string, externalId: string, ...rest: never[]) => ReturnType<Store['orders']['cancel']>;
-    const write = (tenantId: string, externalId: string, ...rest: never[]) => {
+    const original = store.orders[name] as (tenantId: string, externalId: string, ...rest: never[]) => ReturnType<SqliteStore['orders']['cancel']>;
+    const write = async (tenantId: string, externalId: string, ...rest: never[]) => {
       const before = stampOf.get(tenantId, externalId);
-      const result = original(tenantId, externalId, ...rest);
+      const result = await original(tenantId, externalId, ...rest);
       if (before !== undefined) restore.run(before.updated_at, before.id);
       return result;
     };
@@ -90,20 +91,20 @@ function writeWithoutBump(name: 'cancel' | 'attachPayment') {
 }
 
 /** The order feed over every tenant's live orders (no tenant filter). */
-const everyTenantsOrders = (store: Store) =>
-  makeFeedPage(store.db, { select: `SELECT o.updated_at, o.id, o.status, ${ORDER_JSON} FROM orders o WHERE ? IS NOT NULL AND o.archived_at IS NULL AND (o.updated_at, o.id) > (?, ?)`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' });
+const everyTenantsOrders = (store: SqliteStore) =>
+  makeFeedPage(store.sql, { select: portable`SELECT o.updated_at, o.id, o.status, ${ORDER_JSON} AS json FROM orders o WHERE ? IS NOT NULL AND o.archived_at IS NULL AND (o.updated_at, o.id) > (?, ?)`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' });
 
 /** The trip feed over every tenant's trips. */
-const everyTenantsTrips = (store: Store) =>
-  makeFeedPage(store.db, { select: `SELECT t.updated_at, t.id, t.status, ${TRIP_JSON} FROM trips t WHERE ? IS NOT NULL AND (t.updated_at, t.id) > (?, ?)`, orderBy: 't.updated_at, t.id', statusColumn: 't.status' });
+const everyTenantsTrips = (store: SqliteStore) =>
+  makeFeedPage(store.sql, { select: portable`SELECT t.updated_at, t.id, t.status, ${TRIP_JSON} AS json FROM trips t WHERE ? IS NOT NULL AND (t.updated_at, t.id) > (?, ?)`, orderBy: 't.updated_at, t.id', statusColumn: 't.status' });
 
 /** The order feed with archived orders left in. */
-const withArchivedOrders = (store: Store) =>
-  makeFeedPage(store.db, { select: `SELECT o.updated_at, o.id, o.status, ${ORDER_JSON} FROM orders o WHERE o.tenant_id = ? AND (o.updated_at, o.id) > (?, ?)`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' });
+const withArchivedOrders = (store: SqliteStore) =>
+  makeFeedPage(store.sql, { select: portable`SELECT o.updated_at, o.id, o.status, ${ORDER_JSON} AS json FROM orders o WHERE o.tenant_id = ? AND (o.updated_at, o.id) > (?, ?)`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' });
 
 /** Both feeds served by `leaky` (given the store) for the queries `when` picks, else as they are. */
 function leakingWhen(when: (query: FeedQuery) => boolean) {
-  const wrap = (leaky: (store: Store) => (tenantId: string, query: FeedQuery) => FeedRows) => (original: (tenantId: string, query: FeedQuery) => FeedRows, store: Store) => {
+  const wrap = (leaky: (store: SqliteStore) => (tenantId: string, query: FeedQuery) => Promise<FeedRows>) => (original: (tenantId: string, query: FeedQuery) => Promise<FeedRows>, store: SqliteStore) => {
     const served = leaky(store);
     return (tenantId: string, query: FeedQuery) => (when(query) ? served(tenantId, query) : original(tenantId, query));
   };
@@ -112,7 +113,7 @@ function leakingWhen(when: (query: FeedQuery) => boolean) {
 
 /** A store in which orders of the reference's tenant A, by external id, took another type and status (seed-invalid data). */
 function ordersRewritten(changes: Record<string, { type: string; status: string }>) {
-  return (store: Store): Store => {
+  return (store: SqliteStore): SqliteStore => {
     const update = store.db.prepare('UPDATE orders SET type = ?, status = ? WHERE external_id = ?');
     for (const [externalId, { type, status }] of Object.entries(changes)) update.run(type, status, externalId);
     return store;
@@ -172,7 +173,7 @@ describe('feeds checks against the reference', () => {
 });
 
 describe('feeds checks against broken stores', () => {
-  it.each<[string, (store: Store) => Store, string[]]>([
+  it.each<[string, (store: SqliteStore) => SqliteStore, string[]]>([
     ['an order feed that returns archived orders', wrapFeeds({ orders: (_original, store) => withArchivedOrders(store) }), ['feeds.orders.archived.hidden', 'feeds.orders.walks.archived']],
     // Small pages only: archived.hidden reads pages of 100.
     [
@@ -194,8 +195,8 @@ describe('feeds checks against broken stores', () => {
       'feeds that skip the ties of the last item after a cursor',
       wrapFeeds({
         orders: (_original, store) =>
-          makeFeedPage(store.db, { select: `SELECT o.updated_at, o.id, o.status, ${ORDER_JSON} FROM orders o WHERE o.tenant_id = ? AND o.archived_at IS NULL ${tiesSkipped('o')}`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' }),
-        trips: (_original, store) => makeFeedPage(store.db, { select: `SELECT t.updated_at, t.id, t.status, ${TRIP_JSON} FROM trips t WHERE t.tenant_id = ? ${tiesSkipped('t')}`, orderBy: 't.updated_at, t.id', statusColumn: 't.status' }),
+          makeFeedPage(store.sql, { select: portable`SELECT o.updated_at, o.id, o.status, ${ORDER_JSON} AS json FROM orders o WHERE o.tenant_id = ? AND o.archived_at IS NULL ${tiesSkipped('o')}`, orderBy: 'o.updated_at, o.id', statusColumn: 'o.status' }),
+        trips: (_original, store) => makeFeedPage(store.sql, { select: portable`SELECT t.updated_at, t.id, t.status, ${TRIP_JSON} AS json FROM trips t WHERE t.tenant_id = ? ${tiesSkipped('t')}`, orderBy: 't.updated_at, t.id', statusColumn: 't.status' }),
       }),
       // The trip feed's tail shares a stamp too, so the page after a cursor there misses the last item and ends.
       // follow.payment (D10) passes: the paid orders still come back; the skipped items are follow.changes' (SHOULD) to report.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalog } from '../../../spec/load.ts';
-import type { Store } from '../../../server/store/index.ts';
+import type { SqliteStore } from '../../../server/store/index.ts';
 import { answerJson, type AnswerRewrite, type ProxiedAnswer, type RunningProxy, startProxy } from '../../../dev/testing/conformance/proxy.ts';
 import { provisionReference, type ReferenceTarget, runChecks, startReference } from '../../../dev/testing/conformance/reference.ts';
 import type { Profile } from '../../engine/types/profile.ts';
@@ -194,9 +194,12 @@ describe('sandbox checks against broken targets', () => {
 
   it('fail sandbox.tenant.archived.reads alone when an archived tenant\'s key no longer reads', async () => {
     // whoami of an archived tenant's key is refused as if reads were writes.
+    // The proxy rewrites synchronously: it reads the tenant's state straight from the reference's database.
+    const state = target.store.db.prepare<[string], { state: string }>('SELECT state FROM tenants WHERE id = ?');
+    const stateOf = (tenantId: string) => state.get(tenantId)?.state;
     const run = await runBroken((answer, request) => {
       const tenantId = (answerJson(answer) as { tenantId?: string } | undefined)?.tenantId;
-      if (request.url !== '/api/v1/integration/whoami' || answer.status !== 200 || tenantId === undefined || target.store.tenants.get(tenantId)?.state !== 'Archived') return answer;
+      if (request.url !== '/api/v1/integration/whoami' || answer.status !== 200 || tenantId === undefined || stateOf(tenantId) !== 'Archived') return answer;
       return rewritten({ ...answer, headers: { ...answer.headers, 'content-type': 'application/problem+json' } }, 409, { type: 'tenants.tenant.archived', title: 'Conflict', status: 409, detail: null, instance: null });
     });
     expect(failedIn(run)).toEqual(['sandbox.tenant.archived.reads']);
@@ -204,7 +207,7 @@ describe('sandbox checks against broken targets', () => {
   });
 
   it('fail sandbox.tenant.archived (and D31\'s lifecycle check) when an archived tenant writes as a suspended one', async () => {
-    const suspendedOnly = (store: Store): Store => ({
+    const suspendedOnly = (store: SqliteStore): SqliteStore => ({
       ...store,
       tenants: { ...store.tenants, setState: (id, state) => store.tenants.setState(id, state === 'Archived' ? 'Suspended' : state) },
     });

@@ -53,7 +53,7 @@ describe('writes checks against broken targets: cancels, archives, unknown order
   it('fail writes.cancel.legal, .status and .noBody when no cancel is allowed', async () => {
     let cancellable = new Set<string>();
     const target = await reference({
-      wrapStore: withOrders((real) => ({ cancel: (tenantId, externalId, reason) => (cancellable.has(externalId) ? { ok: false, reason: 'illegal', status: 'New' } : real.cancel(tenantId, externalId, reason)) })),
+      wrapStore: withOrders((real) => ({ cancel: async (tenantId, externalId, reason) => (cancellable.has(externalId) ? { ok: false, reason: 'illegal', status: 'New' } : real.cancel(tenantId, externalId, reason)) })),
     });
     cancellable = new Set(target.profile.orders!.cancellable);
     const { byId } = await runChecks(writesChecks, target.profile);
@@ -71,8 +71,8 @@ describe('writes checks against broken targets: cancels, archives, unknown order
   it('fail writes.cancel.status when a cancelled order takes another status', async () => {
     const target = await reference({
       wrapStore: withOrders((real) => ({
-        cancel: (tenantId, externalId, reason) => {
-          const result = real.cancel(tenantId, externalId, reason);
+        cancel: async (tenantId, externalId, reason) => {
+          const result = await real.cancel(tenantId, externalId, reason);
           return result.ok ? { ...result, orderJson: result.orderJson.replace('"status":"Cancelled"', '"status":"CancelRequested"') } : result;
         },
       })),
@@ -161,7 +161,7 @@ describe('writes checks against broken targets: cancels, archives, unknown order
   it('fail writes.archive.gone and .feed when archiving leaves the order live', async () => {
     let pools = new Set<string>();
     const target = await reference({
-      wrapStore: withOrders((real) => ({ archive: (tenantId, externalId) => (pools.has(externalId) ? { ok: true, orderJson: '' } : real.archive(tenantId, externalId)) })),
+      wrapStore: withOrders((real) => ({ archive: async (tenantId, externalId) => (pools.has(externalId) ? { ok: true, orderJson: '' } : real.archive(tenantId, externalId)) })),
     });
     pools = poolIds(target.profile);
     expect(await failedChecks(target.profile)).toEqual(['writes.archive.onTrip', 'writes.archive.gone', 'writes.archive.feed']);

@@ -93,8 +93,8 @@ describe('writes checks against broken targets: payments', () => {
       wrapStore: (store) => {
         const rewrite = store.db.prepare("UPDATE order_history SET data = json_set(data, '$.amount', ?) WHERE kind = 'payment' AND json_extract(data, '$.paymentId') = ?");
         return withOrders((real) => ({
-          attachPayment: (tenantId, externalId, payment) => {
-            const result = real.attachPayment(tenantId, externalId, payment);
+          attachPayment: async (tenantId, externalId, payment) => {
+            const result = await real.attachPayment(tenantId, externalId, payment);
             if (result.ok) rewrite.run(payment.amount, payment.paymentId);
             return result;
           },

@@ -7,7 +7,7 @@
 import { memoryStore, type RunningServer, seedTenant, startServer, TINY_DATASET_STATUSES, tinyDataset } from '../sandbox.ts';
 import type { AppOptions } from '../../../server/start/app.ts';
 import type { OrderStatusName } from '../../../spec/load.ts';
-import type { Store } from '../../../server/store/index.ts';
+import type { SqliteStore, Store } from '../../../server/store/index.ts';
 import { integrationContract } from '../../../conformance/contract/contract.ts';
 import { CANCELLABLE_STATUSES, ON_TRIP_STATUSES } from '../../../conformance/contract/order-statuses.ts';
 import { provisionProfile } from '../../../conformance/setup/profile.ts';
@@ -22,8 +22,8 @@ const STATUS_AT: readonly OrderStatusName[] = TINY_DATASET_STATUSES;
 
 /** The reference with a hand-built profile. */
 export interface ReferenceTarget {
-  server: RunningServer;
-  store: Store;
+  server: RunningServer<Store>;
+  store: SqliteStore;
   profile: Profile;
   close(): Promise<void>;
 }
@@ -47,17 +47,17 @@ function pool(total: number, statuses: readonly string[], size: number, taken: S
  * `options` (e.g. a wrapped store) lets a test build a deliberately broken variant; `sandbox`
  * opens the control plane with `REFERENCE_ADMIN_TOKEN` and adds it to the profile.
  */
-export async function startReference(options: { wrapStore?: (store: Store) => Store; app?: Partial<AppOptions>; sandbox?: boolean } = {}): Promise<ReferenceTarget> {
-  const store = memoryStore();
+export async function startReference(options: { wrapStore?: (store: SqliteStore) => SqliteStore; app?: Partial<AppOptions>; sandbox?: boolean } = {}): Promise<ReferenceTarget> {
+  const store = await memoryStore();
   const orders = 450;
-  const a = seedTenant(store, tinyDataset({ orders, trips: 150 }));
+  const a = await seedTenant(store, tinyDataset({ orders, trips: 150 }));
   const otherDataset = tinyDataset({ orders: 40, trips: 5, start: Date.parse('2026-10-02T00:00:00.000Z'), externalIdPrefix: 'OTHER', idSpace: 1 });
-  const b = seedTenant(store, otherDataset);
-  const c = seedTenant(store, tinyDataset({ orders: 20 }));
-  store.tenants.setState(c.tenantId, 'Suspended');
-  const revoked = store.keys.create({ tenantId: a.tenantId, name: 'revoked', scopes: ['orders:read', 'orders:write', 'trips:read'] });
-  store.keys.revoke(a.tenantId, revoked.id);
-  const rateLimited = store.keys.create({ tenantId: a.tenantId, name: 'limited', scopes: ['orders:read', 'orders:write', 'trips:read'], rateLimit: 5 });
+  const b = await seedTenant(store, otherDataset);
+  const c = await seedTenant(store, tinyDataset({ orders: 20 }));
+  await store.tenants.setState(c.tenantId, 'Suspended');
+  const revoked = await store.keys.create({ tenantId: a.tenantId, name: 'revoked', scopes: ['orders:read', 'orders:write', 'trips:read'] });
+  await store.keys.revoke(a.tenantId, revoked.id);
+  const rateLimited = await store.keys.create({ tenantId: a.tenantId, name: 'limited', scopes: ['orders:read', 'orders:write', 'trips:read'], rateLimit: 5 });
   const server = await startServer(options.wrapStore ? options.wrapStore(store) : store, {
     bodyIdleTimeoutMs: 1000,
     ...(options.sandbox ? { adminToken: REFERENCE_ADMIN_TOKEN } : {}),
@@ -100,8 +100,8 @@ export const REFERENCE_ADMIN_TOKEN = 'wba_conformance-test-admin-token';
  * profile the way `--provision` does: `POST /sandbox/v1/profiles` through `provisionProfile`.
  * `options` as for `startReference`.
  */
-export async function provisionReference(options: { wrapStore?: (store: Store) => Store; app?: Partial<AppOptions> } = {}): Promise<ReferenceTarget> {
-  const store = memoryStore();
+export async function provisionReference(options: { wrapStore?: (store: SqliteStore) => SqliteStore; app?: Partial<AppOptions> } = {}): Promise<ReferenceTarget> {
+  const store = await memoryStore();
   const adminToken = options.app?.adminToken ?? REFERENCE_ADMIN_TOKEN;
   const server = await startServer(options.wrapStore ? options.wrapStore(store) : store, { bodyIdleTimeoutMs: 1000, ...options.app, adminToken });
   try {
@@ -130,7 +130,7 @@ export async function runChecks(checks: readonly Check[], profile: Profile, opti
  * Runs `checks` against a deliberately broken reference: its store wrapped by `wrapStore`,
  * or a proxy in front of it applying `rewrite`. Both are closed before it returns.
  */
-export async function runAgainstBroken(checks: readonly Check[], breakage: { wrapStore?: (store: Store) => Store; rewrite?: AnswerRewrite | ProxyRewrite }) {
+export async function runAgainstBroken(checks: readonly Check[], breakage: { wrapStore?: (store: SqliteStore) => SqliteStore; rewrite?: AnswerRewrite | ProxyRewrite }) {
   const reference = await startReference(breakage.wrapStore ? { wrapStore: breakage.wrapStore } : {});
   const proxy = breakage.rewrite === undefined ? undefined : await startProxy(reference.server.url, breakage.rewrite);
   try {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { writesChecks } from '../../../conformance/checks/writes/index.ts';
 import type { Profile } from '../../../conformance/engine/types/profile.ts';
-import type { Store } from '../../../server/store/index.ts';
+import type { SqliteStore } from '../../../server/store/index.ts';
 import { TINY_DATASET_STATUSES } from '../sandbox.ts';
 import { answerJson, type AnswerRewrite, type ProxiedAnswer, type ProxiedRequest, startProxy } from './proxy.ts';
 import { runChecks, startReference, type ReferenceTarget } from './reference.ts';
@@ -112,25 +112,28 @@ export function accepting(matches: (fieldError: { field?: unknown; value?: unkno
 }
 
 /** Replacements for the order writes of the store (plain functions, not transactions). */
-export type OrderWrites = { [K in 'attachPayment' | 'cancel' | 'archive']?: (...args: Parameters<Store['orders'][K]>) => ReturnType<Store['orders'][K]> };
+export type OrderWrites = { [K in 'attachPayment' | 'cancel' | 'archive']?: (...args: Parameters<SqliteStore['orders'][K]>) => ReturnType<SqliteStore['orders'][K]> };
 
 /** A store whose order writes are replaced by `orders(real)`. */
-export function withOrders(orders: (real: Store['orders']) => OrderWrites) {
-  return (store: Store): Store => ({ ...store, orders: { ...store.orders, ...orders(store.orders) } as Store['orders'] });
+export function withOrders(orders: (real: SqliteStore['orders']) => OrderWrites) {
+  return (store: SqliteStore): SqliteStore => ({ ...store, orders: { ...store.orders, ...orders(store.orders) } as SqliteStore['orders'] });
 }
 
 /**
  * A store that records a repeated paymentId (same order, same id) in the history again, as an
  * entry of `kind`, while the order and its answer stay as they were.
  */
-export function recordingRepeatsAs(kind: 'payment' | 'paymentAmended'): (store: Store) => Store {
+export function recordingRepeatsAs(kind: 'payment' | 'paymentAmended'): (store: SqliteStore) => SqliteStore {
   const paid = new Set<string>();
   return (store) =>
     withOrders((real) => ({
-      attachPayment: (tenantId, externalId, payment) => {
-        const result = real.attachPayment(tenantId, externalId, payment);
+      attachPayment: async (tenantId, externalId, payment) => {
+        const result = await real.attachPayment(tenantId, externalId, payment);
         const key = `${tenantId} ${externalId} ${payment.paymentId}`;
-        if (result.ok && paid.has(key)) store.history.record((JSON.parse(result.orderJson) as { id: string }).id, new Date().toISOString(), kind, payment);
+        if (result.ok && paid.has(key)) {
+          const orderId = (JSON.parse(result.orderJson) as { id: string }).id;
+          await store.sql.write(tenantId, () => store.history.record(orderId, new Date().toISOString(), kind, payment));
+        }
         paid.add(key);
         return result;
       },
