@@ -54,12 +54,13 @@ describe.skipIf(skipWithoutPostgres('follow over HTTP'))('a follower of the orde
   }
 
   /** The follower: every `(id, updatedAtUtc)` it read, polling until `done` and then once more to the end. */
-  async function follower(done: () => boolean): Promise<Set<string>> {
+  async function follower(done: () => boolean, during: (seen: number) => void = () => {}): Promise<Set<string>> {
     const seen = new Set<string>();
     let cursor: string | null = null;
     let since: string | null = null;
     for (let last = false; ; ) {
       const finishing = done();
+      if (!finishing) during(seen.size);
       const query: string = cursor !== null ? `&cursor=${encodeURIComponent(cursor)}` : since !== null ? `&since=${encodeURIComponent(since)}` : '';
       const page = await call(sandbox.url, 'orderFeed', `${ORDERS}?limit=100${query}`, { key: keys[WRITERS]! });
       expect(page.status).toBe(200);
@@ -77,8 +78,10 @@ describe.skipIf(skipWithoutPostgres('follow over HTTP'))('a follower of the orde
   }
 
   it(`misses no change over ${WRITERS * WRITES_PER_WRITER} writes by ${WRITERS} concurrent writers`, { timeout: 600_000 }, async () => {
+    expect(sandbox.store.sql.engine).toBe('postgres');
     let finished = false;
-    const following = follower(() => finished);
+    let seenDuringWrites = 0;
+    const following = follower(() => finished, (count) => (seenDuringWrites = count));
     await Promise.all(Array.from({ length: WRITERS }, (_, n) => writer(n)));
     finished = true;
     const seen = await following;
@@ -94,6 +97,8 @@ describe.skipIf(skipWithoutPostgres('follow over HTTP'))('a follower of the orde
     // Every write took its own stamp (D7): the payments moved their orders past every earlier write.
     const stamps = final.map((order) => order.updatedAtUtc);
     expect(new Set(stamps).size).toBe(stamps.length);
+    // The follower read while the writers wrote, not only once they were done.
+    expect(seenDuringWrites).toBeGreaterThan(final.length / 2);
     const missed = final.filter((order) => !seen.has(`${order.id} ${order.updatedAtUtc}`));
     expect(missed).toEqual([]);
   });
