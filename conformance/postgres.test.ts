@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshDatabase, releaseCluster, skipWithoutPostgres } from '../dev/testing/postgres.ts';
 import { main as conformance } from './cli.ts';
@@ -20,16 +21,20 @@ describe.skipIf(skipWithoutPostgres('conformance'))('the conformance suite with 
   let work: string;
   let child: ChildProcess | undefined;
   let url: string;
+  let database: string;
+  let banner = '';
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'waybill-conformance-pg-'));
-    child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--quiet', '--admin-token-file', 'none', '--db', await freshDatabase()], {
+    database = await freshDatabase();
+    child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--quiet', '--admin-token-file', 'none', '--db', database], {
       cwd: work, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, WAYBILL_ADMIN_TOKEN: ADMIN_TOKEN },
     });
     url = await new Promise<string>((resolve, reject) => {
       let out = '';
       child!.stdout!.on('data', (chunk) => {
         out += chunk;
-        const listening = /listening on (\S+)\n/.exec(out);
+        const listening = /listening on (\S+)\n[\s\S]*\n\n/.exec(out);
+        banner = out;
         if (listening) resolve(listening[1]!);
       });
       child!.stderr!.on('data', (chunk) => (out += chunk));
@@ -57,5 +62,14 @@ describe.skipIf(skipWithoutPostgres('conformance'))('the conformance suite with 
     expect(report.verdict).toEqual({ verdict: 'PASS', reasons: [] });
     expect(report.counts.checks).toBeGreaterThan(100);
     expect(code).toBe(0);
+    // It was PostgreSQL that served: the banner names the database, which holds the tenants --provision made.
+    expect(banner).toContain(`  database: ${database}\n`);
+    const client = new pg.Client({ connectionString: database });
+    await client.connect();
+    try {
+      expect((await client.query<{ n: number }>('SELECT count(*)::int AS n FROM tenants')).rows[0]!.n).toBeGreaterThan(1);
+    } finally {
+      await client.end();
+    }
   });
 });
