@@ -1,7 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** Tests that need PostgreSQL: their project starts one throwaway cluster per run (dev/testing/postgres-global-setup.ts). */
-const postgresTests = ['server/store/postgres/**/*.test.ts', 'dev/testing/postgres*.test.ts'];
+const postgresTests = ['server/store/postgres/**/*.test.ts', 'server/**/*postgres*.test.ts', 'conformance/postgres.test.ts', 'dev/testing/postgres*.test.ts'];
 
 export default defineConfig({
   test: {

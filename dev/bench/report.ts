@@ -42,8 +42,9 @@ export interface Target {
 export interface BenchReport {
   startedAtUtc: string;
   finishedAtUtc: string;
-  machine: { cpuModel: string; cores: number; memoryGb: number; platform: string; node: string; sqlite: string };
-  settings: LoadSettings & { rounds: number; requestLog: 'on' | 'off'; pageLimit: number; cursorsPerDatabase: number; keysRotated: number; sizes: { small: number; large: number } };
+  /** `database` is the engine and its version: `SQLite 3.53.2`, `PostgreSQL 15.14`. */
+  machine: { cpuModel: string; cores: number; memoryGb: number; platform: string; node: string; database: string };
+  settings: LoadSettings & { rounds: number; requestLog: 'on' | 'off'; engine: 'sqlite' | 'postgres'; pageLimit: number; cursorsPerDatabase: number; keysRotated: number; sizes: { small: number; large: number } };
   /** `buildSeconds` is null for a database reused from an earlier run. */
   databases: { orders: number; liveOrders: number; file: string; megabytes: number; built: boolean; buildSeconds: number | null }[];
   runs: RunRecord[];
@@ -182,7 +183,7 @@ const TARGET_HEADER = ['target', 'figure', 'goal', 'met'];
 export function formatTable(report: BenchReport): string {
   const { machine, settings } = report;
   return [
-    `${machine.cpuModel} x${machine.cores}, node ${machine.node}, SQLite ${machine.sqlite}; ` +
+    `${machine.cpuModel} x${machine.cores}, node ${machine.node}, ${machine.database}; ` +
       `${settings.connections} connections, ${settings.durationS} s per run after ${settings.warmupS} s warm-up, best of ${settings.rounds}; ` +
       `sandbox request log ${settings.requestLog ?? 'on'}`,
     '',
@@ -205,12 +206,13 @@ export function formatMarkdown(report: BenchReport): string {
   return [table(FIGURE_HEADER.slice(0, 6), figureRows(report).map((row) => row.slice(0, 6))), '', table(TARGET_HEADER, targets)].join('\n');
 }
 
-/** Writes `reports/bench/<UTC timestamp>.json` and `reports/bench/latest.json`; returns both paths. */
+/** Writes `reports/bench/<UTC timestamp>.json` and `reports/bench/latest.json` (`-postgres` before `.json` on PostgreSQL); returns both paths. */
 export function writeReport(report: BenchReport, dir = 'reports/bench'): string[] {
   mkdirSync(dir, { recursive: true });
   const stamp = report.startedAtUtc.replace(/[:.]/g, '-');
   const text = `${JSON.stringify(report, null, 2)}\n`;
-  const paths = [join(dir, `${stamp}.json`), join(dir, 'latest.json')];
+  const engine = report.settings.engine === 'postgres' ? '-postgres' : '';
+  const paths = [join(dir, `${stamp}${engine}.json`), join(dir, `latest${engine}.json`)];
   for (const path of paths) writeFileSync(path, text);
   return paths;
 }

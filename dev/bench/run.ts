@@ -13,13 +13,12 @@
  * to the console and `reports/bench/`. These are targets for the benchmark, not
  * assertions: the exit code is 1 only when an answer was not 2xx.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
 import { availableParallelism, cpus, platform, release, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
 import { type BenchDatabase, benchDatabase } from './build-db.ts';
 import { killChildren, type ServerChild, startChild } from './children.ts';
 import { type FeedCursors, sampleCursors } from './cursors.ts';
+import { type BenchEngine, benchEngine } from './engine.ts';
 import { type LoadSettings, measure } from './load.ts';
 import { waitForQuiet } from './machine.ts';
 import { type BenchReport, formatMarkdown, formatTable, isQuiet, judge, notesOf, problemsOf, type RunRecord, type Scenario, type ServerName, writeReport } from './report.ts';
@@ -38,6 +37,9 @@ const HELP = `npm run bench [-- options]
   --rounds N         rounds per comparison, best counts (default 2; 1 with --quick)
   --rebuild          rebuild the benchmark databases under .waybill/bench/
   --request-log M    the sandbox's request log: on (default, as waybill serve runs) or off
+  --db E             the engine: sqlite (default), postgres (a throwaway cluster of the
+                     machine's PostgreSQL binaries), or a postgres:// URL of a server on
+                     which the benchmark databases are copied and kept
 `;
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -51,6 +53,7 @@ function options() {
       rounds: { type: 'string' },
       rebuild: { type: 'boolean', default: false },
       'request-log': { type: 'string', default: 'on' },
+      db: { type: 'string', default: 'sqlite' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -69,7 +72,7 @@ function options() {
   const requestLog = values['request-log'];
   if (requestLog !== 'on' && requestLog !== 'off') throw new Error(`--request-log must be on or off, not ${requestLog}`);
   const sizes = values.quick ? { small: 10_000, large: 100_000 } : { small: 10_000, large: 1_000_000 };
-  return { help: values.help, rebuild: values.rebuild, settings: { ...settings, requestLog: requestLog as 'on' | 'off' }, sizes };
+  return { help: values.help, rebuild: values.rebuild, db: values.db, settings: { ...settings, requestLog: requestLog as 'on' | 'off' }, sizes };
 }
 
 /** Fails unless both servers answer the same bytes, a full page at a random cursor and an empty one at the end. */
@@ -87,17 +90,6 @@ async function checkSameAnswers(servers: ServerChild[], cursors: FeedCursors, ke
     if (page.items.length !== (full ? PAGE_LIMIT : 0) || (page.nextCursor === null) === full) {
       throw new Error(`expected ${full ? 'a full page with a next cursor' : 'an empty last page'}, got ${page.items.length} items, nextCursor ${page.nextCursor}`);
     }
-  }
-}
-
-/** Reads the whole file once, so that no run pays for pages the OS has not cached yet. */
-function warmPageCache(file: string): void {
-  const buffer = Buffer.alloc(1 << 20);
-  const fd = openSync(file, 'r');
-  try {
-    while (readSync(fd, buffer, 0, buffer.length, null) > 0);
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -136,11 +128,21 @@ async function compare(
 }
 
 async function main(): Promise<number> {
-  const { help, rebuild, settings, sizes } = options();
+  const { help, rebuild, db, settings, sizes } = options();
   if (help) {
     process.stdout.write(HELP);
     return 0;
   }
+  const engine = await benchEngine(db, progress);
+  try {
+    return await bench(engine, rebuild, settings, sizes);
+  } finally {
+    engine.close();
+  }
+}
+
+/** Builds (or reuses) the databases, measures every comparison on `engine`, and writes the report; answers the exit code. */
+async function bench(engine: BenchEngine, rebuild: boolean, settings: ReturnType<typeof options>['settings'], sizes: { small: number; large: number }): Promise<number> {
   const startedAtUtc = new Date().toISOString();
   const large = await benchDatabase(sizes.large, { rebuild, progress });
   const small = await benchDatabase(sizes.small, { rebuild, progress });
@@ -150,9 +152,11 @@ async function main(): Promise<number> {
 
   const runs: RunRecord[] = [];
   const started: ServerChild[] = [];
+  const targets = new Map<BenchDatabase, string>();
+  for (const database of [large, small]) targets.set(database, await engine.target(database));
   const start = async (name: ServerName, database: BenchDatabase) => {
     const script = name === 'sandbox' ? './serve-sandbox.ts' : './serve-baseline.ts';
-    const args = ['--db', database.file, ...(name === 'baseline' ? ['--tenant', database.tenantId] : ['--request-log', settings.requestLog])];
+    const args = ['--db', targets.get(database)!, ...(name === 'baseline' ? ['--tenant', database.tenantId] : ['--request-log', settings.requestLog])];
     const child = await startChild(name, script, args);
     started.push(child);
     return { ...child, name };
@@ -165,7 +169,7 @@ async function main(): Promise<number> {
     const smallBaseline = await start('baseline', small);
     await checkSameAnswers([sandbox, baseline], largeCursors, large.keys[0]!);
     await checkSameAnswers([smallSandbox, smallBaseline], smallCursors, small.keys[0]!);
-    for (const database of [large, small]) warmPageCache(database.file);
+    for (const database of [large, small]) await engine.warm(targets.get(database)!);
     await compare(runs, 'feedPage', large, [sandbox, baseline], largeCursors.pages, settings);
     await compare(runs, 'caughtUp', large, [sandbox, baseline], [largeCursors.caughtUp], settings);
     await compare(runs, 'feedPage', small, [smallSandbox, smallBaseline], smallCursors.pages, settings);
@@ -173,9 +177,6 @@ async function main(): Promise<number> {
     await Promise.all(started.map((child) => child.stop()));
   }
 
-  const db = new Database(large.file, { readonly: true });
-  const sqlite = db.prepare<[], string>('SELECT sqlite_version()').pluck().get()!;
-  db.close();
   const report: BenchReport = {
     startedAtUtc,
     finishedAtUtc: new Date().toISOString(),
@@ -185,9 +186,9 @@ async function main(): Promise<number> {
       memoryGb: Math.round(totalmem() / 2 ** 30),
       platform: `${platform()} ${release()}`,
       node: process.version,
-      sqlite,
+      database: await engine.version(large),
     },
-    settings: { ...settings, pageLimit: PAGE_LIMIT, cursorsPerDatabase: CURSORS_PER_DATABASE, keysRotated: large.keys.length, sizes },
+    settings: { ...settings, engine: engine.name, pageLimit: PAGE_LIMIT, cursorsPerDatabase: CURSORS_PER_DATABASE, keysRotated: large.keys.length, sizes },
     databases: [large, small].map((d) => ({
       orders: d.orders,
       liveOrders: d.liveOrders,

@@ -62,7 +62,7 @@ async function freePort(): Promise<number> {
 }
 
 /** Settings of a cluster that lives for one test run: reachable on loopback only, and fast rather than durable. */
-function settings(port: number, dir: string): string {
+function settings(port: number, dir: string, extra: readonly string[]): string {
   return [
     '',
     '# waybill test cluster (dev/testing/postgres-cluster.ts)',
@@ -75,15 +75,17 @@ function settings(port: number, dir: string): string {
     'full_page_writes = off',
     'max_connections = 200',
     'shared_buffers = 32MB',
+    ...extra,
     '',
   ].join('\n');
 }
 
 /**
- * Starts a throwaway cluster from the newest binaries. Throws, saying why, when there are
+ * Starts a throwaway cluster from the newest binaries, with `settings` (lines of
+ * postgresql.conf) after the test settings: the bench's larger cache. Throws, saying why, when there are
  * none or they fail; the caller decides whether that skips or fails its tests.
  */
-export async function startCluster(options: { root?: string } = {}): Promise<Cluster> {
+export async function startCluster(options: { root?: string; settings?: readonly string[] } = {}): Promise<Cluster> {
   const found = postgresBinaries(options.root);
   if (found === null) throw new Error(`no PostgreSQL binaries (initdb, pg_ctl) under ${options.root ?? POSTGRES_ROOT}/*/bin`);
   const user = runAs();
@@ -103,7 +105,7 @@ export async function startCluster(options: { root?: string } = {}): Promise<Clu
   // Another process may take the free port before the server binds it: try a few.
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    appendFileSync(join(data, 'postgresql.conf'), settings(port, dir));
+    appendFileSync(join(data, 'postgresql.conf'), settings(port, dir, options.settings ?? []));
     const start = run('pg_ctl', ['-D', data, '-l', logFile, '-w', '-t', '60', 'start']);
     if (start.status === 0) {
       let stopped = false;

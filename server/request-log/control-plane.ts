@@ -82,8 +82,7 @@ export function makeRequestLogHandlers(options: { log: RequestLog | null; cursor
         ...(query.since === undefined ? {} : { since: new Date(query.since).toISOString() }),
       };
       const limit = Math.min(query.limit ?? PAGE_LIMIT.default, PAGE_LIMIT.max);
-      log?.flush();
-      const rows = log === null ? [] : await log.reads.page(tenantId, filter, before, limit + 1);
+      const rows = log === null ? [] : await log.page(tenantId, filter, before, limit + 1);
       const items = rows.slice(0, limit).map(summaryOf);
       const last = items[items.length - 1];
       const nextCursor = rows.length > limit && last !== undefined ? cursors.encode('requests', tenantId, { updatedAt: last.atUtc, id: String(last.id) }) : null;
@@ -93,8 +92,7 @@ export function makeRequestLogHandlers(options: { log: RequestLog | null; cursor
     async getRequest(req, res) {
       const tenantId = paramsOf(res)['tenantId']!;
       const entryId = Number(paramsOf(res)['entryId']);
-      log?.flush();
-      const row: LogRow | undefined = await log?.reads.get(tenantId, entryId);
+      const row: LogRow | undefined = await log?.get(tenantId, entryId);
       if (row === undefined) throw aboutBlank(404, `No request log entry ${entryId} in the tenant.`);
       sendJson(res, 200, {
         ...summaryOf(row),
@@ -109,23 +107,35 @@ export function makeRequestLogHandlers(options: { log: RequestLog | null; cursor
       const tenantId = paramsOf(res)['tenantId']!;
       res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
       res.write(': request log of the tenant; new entries follow as `entry` events\n\n');
+      let sent = 0;
       const send = (rows: LogSummaryRow[]) => {
-        for (const row of rows) res.write(`id: ${row.id}\nevent: entry\ndata: ${JSON.stringify(summaryOf(row))}\n\n`);
+        for (const row of rows) {
+          // An entry written while the missed ones were read comes once, in order.
+          if (row.id <= sent) continue;
+          sent = row.id;
+          res.write(`id: ${row.id}\nevent: entry\ndata: ${JSON.stringify(summaryOf(row))}\n\n`);
+        }
         // A client that stopped reading is let go rather than buffered for without bound.
         if (res.writableLength > STREAM_BACKLOG_BYTES) res.end();
       };
       const lastEventId = req.get('last-event-id');
-      if (log !== null && lastEventId !== undefined && /^\d{1,15}$/.test(lastEventId)) {
-        log.flush();
-        send(await log.reads.after(tenantId, Number(lastEventId), RESUME_LIMIT));
-      }
-      const unsubscribe = log?.subscribe(tenantId, send);
+      const resuming = log !== null && lastEventId !== undefined && /^\d{1,15}$/.test(lastEventId);
+      // Listening starts before the missed entries are read, so none written meanwhile is lost; they wait until those are sent.
+      let held: LogSummaryRow[] | null = resuming ? [] : null;
+      const unsubscribe = log?.subscribe(tenantId, (rows) => (held === null ? send(rows) : held.push(...rows)));
       const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs);
       heartbeat.unref();
       res.on('close', () => {
         clearInterval(heartbeat);
         unsubscribe?.();
       });
+      if (resuming) {
+        sent = Number(lastEventId);
+        send(await log.after(tenantId, sent, RESUME_LIMIT));
+        const waited = held ?? [];
+        held = null;
+        send(waited);
+      }
     },
   };
 }

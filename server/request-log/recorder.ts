@@ -1,20 +1,19 @@
 /**
  * The request log (D48): captured requests wait in memory and are written in batches
- * (every `flushMs`, at once when `batchSize` are waiting, and at close) to a database of
- * their own beside the sandbox's (`requestLogFile`). Over a file a thread of its own writes
- * them (`log-worker.ts`), so the event loop only hands a batch over; in memory, where no
- * other connection can reach the data, the batch is written here. After each batch the tenants it touched are pruned to their last `retention`
- * entries, a bounded step per turn. Whoever streams a tenant's log hears of its new
- * entries once they are written.
+ * (every `flushMs`, at once when `batchSize` are waiting, and at close) by a sink of the
+ * engine's. On SQLite the log is a database of its own beside the sandbox's
+ * (`requestLogFile`): over a file a thread of its own writes it (`log-worker.ts`), so the
+ * event loop only hands a batch over; in memory, where no other connection can reach the
+ * data, the batch is written here (`sqlite-sinks.ts`). On PostgreSQL it is a table of the
+ * sandbox's database, written through a pool of its own (`postgres-log.ts`, D78). After each
+ * batch the tenants it touched are pruned to their last `retention` entries, a bounded step
+ * at a time. Whoever streams a tenant's log hears of its new entries once they are written.
  */
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { Db } from '../store/db.ts';
 import { sqliteSql } from '../store/sqlite-sql.ts';
-import { type LogSummaryRow, makeRequestLogReads, makeRequestLogTable, openRequestLogDatabase, type RequestLogReads, type RequestLogTable, requestLogFile } from './store.ts';
-import type { LogWorkerData } from './log-worker.ts';
-import { type CapturedRequest, makeLogWriter } from './writer.ts';
+import { mainThreadSink, workerSink } from './sqlite-sinks.ts';
+import { type LogFilter, type LogRow, type LogSummaryRow, makeRequestLogReads, makeRequestLogTable, openRequestLogDatabase, type RequestLogTable, requestLogFile } from './store.ts';
+import type { CapturedRequest } from './writer.ts';
 
 export type { CapturedRequest } from './writer.ts';
 
@@ -24,15 +23,19 @@ export const DEFAULT_LOG_RETENTION = 10_000;
 /** What a stream listener hears: the summaries of the tenant's entries just written, oldest first. */
 export type LogListener = (entries: LogSummaryRow[]) => void;
 
-/** The request log of one app. */
-export interface RequestLog {
+/** What the control plane reads of the log, whatever the engine. */
+export interface LogReads {
+  /** Up to `limit` entries of the tenant older than `before`, newest first, that pass `filter`. */
+  page(tenantId: string, filter: LogFilter, before: number, limit: number): Promise<LogSummaryRow[]>;
+  /** The tenant's entry `id`, bodies included, or undefined. */
+  get(tenantId: string, id: number): Promise<LogRow | undefined>;
+  /** Up to `limit` entries of the tenant after `id`, oldest first (a stream resuming). */
+  after(tenantId: string, id: number, limit: number): Promise<LogSummaryRow[]>;
+}
+
+/** The request log of one app; its reads first hand the waiting entries to the writer. */
+export interface RequestLog extends LogReads {
   readonly retention: number;
-  /** This thread's connection to the log's database. */
-  readonly db: Db;
-  /** The table's statements on the app's own connection (in memory, it writes through them). */
-  readonly table: RequestLogTable;
-  /** What the control plane reads, over the store contract. */
-  readonly reads: RequestLogReads;
   /** Queues an entry; it is written with the next batch. */
   record(request: CapturedRequest): void;
   /** Hands the waiting entries to the writer now; written at once on this thread, within milliseconds by the writer thread. */
@@ -47,8 +50,16 @@ export interface RequestLog {
   close(): Promise<void>;
 }
 
-/** How a batch reaches the database, and how the writing ends. */
-interface BatchSink {
+/** The SQLite request log, with its connection and statements on this thread (for tests that look inside). */
+export interface SqliteRequestLog extends RequestLog {
+  /** This thread's connection to the log's database. */
+  readonly db: Db;
+  /** The table's statements on that connection. */
+  readonly table: RequestLogTable;
+}
+
+/** How a batch reaches the database, and how the writing ends (`close` also closes what the sink opened). */
+export interface BatchSink {
   write(batch: CapturedRequest[], listened: ReadonlySet<string>): void;
   clear(): void;
   settle(): Promise<void>;
@@ -61,96 +72,22 @@ export interface RequestLogOptions {
   flushMs?: number;
   batchSize?: number;
   pruneStep?: number;
-  /** Where batches are written: `worker` needs a database file; default `worker` for a file, `main` for `:memory:`. */
+  /** SQLite: where batches are written; `worker` needs a database file; default `worker` for a file, `main` for `:memory:`. */
   thread?: 'main' | 'worker';
   onError?: (error: unknown) => void;
 }
 
-/** Writes batches on this thread, pruning a step per event-loop turn. */
-function mainThreadSink(db: Db, table: RequestLogTable, options: { retention: number; pruneStep: number; onError: (error: unknown) => void; heard: LogListener }): BatchSink {
-  const writer = makeLogWriter(table, options);
-  let pruning: NodeJS.Immediate | null = null;
-  const pruneSome = () => {
-    pruning = null;
-    if (!db.open) return;
-    try {
-      if (writer.pruneSome()) pruning = setImmediate(pruneSome);
-    } catch (error) {
-      options.onError(error);
-    }
-  };
-  return {
-    write(batch, listened) {
-      if (!db.open) return;
-      try {
-        options.heard(writer.write(batch, listened));
-      } catch (error) {
-        options.onError(error);
-      }
-      pruning ??= setImmediate(pruneSome);
-    },
-    clear() {
-      if (db.open) writer.clear();
-    },
-    async settle() {
-      if (pruning !== null) clearImmediate(pruning);
-      pruning = null;
-      while (db.open && writer.pruneSome());
-    },
-    close() {
-      return this.settle();
-    },
-  };
+/** What an engine's sink is made with. */
+export interface SinkOptions {
+  retention: number;
+  pruneStep: number;
+  onError: (error: unknown) => void;
+  /** Called with the summaries of each batch's entries of the tenants someone listens to. */
+  heard: LogListener;
 }
 
-/** Writes batches on a thread of its own with its own connection to the database file. */
-function workerSink(file: string, options: { retention: number; pruneStep: number; onError: (error: unknown) => void; heard: LogListener }): BatchSink {
-  const fromSources = extname(fileURLToPath(import.meta.url)) === '.ts';
-  const script = new URL(`./log-worker${fromSources ? '.ts' : '.js'}`, import.meta.url).href;
-  const workerData: LogWorkerData = { file, retention: options.retention, pruneStep: options.pruneStep };
-  // The sources need tsx registered in the thread too; the compiled package does not.
-  const worker = fromSources
-    ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => tsx.register()).then(() => import(${JSON.stringify(script)}))`, { eval: true, workerData })
-    : new Worker(new URL(script), { workerData });
-  worker.unref();
-  let closed: (() => void) | null = null;
-  const settling: (() => void)[] = [];
-  worker.on('message', (message: { summaries?: LogSummaryRow[]; error?: string; closed?: true; settled?: true }) => {
-    if (message.summaries !== undefined) options.heard(message.summaries);
-    if (message.error !== undefined) options.onError(new Error(message.error));
-    if (message.settled) settling.shift()?.();
-    if (message.closed) closed?.();
-  });
-  worker.on('error', options.onError);
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  return {
-    write(batch, listened) {
-      worker.postMessage({ batch, listened: [...listened] });
-    },
-    clear() {
-      worker.postMessage({ clear: true });
-    },
-    settle() {
-      return new Promise<void>((resolve) => {
-        settling.push(resolve);
-        worker.postMessage({ settle: true });
-      });
-    },
-    async close() {
-      const done = new Promise<void>((resolve) => (closed = resolve));
-      worker.postMessage({ close: true });
-      await Promise.race([done, exited]);
-      await worker.terminate();
-    },
-  };
-}
-
-/** The request log beside the sandbox database file `dbFile` (or `:memory:`), keeping the last `retention` entries of each tenant (at least 1). */
-export function makeRequestLog(dbFile: string, options: RequestLogOptions = {}): RequestLog {
-  const file = requestLogFile(dbFile);
-  // This thread's connection: the control plane reads through it, and in memory it writes too.
-  const logDb = openRequestLogDatabase(file);
-  const table = makeRequestLogTable(logDb);
+/** The request log over the sink `sinkOf` makes and the engine's `reads`: batching, listeners, the order of a read after a flush. */
+export function makeRecorder(options: RequestLogOptions, sinkOf: (sinkOptions: SinkOptions) => BatchSink, reads: LogReads): RequestLog {
   const retention = Math.max(1, options.retention ?? DEFAULT_LOG_RETENTION);
   const flushMs = options.flushMs ?? 50;
   const batchSize = options.batchSize ?? 200;
@@ -167,8 +104,7 @@ export function makeRequestLog(dbFile: string, options: RequestLogOptions = {}):
       }
     }
   };
-  const sinkOptions = { retention, pruneStep: options.pruneStep ?? 500, onError, heard };
-  const sink = (options.thread ?? (file === ':memory:' ? 'main' : 'worker')) === 'worker' ? workerSink(file, sinkOptions) : mainThreadSink(logDb, table, sinkOptions);
+  const sink = sinkOf({ retention, pruneStep: options.pruneStep ?? 500, onError, heard });
   let waiting: CapturedRequest[] = [];
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
@@ -186,9 +122,6 @@ export function makeRequestLog(dbFile: string, options: RequestLogOptions = {}):
 
   return {
     retention,
-    db: logDb,
-    table,
-    reads: makeRequestLogReads(sqliteSql(logDb)),
     record(request) {
       if (closed) return;
       waiting.push(request);
@@ -199,6 +132,18 @@ export function makeRequestLog(dbFile: string, options: RequestLogOptions = {}):
       }
     },
     flush,
+    page(...args) {
+      flush();
+      return reads.page(...args);
+    },
+    get(...args) {
+      flush();
+      return reads.get(...args);
+    },
+    after(...args) {
+      flush();
+      return reads.after(...args);
+    },
     subscribe(tenantId, listener) {
       const set = listeners.get(tenantId) ?? new Set();
       set.add(listener);
@@ -221,7 +166,20 @@ export function makeRequestLog(dbFile: string, options: RequestLogOptions = {}):
       flush();
       closed = true;
       await sink.close();
-      logDb.close();
     },
   };
+}
+
+/** The SQLite request log beside the sandbox database file `dbFile` (or `:memory:`), keeping the last `retention` entries of each tenant (at least 1). */
+export function makeRequestLog(dbFile: string, options: RequestLogOptions = {}): SqliteRequestLog {
+  const file = requestLogFile(dbFile);
+  // This thread's connection: the control plane reads through it, and in memory it writes too.
+  const logDb = openRequestLogDatabase(file);
+  const table = makeRequestLogTable(logDb);
+  const thread = options.thread ?? (file === ':memory:' ? 'main' : 'worker');
+  const sinkOf = (sinkOptions: SinkOptions): BatchSink => {
+    const sink = thread === 'worker' ? workerSink(file, sinkOptions) : mainThreadSink(logDb, table, sinkOptions);
+    return { ...sink, close: () => sink.close().finally(() => logDb.close()) };
+  };
+  return { ...makeRecorder(options, sinkOf, makeRequestLogReads(sqliteSql(logDb))), db: logDb, table };
 }

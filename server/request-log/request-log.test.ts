@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRequestLog, type RequestLog } from './recorder.ts';
+import { makeRequestLog, type SqliteRequestLog } from './recorder.ts';
 import { BODY_LIMIT } from './store.ts';
 import { call, memoryStore, type RunningServer, sandboxClient, type SandboxClient, type SeededTestTenant, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from '../../dev/testing/sandbox.ts';
 
@@ -13,7 +13,7 @@ const payment = (n: number) => ({ paymentId: `4c1a7e93-2b5d-4f08-9e6c-${String(n
 const withStatus = (status: number, nth = 0) => `EXT-${status + 9 * nth}`;
 
 let server: RunningServer;
-let log: RequestLog;
+let log: SqliteRequestLog;
 let api: SandboxClient;
 let a: SeededTestTenant;
 let b: SeededTestTenant;

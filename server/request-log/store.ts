@@ -87,7 +87,8 @@ export interface LogRow {
   feed_page: string | null;
 }
 
-const SUMMARY_COLUMNS =
+/** The columns of a summary row (no bodies), as both engines select them. */
+export const SUMMARY_COLUMNS =
   'id, tenant_id, at, operation, method, target, status, problem_type, field_errors, latency_ms, key_id, request_id, idempotency_key, replayed, order_ids, trip_ids, fault';
 
 /** A row without its bodies (the list and the stream). */

@@ -7,7 +7,7 @@ import type { FaultMark } from '../faults/plan.ts';
 import { BODY_LIMIT, type LoggedPage, type LogSummaryRow, type NewLogEntry, type RequestLogTable } from './store.ts';
 
 /** At most how many entries one transaction writes, so that an API write never waits long for the log's lock. */
-const ROWS_PER_TRANSACTION = 50;
+export const ROWS_PER_TRANSACTION = 50;
 
 /**
  * A request as the capture middleware saw it. The bodies are views, not copies: the
@@ -65,7 +65,7 @@ function problemOf(request: CapturedRequest): { type: string | null; errors: str
 }
 
 /** The row of a captured request. */
-function entryOf(request: CapturedRequest): NewLogEntry {
+export function entryOf(request: CapturedRequest): NewLogEntry {
   const problem = problemOf(request);
   return {
     tenantId: request.tenantId,
@@ -96,7 +96,7 @@ function entryOf(request: CapturedRequest): NewLogEntry {
 }
 
 /** The summary row of an entry just written as `id`. */
-function summaryOf(id: number, entry: NewLogEntry): LogSummaryRow {
+export function summaryOf(id: number, entry: NewLogEntry): LogSummaryRow {
   return {
     id,
     tenant_id: entry.tenantId,

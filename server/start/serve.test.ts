@@ -1,46 +1,20 @@
 /** `waybill serve` as a user runs it: banner, demo data or a fixtures dataset, the printed curl line, clean shutdown, durability. */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readAdminTokenFor } from '../../cli/admin-token-file.ts';
+import { feeds, serve as serveChild, waybill as waybillChild } from '../../dev/testing/serve-child.ts';
 
-const bin = fileURLToPath(new URL('../../bin/waybill.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'waybill-serve-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Starts `waybill serve` and resolves once its banner (up to the curl line) is out. */
-function serve(args: string[]): Promise<{ child: ChildProcess; banner: string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--quiet', ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`no banner: ${out} ${err}`)), 30_000);
-    child.stderr!.on('data', (chunk) => (err += chunk));
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      if (/listening on .*\n[\s\S]*\n\n/.test(out)) {
-        clearTimeout(timer);
-        resolve({ child, banner: out, exited });
-      }
-    });
-    child.on('exit', () => reject(new Error(`exited early: ${out} ${err}`)));
-  });
-}
+/** Starts `waybill serve` in the test's folder and resolves once its banner (up to the curl line) is out. */
+const serve = (args: string[]) => serveChild(dir, args);
 
-/** Runs `waybill <args>` to its end; resolves to its exit code and standard error. */
-function waybill(args: string[]): Promise<{ code: number | null; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
-    let err = '';
-    child.stderr.on('data', (chunk) => (err += chunk));
-    child.on('exit', (code) => resolve({ code, err }));
-  });
-}
+/** Runs `waybill <args>` in the test's folder to its end; resolves to its exit code and standard error. */
+const waybill = (args: string[]) => waybillChild(dir, args);
 
 let seed7: Promise<string> | undefined;
 
@@ -52,23 +26,6 @@ function seed7File(): Promise<string> {
     return file;
   });
   return seed7;
-}
-
-/** Every page of the orders feed and of the trips feed of the key, read with the largest page size. */
-async function feeds(url: string, key: string): Promise<{ orders: unknown[]; trips: unknown[] }> {
-  const read = async (path: string) => {
-    const items: unknown[] = [];
-    let cursor: string | null = null;
-    do {
-      const answer = await fetch(`${url}/api/v1/integration/${path}?limit=100${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`, { headers: { 'X-Api-Key': key } });
-      expect(answer.status).toBe(200);
-      const page = (await answer.json()) as { items: unknown[]; nextCursor: string | null };
-      items.push(...page.items);
-      cursor = page.nextCursor;
-    } while (cursor !== null);
-    return items;
-  };
-  return { orders: await read('orders'), trips: await read('trips') };
 }
 
 /** Starts `waybill serve` with `args`, reads what its banner says it loaded and both feeds, and stops it. */

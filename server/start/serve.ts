@@ -1,4 +1,4 @@
-/** `waybill serve`: the reference sandbox on 127.0.0.1:4000 over a SQLite file. */
+/** `waybill serve`: the reference sandbox on 127.0.0.1:4000 over a SQLite file, or a PostgreSQL database (`--db postgres://…`). */
 import { Command, Option } from 'commander';
 import { parseCommandLine, portNumber } from '../../cli/command-line.ts';
 import { ADMIN_TOKEN_FILE, adminTokenFileOf, writeAdminTokenFile } from '../../cli/admin-token-file.ts';
@@ -11,7 +11,9 @@ import { type SeededTenant, seedDemo } from './demo.ts';
 import { warmValidators } from '../http/validate.ts';
 import { consoleLogger } from '../http/log.ts';
 import { DEFAULT_LOG_RETENTION } from '../request-log/recorder.ts';
+import { type DbTarget, parseDbTarget } from '../store/db-target.ts';
 import { openStore, type Store } from '../store/index.ts';
+import { openPostgresStore } from '../store/postgres/open-store.ts';
 import { startSandbox } from './start-sandbox.ts';
 
 const DEFAULT_DB = '.waybill/sandbox.db';
@@ -21,7 +23,7 @@ function command(): Command {
     .description('Run the reference sandbox of the Delivery Integration API.')
     .addOption(new Option('--port <n>', 'port to listen on (0 = any free port)').env('PORT').default(4000).argParser(portNumber(0)))
     .option('--host <host>', 'address to listen on; loopback unless you mean to share it', '127.0.0.1')
-    .option('--db <file>', "SQLite database file, or ':memory:'", DEFAULT_DB)
+    .addOption(new Option('--db <file|url>', "SQLite database file, ':memory:', or a PostgreSQL database: postgres://USER[:PASSWORD]@HOST:PORT/DB").env('WAYBILL_DB').default(DEFAULT_DB))
     .option('--quiet', 'do not log one line per request', false)
     .option('--admin-token-file <path>', `where to leave the admin token for local tools (conformance --provision, client-check), or 'none' (default: ${ADMIN_TOKEN_FILE}; none with --db :memory:)`)
     .addOption(
@@ -33,7 +35,8 @@ function command(): Command {
     .addOption(new Option('--seed <n>', 'start from the dataset `waybill fixtures --seed <n>` writes (500 orders), made in memory').argParser(integerFlag('--seed', 0, maxSeed)))
     .addHelpText('after', `
 --fixtures and --seed load the dataset into a tenant of its own, with new API keys
-(printed once), into an empty database only: a new file or ':memory:'. Started again
+(printed once), into an empty database only: a new file, ':memory:' or a new PostgreSQL
+database. Started again
 on the database it was loaded into, the same dataset finds its tenant and loads
 nothing; a database holding anything else is refused. The same dataset gets the same
 tenant and order ids on every machine.
@@ -41,8 +44,11 @@ tenant and order ids on every machine.
 The request log keeps, per tenant, the last --log-retention requests to the integration
 API made with the tenant's keys (never a key; bodies cut at 16 KiB), for the control
 plane's /tenants/{tenantId}/requests and the console, in a file beside the database
-(sandbox.db: sandbox.requests.db). It is written in batches every 50 ms: the last batch
-may be lost if the process is killed.
+(sandbox.db: sandbox.requests.db), or on PostgreSQL in the database's request_log table.
+It is written in batches every 50 ms: the last batch may be lost if the process is killed.
+
+On PostgreSQL (14 or later) the sandbox migrates the database at start, under a lock, so
+several processes may start at once; a database a newer waybill migrated is refused.
 
 Examples:
   waybill serve
@@ -52,6 +58,8 @@ Examples:
   waybill serve --seed 7 --db .waybill/seed-7.db
   waybill serve --log-retention 0
   waybill serve --db :memory: --admin-token-file .waybill/admin-token.json
+  waybill serve --db postgres://waybill@127.0.0.1:5432/waybill
+  WAYBILL_DB=postgres://waybill:secret@db.internal:5432/sandbox waybill serve --host 0.0.0.0
 `)
     .exitOverride();
 }
@@ -61,13 +69,18 @@ export async function main(argv: string[]): Promise<number> {
   const program = command();
   if (!parseCommandLine(program, argv)) return 0;
   const options = program.opts<{ port: number; host: string; db: string; quiet: boolean; logRetention: number; fixtures?: string; seed?: number; adminTokenFile?: string }>();
-  const tokenFile = adminTokenFileOf(options.adminTokenFile, options.db);
+  const parsed = parseDbTarget(options.db);
+  if (!parsed.ok) throw new UsageError(parsed.message);
+  const target = parsed.target;
+  // What banners and messages name: the file, or the URL with its password masked.
+  const db = target.engine === 'sqlite' ? target.file : target.shown;
+  const tokenFile = adminTokenFileOf(options.adminTokenFile, db);
   // A bad dataset file is refused before the database file is created.
   const dataset = startingDataset(options);
-  const store = await openStoreOrExplain(options.db);
+  const store = await openStoreOrExplain(target);
   let start: StartingData;
   try {
-    start = await startingData(store, dataset, options.db);
+    start = await startingData(store, dataset, db);
   } catch (error) {
     await store.close();
     throw error;
@@ -102,7 +115,7 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));
   });
-  process.stdout.write(banner(url, options.db, start, adminToken, tokenFile));
+  process.stdout.write(banner(url, db, start, adminToken, tokenFile));
   process.stdout.write(`\n${await stopped}: shutting down\n`);
   // Answers in progress get two seconds to finish.
   await sandbox.close({ graceMs: 2000 });
@@ -111,15 +124,28 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-/** Opens the database, turning a file SQLite cannot use into a one-line usage error naming it. */
-async function openStoreOrExplain(db: string): Promise<Store> {
+/**
+ * Opens the database, turning one that cannot be used into a one-line usage error naming it:
+ * a file SQLite cannot use; a PostgreSQL server that cannot be reached or refuses the
+ * connection, or a database a newer waybill migrated (its password never shown).
+ */
+async function openStoreOrExplain(target: DbTarget): Promise<Store> {
+  if (target.engine === 'postgres') {
+    try {
+      return await openPostgresStore(target.url);
+    } catch (error) {
+      const password = decodeURIComponent(new URL(target.url).password);
+      const reason = ((error as Error).message || String((error as { code?: unknown }).code ?? error)).split('\n')[0]!;
+      throw new UsageError(`--db ${target.shown}: ${password === '' ? reason : reason.replaceAll(password, '***')}`);
+    }
+  }
   try {
-    return await openStore(db);
+    return await openStore(target.file);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string' && (code.startsWith('SQLITE_') || code.startsWith('E'))) {
       const reason = code === 'SQLITE_NOTADB' ? 'not a SQLite database' : (error as Error).message;
-      throw new UsageError(`--db ${db}: ${reason} (give another file, or ':memory:')`);
+      throw new UsageError(`--db ${target.file}: ${reason} (give another file, or ':memory:')`);
     }
     throw error;
   }
@@ -137,7 +163,7 @@ async function startingData(store: Store, dataset: StartingDataset | null, db: s
   if (dataset !== null) {
     const tenant = await loadStartingDataset(store, dataset, db);
     if (tenant === null) {
-      return { tenantId: dataset.tenantId, note: `${dataset.label}: already loaded into tenant ${dataset.tenantId}; its API keys were printed then (delete the file to start over)` };
+      return { tenantId: dataset.tenantId, note: `${dataset.label}: already loaded into tenant ${dataset.tenantId}; its API keys were printed then (delete the file, or drop the database, to start over)` };
     }
     const headline = `loaded ${dataset.label} into tenant ${tenant.tenantId}: ${tenant.orders} orders, ${tenant.trips} trips`;
     return { tenantId: tenant.tenantId, seeded: { headline, keysTitle: 'its API keys', tenant } };
@@ -148,7 +174,7 @@ async function startingData(store: Store, dataset: StartingDataset | null, db: s
     const headline = `created the demo tenant ${tenant.tenantId}: ${tenant.orders} orders, ${tenant.trips} trips`;
     return { tenantId: tenant.tenantId, seeded: { headline, keysTitle: 'demo API keys', tenant } };
   }
-  return { tenantId: tenants[0]!.id, note: 'existing database: its demo keys were printed when it was created; delete the file to start over.' };
+  return { tenantId: tenants[0]!.id, note: 'existing database: its demo keys were printed when it was created; delete the file (or drop the database) to start over.' };
 }
 
 // requirement: D64

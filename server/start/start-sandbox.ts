@@ -8,14 +8,17 @@ import type { Express } from 'express';
 import { newAdminToken } from '../http/admin-auth.ts';
 import { consoleLogger } from '../http/log.ts';
 import { createHttpServer, listen } from '../http/server.ts';
-import { DEFAULT_LOG_RETENTION, makeRequestLog, type RequestLog } from '../request-log/recorder.ts';
+import { makePostgresRequestLog } from '../request-log/postgres-log.ts';
+import { DEFAULT_LOG_RETENTION, makeRequestLog, type RequestLog, type RequestLogOptions } from '../request-log/recorder.ts';
 import { simulationOf } from '../simulation/runner.ts';
-import { openStore, type SqliteStore, type Store } from '../store/index.ts';
+import type { SqliteStore, Store } from '../store/index.ts';
+import { openStoreAt } from '../store/open-target.ts';
+import type { PostgresSql } from '../store/postgres/sql.ts';
 import { type AppOptions, createApp } from './app.ts';
 
 /** What a sandbox is started with; everything but the store has a default. */
 export interface SandboxOptions extends Omit<AppOptions, 'store' | 'requestLog'> {
-  /** A database to open (a SQLite file or `:memory:`), or a store its opener keeps open after `close`, unless `closeStore`. */
+  /** A database to open (a `--db` value: a SQLite file, `:memory:` or a `postgres://` URL), or a store its opener keeps open after `close`, unless `closeStore`. */
   store: string | Store;
   /** Whether `close` closes a store that was handed in (a path or `:memory:` is always closed). Default false. */
   closeStore?: boolean;
@@ -49,19 +52,20 @@ export interface RunningSandbox {
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
-/** The database file the request log's own file sits beside (D48): the SQLite store's. */
-function requestLogHome(store: Store): string {
-  if (!('db' in store)) throw new Error('the request log needs a SQLite store: its file sits beside the database file');
-  return (store as SqliteStore).db.name;
+/** The sandbox's own request log (D48): on SQLite a file beside the database file, on PostgreSQL a table of its database. */
+function requestLogOf(store: Store, options: RequestLogOptions): RequestLog {
+  if (store.sql.engine === 'postgres') return makePostgresRequestLog(store.sql as PostgresSql, options);
+  if (!('db' in store)) throw new Error('a SQLite store without its connection: the request log cannot find the database file');
+  return makeRequestLog((store as SqliteStore).db.name, options);
 }
 
 /** Starts a sandbox on `host:port`; a failure to listen closes what was opened and rejects with the listen error. */
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const ownsStore = typeof options.store === 'string' || options.closeStore === true;
-  const store = typeof options.store === 'string' ? await openStore(options.store) : options.store;
+  const store = typeof options.store === 'string' ? await openStoreAt(options.store) : options.store;
   const retention = options.logRetention ?? DEFAULT_LOG_RETENTION;
   const ownsLog = options.requestLog === undefined && retention > 0;
-  const requestLog = options.requestLog !== undefined ? options.requestLog : ownsLog ? makeRequestLog(requestLogHome(store), { retention }) : null;
+  const requestLog = options.requestLog !== undefined ? options.requestLog : ownsLog ? requestLogOf(store, { retention }) : null;
   const adminToken = options.adminToken ?? newAdminToken();
   const app = await createApp({
     store,

@@ -73,7 +73,7 @@ export async function loadStartingDataset(store: Store, start: StartingDataset, 
   const tenants = await store.tenants.list();
   if (tenants.some((tenant) => tenant.id === start.tenantId)) return null;
   if (tenants.length > 0) {
-    throw new UsageError(`${start.flag}: the database ${db} already holds other data; load a dataset into an empty one (--db :memory: or a new file)`);
+    throw new UsageError(`${start.flag}: the database ${db} already holds other data; load a dataset into an empty one (--db :memory:, a new file or a new PostgreSQL database)`);
   }
   const country = start.dataset.warehouses[0]?.address.country ?? 'US';
   try {

@@ -1,12 +1,15 @@
 /** One transaction on a connection of the pool, the PostgreSQL counterpart of better-sqlite3's `db.transaction`. */
 import type pg from 'pg';
 
-/** Runs `work` in a transaction on one connection of `pool`: commits when it resolves, rolls back when it throws. */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` in a transaction on one connection of `pool`: commits when it resolves, rolls
+ * back when it throws. `begin` may ask for another kind (a read-only snapshot).
+ */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await client.query('BEGIN');
+    await client.query(begin);
     const result = await work(client);
     await client.query('COMMIT');
     return result;

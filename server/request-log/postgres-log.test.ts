@@ -1,0 +1,108 @@
+/** The request log on PostgreSQL (D48, D78): batches written in order through its own pool, read back, pruned, cleared; text PostgreSQL refuses kept readable. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase, releaseCluster, skipWithoutPostgres } from '../../dev/testing/postgres.ts';
+import { migrate } from '../store/postgres/migrate.ts';
+import { openPool } from '../store/postgres/pool.ts';
+import { type PostgresSql, postgresSql } from '../store/postgres/sql.ts';
+import { makePostgresRequestLog } from './postgres-log.ts';
+import type { CapturedRequest } from './writer.ts';
+
+/** A captured whoami of `tenantId`, numbered `n` in its request id. */
+function captured(tenantId: string, n: number, overrides: Partial<CapturedRequest> = {}): CapturedRequest {
+  return {
+    tenantId, operation: 'whoami', method: 'GET', target: `/api/v1/integration/whoami?n=${n}`, status: 200, latencyMs: 1.25, keyId: 'key-1',
+    requestId: `req-${n}`, idempotencyKey: null, replayed: false, requestContentType: null, requestBytes: 0, responseContentType: 'application/json',
+    responseBytes: 2, startedAt: Date.parse('2026-10-01T00:00:00Z') + n, requestBody: null, responseBody: '{}', orderIds: [], tripIds: [], fault: null, page: null,
+    ...overrides,
+  };
+}
+
+describe.skipIf(skipWithoutPostgres('request log'))('the request log on PostgreSQL', () => {
+  let url: string;
+  let sql: PostgresSql;
+  beforeAll(async () => {
+    url = await freshDatabase();
+    sql = postgresSql(url, { max: 2 });
+    await migrate(sql.pool);
+  });
+  afterAll(async () => {
+    await sql?.close();
+    await releaseCluster();
+  });
+
+  it('writes batches in order, lists them newest first with filters, shows one with its bodies, resumes after an id', async () => {
+    const log = makePostgresRequestLog(sql, { batchSize: 7 });
+    try {
+      const heard: number[] = [];
+      const unsubscribe = log.subscribe('t1', (rows) => heard.push(...rows.map((row) => row.id)));
+      for (let n = 0; n < 20; n++) log.record(captured(n % 4 === 3 ? 't2' : 't1', n, n === 5 ? { status: 404, responseContentType: 'application/problem+json', responseBody: '{"type":"orders.notFound","status":404}' } : {}));
+      // The list waits for what was handed over before it: every entry recorded so far.
+      const page = await log.page('t1', {}, Number.MAX_SAFE_INTEGER, 100);
+      expect(page.map((row) => row.request_id)).toEqual(Array.from({ length: 20 }, (_, n) => n).filter((n) => n % 4 !== 3).map((n) => `req-${n}`).reverse());
+      expect(page.map((row) => row.id)).toEqual([...page.map((row) => row.id)].sort((a, b) => b - a));
+      expect(heard).toEqual(page.map((row) => row.id).reverse());
+      unsubscribe();
+      const refused = await log.page('t1', { statusFrom: 400, problemType: 'orders.notFound' }, Number.MAX_SAFE_INTEGER, 10);
+      expect(refused).toMatchObject([{ request_id: 'req-5', status: 404, problem_type: 'orders.notFound', replayed: 0, latency_ms: 1.25 }]);
+      expect(await log.get('t1', refused[0]!.id)).toMatchObject({ response_body: '{"type":"orders.notFound","status":404}', response_bytes: 2, feed_page: null });
+      expect(await log.get('t2', refused[0]!.id)).toBeUndefined();
+      const newest = page[0]!.id;
+      expect((await log.after('t1', page[2]!.id, 10)).map((row) => row.id)).toEqual([page[1]!.id, newest]);
+    } finally {
+      await log.close();
+    }
+  });
+
+  it('keeps the last N entries of each tenant, leaves other tenants alone, and empties on clear', async () => {
+    const log = makePostgresRequestLog(sql, { retention: 5, pruneStep: 2, batchSize: 3 });
+    try {
+      for (let n = 100; n < 112; n++) log.record(captured('t3', n));
+      log.record(captured('t4', 200));
+      await log.settle();
+      expect((await log.page('t3', {}, Number.MAX_SAFE_INTEGER, 100)).map((row) => row.request_id)).toEqual(['req-111', 'req-110', 'req-109', 'req-108', 'req-107']);
+      expect(await log.page('t4', {}, Number.MAX_SAFE_INTEGER, 100)).toHaveLength(1);
+      log.clear();
+      expect(await log.page('t3', {}, Number.MAX_SAFE_INTEGER, 100)).toEqual([]);
+      expect(await log.page('t4', {}, Number.MAX_SAFE_INTEGER, 100)).toEqual([]);
+    } finally {
+      await log.close();
+    }
+  });
+
+  it('keeps a body holding NUL bytes, which PostgreSQL\'s text refuses, with U+FFFD in their place and its length', async () => {
+    const log = makePostgresRequestLog(sql);
+    try {
+      log.record(captured('t5', 1, { method: 'POST', requestContentType: 'application/octet-stream', requestBody: new Uint8Array([0x61, 0, 0x62]), requestBytes: 3 }));
+      const [row] = await log.page('t5', {}, Number.MAX_SAFE_INTEGER, 1);
+      expect(await log.get('t5', row!.id)).toMatchObject({ request_body: 'a\uFFFDb', request_bytes: 3 });
+    } finally {
+      await log.close();
+    }
+  });
+
+  it('commits through connections that ask not to wait for the disk (synchronous_commit off); the store\'s keep the server\'s setting', async () => {
+    // The throwaway cluster turns it off for the whole server: what tells them apart is who set it.
+    const setting = async (pool: ReturnType<typeof openPool>) => {
+      try {
+        return (await pool.query<{ setting: string; source: string }>("SELECT setting, source FROM pg_settings WHERE name = 'synchronous_commit'")).rows[0];
+      } finally {
+        await pool.end();
+      }
+    };
+    expect(await setting(openPool(url, { synchronousCommit: false }))).toEqual({ setting: 'off', source: 'client' });
+    expect((await setting(openPool(url)))?.source).not.toBe('client');
+  });
+
+  it('writes what waits at close, then drops later entries', async () => {
+    const log = makePostgresRequestLog(sql);
+    log.record(captured('t6', 1));
+    await log.close();
+    log.record(captured('t6', 2));
+    const again = makePostgresRequestLog(sql);
+    try {
+      expect((await again.page('t6', {}, Number.MAX_SAFE_INTEGER, 10)).map((row) => row.request_id)).toEqual(['req-1']);
+    } finally {
+      await again.close();
+    }
+  });
+});
