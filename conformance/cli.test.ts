@@ -143,7 +143,7 @@ describe('waybill conformance: runs', () => {
       expect(await main(['--target', target.url, '--profile', profileFile(), '--out', tempDir(), '--reporter', reporter, '--only', 'discovery.whoami'])).toBe(1);
       await target.close();
       target = undefined;
-      expect(printed(stderr).match(/FAIL — 1 check\(s\) failed \(exit 1/g), reporter).toHaveLength(1);
+      expect(printed(stderr).match(/FAIL — 1 check failed \(exit 1/g), reporter).toHaveLength(1);
       expect(printed(stdout), reporter).not.toContain('FAIL —');
     }
   });
