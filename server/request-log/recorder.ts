@@ -14,14 +14,14 @@ import { sqliteSql } from '../store/sqlite-sql.ts';
 import { mainThreadSink, workerSink } from './sqlite-sinks.ts';
 import { type LogFilter, type LogRow, type LogSummaryRow, makeRequestLogReads, makeRequestLogTable, openRequestLogDatabase, type RequestLogTable, requestLogFile } from './store.ts';
 import type { CapturedRequest } from './writer.ts';
+import type { BatchSink, LogListener, SinkOptions } from './sink.ts';
 
 export type { CapturedRequest } from './writer.ts';
+export type { BatchSink, LogListener, SinkOptions } from './sink.ts';
 
 /** The default retention per tenant. */
 export const DEFAULT_LOG_RETENTION = 10_000;
 
-/** What a stream listener hears: the summaries of the tenant's entries just written, oldest first. */
-export type LogListener = (entries: LogSummaryRow[]) => void;
 
 /** What the control plane reads of the log, whatever the engine. */
 export interface LogReads {
@@ -58,13 +58,6 @@ export interface SqliteRequestLog extends RequestLog {
   readonly table: RequestLogTable;
 }
 
-/** How a batch reaches the database, and how the writing ends (`close` also closes what the sink opened). */
-export interface BatchSink {
-  write(batch: CapturedRequest[], listened: ReadonlySet<string>): void;
-  clear(): void;
-  settle(): Promise<void>;
-  close(): Promise<void>;
-}
 
 /** Options of the request log; the defaults are `waybill serve`'s. */
 export interface RequestLogOptions {
@@ -77,14 +70,6 @@ export interface RequestLogOptions {
   onError?: (error: unknown) => void;
 }
 
-/** What an engine's sink is made with. */
-export interface SinkOptions {
-  retention: number;
-  pruneStep: number;
-  onError: (error: unknown) => void;
-  /** Called with the summaries of each batch's entries of the tenants someone listens to. */
-  heard: LogListener;
-}
 
 /** The request log over the sink `sinkOf` makes and the engine's `reads`: batching, listeners, the order of a read after a flush. */
 export function makeRecorder(options: RequestLogOptions, sinkOf: (sinkOptions: SinkOptions) => BatchSink, reads: LogReads): RequestLog {

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Db } from '../store/db.ts';
 import type { LogWorkerData } from './log-worker.ts';
-import type { BatchSink, SinkOptions } from './recorder.ts';
+import type { BatchSink, SinkOptions } from './sink.ts';
 import type { LogSummaryRow, RequestLogTable } from './store.ts';
 import { makeLogWriter } from './writer.ts';
 
