@@ -167,11 +167,23 @@ export function createHttpServer(app: Express): Server {
     if (!socket.writable) return void socket.destroy();
     const latest = state.latest;
     const inBody = latest !== null && !latest.complete;
-    if (inBody && latest.listenerCount('data') > 0) {
-      // A body cut short, too slow or badly framed, being read for the request being answered:
-      // its problem is that request's answer, unless part of an answer is already out.
-      if (socket.bytesWritten === state.answeredBytes) endWith(socket, state, clientErrorAnswer(error.code, (latest.url ?? '').split('?')[0]!));
+    // A body cut short, too slow or badly framed, being read for the request being answered:
+    // its problem is that request's answer, unless part of an answer is already out.
+    const answerBody = () => {
+      if (socket.bytesWritten === state.answeredBytes) endWith(socket, state, clientErrorAnswer(error.code, (latest!.url ?? '').split('?')[0]!));
       else socket.destroy();
+    };
+    if (inBody && latest.listenerCount('data') > 0) return answerBody();
+    if (inBody && state.answers.length > 0 && !latest.readableDidRead) {
+      // Its handling may not have reached the body yet (it awaits the database first): the body's
+      // problem is the answer if it goes on to read it; if it answers without, the connection closes.
+      const reading = (event: string | symbol) => {
+        if (event !== 'data' || state.closing) return;
+        latest.off('newListener', reading);
+        answerBody();
+      };
+      latest.on('newListener', reading);
+      state.waiting = '';
       return;
     }
     // A body nobody reads (its operation takes none, or its answer is out) gets no answer of

@@ -5,9 +5,8 @@
  */
 import type { OrderStatusName, OrderType, TripStatus } from '../../spec/load.ts';
 import type { LineRole } from '../orders/intake-rules.ts';
-import { sqlList } from '../store/db.ts';
 import { jsonElements, portable } from '../store/dialect.ts';
-import { q, type Sql, statement, type Steps } from '../store/sql.ts';
+import { q, type Sql, sqlList, statement, type Steps } from '../store/sql.ts';
 import type { History } from '../orders/history.ts';
 import type { Tenants } from '../tenants/store.ts';
 

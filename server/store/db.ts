@@ -21,11 +21,6 @@ function migrations(dir: string): { version: number; sql: string }[] {
     .map((name) => ({ version: Number(name.slice(0, 3)), sql: readFileSync(dir + name, 'utf8') }));
 }
 
-/** `values` as the list of an SQL `IN`: `('a', 'b')`. For the contract's own values (statuses), never input. */
-export function sqlList(values: Iterable<string>): string {
-  return `(${[...values].map((value) => `'${value}'`).join(', ')})`;
-}
-
 /** How much of the database file reads may map into memory (the feeds' index scans gain most). */
 export const MMAP_BYTES = 1024 * 1024 * 1024;
 
@@ -52,13 +47,4 @@ export function openDatabase(file: string, schema?: string): Db {
     })();
   }
   return db;
-}
-
-/**
- * `fn` as one transaction (better-sqlite3's `db.transaction`): it commits when `fn` returns
- * and rolls back when it throws; nested calls become savepoints. Typed as `fn` itself so the
- * store's methods keep plain function types in the emitted declarations.
- */
-export function transaction<F extends (...args: never[]) => unknown>(db: Db, fn: F): F {
-  return db.transaction(fn) as unknown as F;
 }

@@ -48,6 +48,7 @@ function fromDialects(build: (dialect: Dialect, text: (piece: Piece) => string) 
   };
 }
 
+// requirement: D76
 /** A statement written once, with pieces that differ per engine interpolated: `portable\`UPDATE t SET n = ${greatest('n', '?')}\``. */
 export function portable(strings: TemplateStringsArray, ...pieces: Piece[]): Statement {
   const join = (engine: keyof Statement) => strings.reduce((text, part, i) => text + on(engine, pieces[i - 1]!) + part);

@@ -14,6 +14,7 @@ export interface SqliteSql extends Sql {
   readonly db: Db;
 }
 
+// requirement: D76
 /** The contract over the open database `db`. */
 export function sqliteSql(db: Db): SqliteSql {
   const prepared = new Map<string, Database.Statement>();
@@ -22,6 +23,15 @@ export function sqliteSql(db: Db): SqliteSql {
     if (statement === undefined) {
       statement = db.prepare(s.sqlite);
       prepared.set(s.sqlite, statement);
+    }
+    return statement;
+  };
+  const tupled = new Map<string, Database.Statement>();
+  const prepareTuples = (s: Statement): Database.Statement => {
+    let statement = tupled.get(s.sqlite);
+    if (statement === undefined) {
+      statement = db.prepare(s.sqlite).raw();
+      tupled.set(s.sqlite, statement);
     }
     return statement;
   };
@@ -65,6 +75,7 @@ export function sqliteSql(db: Db): SqliteSql {
     db,
     one: <T>(s: Statement, args: readonly unknown[] = []) => settled(() => one(s, args) as T | undefined),
     all: <T>(s: Statement, args: readonly unknown[] = []) => settled(() => all(s, args) as T[]),
+    tuples: <T extends readonly unknown[]>(s: Statement, args: readonly unknown[] = []) => settled(() => prepareTuples(s).all(...args) as unknown as T[]),
     run: (s: Statement, args: readonly unknown[] = []) => settled(() => run(s, args)),
     read: <T>(work: Work<T>) => settled(() => drive(work())),
     write: <T>(_tenantId: string | null, work: Work<T>) => settled(() => inTransaction(work) as T),

@@ -170,12 +170,17 @@ export function makeTripLife(sql: Sql, deps: { tenants: Tenants; history: Histor
         yield* stops.ensure(tripId);
         return { ...(JSON.parse(json) as Trip), stops: yield* stops.view(tripId) };
       }),
+    /** Builds a Confirmed trip of the orders (`steps.build`, as a transaction of its own); returns its id. */
     build: (tenantId: string, input: { orderIds: string[]; driverId?: string | null; vehicleId?: string | null }, chosen?: ChosenIds): Promise<string> =>
       sql.write(tenantId, () => steps.build(tenantId, input, chosen)),
+    /** Starts the trip (`steps.start`). */
     start: (tenantId: string, tripId: string): Promise<void> => sql.write(tenantId, () => steps.start(tenantId, tripId)),
+    /** Finishes a stop with its outcome (`steps.recordOutcome`). */
     recordOutcome: (tenantId: string, tripId: string, index: number, input: StopOutcomeInput): Promise<void> =>
       sql.write(tenantId, () => steps.recordOutcome(tenantId, tripId, index, input)),
+    /** Completes the trip (`steps.complete`). */
     complete: (tenantId: string, tripId: string): Promise<void> => sql.write(tenantId, () => steps.complete(tenantId, tripId)),
+    /** Cancels the trip (`steps.cancel`). */
     cancel: (tenantId: string, tripId: string, reasonCode: string): Promise<void> => sql.write(tenantId, () => steps.cancel(tenantId, tripId, reasonCode)),
   };
 }

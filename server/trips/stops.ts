@@ -7,8 +7,7 @@ import type { components } from '../../spec/sandbox-types.ts';
 import type { OrderType } from '../../spec/load.ts';
 import type { LineRole } from '../orders/intake-rules.ts';
 import { type RecordedLine, type StopLineSpec, vocabularyOf } from './outcomes.ts';
-import { sqlList } from '../store/db.ts';
-import { q, statement, type Steps } from '../store/sql.ts';
+import { q, sqlList, statement, type Steps } from '../store/sql.ts';
 import { ON_LIVE_TRIP } from './rules.ts';
 
 /** A stop's status; Removed when its order left the trip while the stop was open (`StopStatus` of spec/sandbox.yaml, D43). */
