@@ -14,6 +14,7 @@ import { type BatchSink, makeRecorder, type RequestLog, type RequestLogOptions, 
 import { makeRequestLogReads } from './store.ts';
 import { workerSink } from './worker-sink.ts';
 
+// requirement: D78
 /** The request log in the sandbox's PostgreSQL database (its table made by the migrations, `migrate.ts`); the control plane reads it through `sql`. */
 export function makePostgresRequestLog(sql: PostgresSql, options: RequestLogOptions = {}): RequestLog {
   const reads = makeRequestLogReads(sql);
