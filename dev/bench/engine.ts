@@ -4,7 +4,8 @@
  * throwaway cluster of the machine's binaries (`postgres`) or on the server a URL names,
  * where the copies stay for the next run. Both servers of a comparison get the same `--db`.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { type DbTarget, parseDbTarget } from '../../server/store/db-target.ts';
@@ -19,6 +20,8 @@ export interface BenchEngine {
   target(database: BenchDatabase): Promise<string>;
   /** Reads the whole database once, so that no run pays for pages the OS has not cached yet. */
   warm(target: string): Promise<void>;
+  /** The database server's own process (PostgreSQL's postmaster) when it runs on this machine and can be found, else null (SQLite runs inside the server). */
+  databasePid(database: BenchDatabase): Promise<number | null>;
   /** The engine and its version, for the report: `SQLite 3.53.2`, `PostgreSQL 15.14`. */
   version(database: BenchDatabase): Promise<string>;
   /** Stops what the engine started (a throwaway cluster). */
@@ -54,6 +57,7 @@ const sqlite: BenchEngine = {
   name: 'sqlite',
   target: async (database) => database.file,
   warm: async (file) => warmFile(file),
+  databasePid: async () => null,
   async version(database) {
     const db = new Database(database.file, { readonly: true });
     try {
@@ -86,6 +90,15 @@ export async function benchEngine(option: string, progress: (line: string) => vo
     target: (database) => postgresBenchDatabase(server, database, progress),
     async warm(url) {
       await queryOnce(url, 'SELECT sum(length(o::text)) FROM orders o');
+    },
+    async databasePid(database) {
+      const url = await postgresBenchDatabase(server, database);
+      const { data_directory: dir } = await queryOnce<{ data_directory: string }>(url, 'SHOW data_directory');
+      try {
+        return Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]) || null;
+      } catch {
+        return null;
+      }
     },
     async version(database) {
       const url = await postgresBenchDatabase(server, database);

@@ -5,7 +5,7 @@
  * answer that is not 2xx is counted.
  */
 import autocannon, { type AutocannonRequest } from 'autocannon';
-import { cpuSeconds, machineBusySeconds } from './machine.ts';
+import { cpuSeconds, machineBusySeconds, treeCpuSeconds } from './machine.ts';
 
 /** How the load is applied. */
 export interface LoadSettings {
@@ -28,6 +28,8 @@ export interface RunFigures {
   statusCodes: Record<string, number>;
   /** CPU the server process used during the measured part, in % of one core (null without /proc). */
   serverCpuPct: number | null;
+  /** CPU the database server (PostgreSQL's processes) used, in % of one core; null for SQLite, inside the server. */
+  databaseCpuPct: number | null;
   /** CPU the load generator (this process) used, in % of one core. */
   loadCpuPct: number;
   /** CPU used meanwhile by anything else on the machine, in % of one core (null without /proc); high means a disturbed run. */
@@ -37,8 +39,12 @@ export interface RunFigures {
 const percentile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-/** Runs the load against `url + path` with `cursor=<random of cursors>` and rotating `X-Api-Key`s (none when `keys` is empty). */
-export async function measure(target: { url: string; pid: number }, path: string, cursors: readonly string[], keys: readonly string[], settings: LoadSettings): Promise<RunFigures> {
+/**
+ * Runs the load against `url + path` with `cursor=<random of cursors>` and rotating
+ * `X-Api-Key`s (none when `keys` is empty). `databasePid` is a database server's own process
+ * (PostgreSQL's postmaster), whose CPU is the server's work, not other work on the machine.
+ */
+export async function measure(target: { url: string; pid: number; databasePid?: number | null }, path: string, cursors: readonly string[], keys: readonly string[], settings: LoadSettings): Promise<RunFigures> {
   let sent = 0;
   const setupRequest = (request: AutocannonRequest): AutocannonRequest => {
     const cursor = cursors[Math.floor(Math.random() * cursors.length)]!;
@@ -57,11 +63,14 @@ export async function measure(target: { url: string; pid: number }, path: string
 
   const latencies: number[] = [];
   let cpuAtStart: number | null = null;
+  let databaseAtStart: number | null = null;
+  const databaseCpu = () => (target.databasePid == null ? null : treeCpuSeconds(target.databasePid));
   let machineAtStart: number | null = null;
   let loadAtStart = process.cpuUsage();
   let startedAt = 0;
   instance.on('start', () => {
     cpuAtStart = cpuSeconds(target.pid);
+    databaseAtStart = databaseCpu();
     machineAtStart = machineBusySeconds();
     loadAtStart = process.cpuUsage();
     startedAt = performance.now();
@@ -72,11 +81,13 @@ export async function measure(target: { url: string; pid: number }, path: string
   const result = await instance;
   const elapsedS = (performance.now() - startedAt) / 1000;
   const cpuAtEnd = cpuSeconds(target.pid);
+  const databaseAtEnd = databaseCpu();
   const machineAtEnd = machineBusySeconds();
   const load = process.cpuUsage(loadAtStart);
   const serverS = cpuAtStart === null || cpuAtEnd === null ? null : cpuAtEnd - cpuAtStart;
   const loadS = (load.user + load.system) / 1e6;
-  const otherS = serverS === null || machineAtStart === null || machineAtEnd === null ? null : Math.max(0, machineAtEnd - machineAtStart - serverS - loadS);
+  const databaseS = databaseAtStart === null || databaseAtEnd === null ? null : databaseAtEnd - databaseAtStart;
+  const otherS = serverS === null || machineAtStart === null || machineAtEnd === null ? null : Math.max(0, machineAtEnd - machineAtStart - serverS - (databaseS ?? 0) - loadS);
 
   const sorted = Float64Array.from(latencies).sort();
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, Number(count)]));
@@ -96,6 +107,7 @@ export async function measure(target: { url: string; pid: number }, path: string
     timeouts: result.timeouts,
     statusCodes,
     serverCpuPct: serverS === null ? null : round((serverS / elapsedS) * 100, 1),
+    databaseCpuPct: databaseS === null ? null : round((databaseS / elapsedS) * 100, 1),
     loadCpuPct: round((loadS / elapsedS) * 100, 1),
     otherCpuPct: otherS === null ? null : round((otherS / elapsedS) * 100, 1),
   };

@@ -3,7 +3,7 @@
  * whole machine, and a wait for other work (a test run in another shell) to finish before
  * a measurement starts. Elsewhere every reading is null and nothing waits.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux the bench is meant for
 
@@ -16,6 +16,24 @@ export function cpuSeconds(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/** CPU seconds the process `pid` and its children have used so far (a PostgreSQL server: its postmaster and backends), or null. */
+export function treeCpuSeconds(pid: number): number | null {
+  const own = cpuSeconds(pid);
+  if (own === null) return null;
+  let total = own;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === pid) total += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    } catch {
+      // A process that ended meanwhile.
+    }
+  }
+  return total;
 }
 
 /** CPU seconds all cores of the machine have been busy (not idle, not waiting on I/O), or null. */

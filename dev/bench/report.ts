@@ -27,6 +27,8 @@ export interface Figure {
   p50Ms: number;
   p99Ms: number;
   serverCpuPct: number | null;
+  /** PostgreSQL's processes; null on SQLite (inside the server). */
+  databaseCpuPct: number | null;
   loadCpuPct: number;
   otherCpuPct: number | null;
 }
@@ -80,8 +82,8 @@ function best(runs: readonly RunRecord[], server: ServerName, scenario: Scenario
   const matching = runs.filter((run) => run.server === server && run.scenario === scenario && run.orders === orders);
   const candidates = matching.some(isQuiet) ? matching.filter(isQuiet) : matching;
   const top = candidates.reduce((a, b) => (b.figures.reqPerSec > a.figures.reqPerSec ? b : a));
-  const { reqPerSec, latencyMs, serverCpuPct, loadCpuPct, otherCpuPct } = top.figures;
-  return { orders, round: top.round, reqPerSec, p50Ms: latencyMs.p50, p99Ms: latencyMs.p99, serverCpuPct, loadCpuPct, otherCpuPct };
+  const { reqPerSec, latencyMs, serverCpuPct, databaseCpuPct, loadCpuPct, otherCpuPct } = top.figures;
+  return { orders, round: top.round, reqPerSec, p50Ms: latencyMs.p50, p99Ms: latencyMs.p99, serverCpuPct, databaseCpuPct: databaseCpuPct ?? null, loadCpuPct, otherCpuPct };
 }
 
 const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
@@ -146,7 +148,7 @@ function figureRows(report: BenchReport): string[][] {
   const { feedPage, caughtUp, p99Scaling } = report.results;
   const row = (scenario: Scenario, server: ServerName, f: Figure) => [
     SCENARIO_TITLE[scenario], server, count(f.orders), f.reqPerSec.toFixed(0), f.p50Ms.toFixed(2), f.p99Ms.toFixed(2),
-    pct(f.serverCpuPct), pct(f.loadCpuPct), pct(f.otherCpuPct),
+    pct(f.serverCpuPct), pct(f.databaseCpuPct), pct(f.loadCpuPct), pct(f.otherCpuPct),
   ];
   return [
     row('feedPage', 'sandbox', feedPage.sandbox),
@@ -176,7 +178,7 @@ function columns(header: string[], rows: string[][], numericFrom: number): strin
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-const FIGURE_HEADER = ['scenario', 'server', 'orders', 'req/s', 'p50 ms', 'p99 ms', 'server CPU', 'load CPU', 'other CPU'];
+const FIGURE_HEADER = ['scenario', 'server', 'orders', 'req/s', 'p50 ms', 'p99 ms', 'server CPU', 'db CPU', 'load CPU', 'other CPU'];
 const TARGET_HEADER = ['target', 'figure', 'goal', 'met'];
 
 /** The report as the console shows it. */
@@ -203,7 +205,10 @@ export function formatMarkdown(report: BenchReport): string {
     goal!.replace('>=', '≥').replace('<=', '≤'),
     met!.toLowerCase(),
   ]);
-  return [table(FIGURE_HEADER.slice(0, 6), figureRows(report).map((row) => row.slice(0, 6))), '', table(TARGET_HEADER, targets)].join('\n');
+  // The engine in a column of its own, so that both engines' rows can share one table.
+  const engine = report.settings.engine === 'postgres' ? 'PostgreSQL' : 'SQLite';
+  const figures = figureRows(report).map(([scenario, ...rest]) => [scenario!, engine, ...rest.slice(0, 5)]);
+  return [table(['scenario', 'engine', ...FIGURE_HEADER.slice(1, 6)], figures), '', table(TARGET_HEADER, targets)].join('\n');
 }
 
 /** Writes `reports/bench/<UTC timestamp>.json` and `reports/bench/latest.json` (`-postgres` before `.json` on PostgreSQL); returns both paths. */

@@ -116,7 +116,7 @@ async function compare(
         const bad = figures.non2xx + figures.errors + figures.timeouts;
         progress(
           `  ${figures.reqPerSec.toFixed(0)} req/s, p50 ${figures.latencyMs.p50.toFixed(2)} ms, p99 ${figures.latencyMs.p99.toFixed(2)} ms, ` +
-            `server CPU ${figures.serverCpuPct ?? 'n/a'}%, load CPU ${figures.loadCpuPct}%, other CPU ${figures.otherCpuPct ?? 'n/a'}%` +
+            `server CPU ${figures.serverCpuPct ?? 'n/a'}%, ${figures.databaseCpuPct === null ? '' : `database CPU ${figures.databaseCpuPct}%, `}load CPU ${figures.loadCpuPct}%, other CPU ${figures.otherCpuPct ?? 'n/a'}%` +
             `${bad > 0 ? `, ${bad} NOT 2xx / errors` : ''}`,
         );
         const quietBefore = runs.some((run) => run.server === server.name && run.scenario === scenario && run.orders === database.orders && isQuiet(run));
@@ -154,12 +154,13 @@ async function bench(engine: BenchEngine, rebuild: boolean, settings: ReturnType
   const started: ServerChild[] = [];
   const targets = new Map<BenchDatabase, string>();
   for (const database of [large, small]) targets.set(database, await engine.target(database));
+  const databasePid = await engine.databasePid(large);
   const start = async (name: ServerName, database: BenchDatabase) => {
     const script = name === 'sandbox' ? './serve-sandbox.ts' : './serve-baseline.ts';
     const args = ['--db', targets.get(database)!, ...(name === 'baseline' ? ['--tenant', database.tenantId] : ['--request-log', settings.requestLog])];
     const child = await startChild(name, script, args);
     started.push(child);
-    return { ...child, name };
+    return { ...child, name, databasePid };
   };
   try {
     // All four start (and are checked) before any load, so a broken start fails in seconds; idle ones cost nothing.

@@ -4,8 +4,9 @@
  * (`makeOrders(...).feedPage`), its cursor codec, and the page text of
  * `server/integration/feeds.ts` — with no Express, auth, rate limit, validation or
  * request id. The tenant is fixed on the command line. Prints its base URL on stdout.
+ * Over a SQLite file, or the PostgreSQL database a `postgres://` URL names.
  *
- *   node --import tsx dev/bench/serve-baseline.ts --db FILE --tenant ID [--port 0]
+ *   node --import tsx dev/bench/serve-baseline.ts --db FILE|URL --tenant ID [--port 0]
  */
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
@@ -16,20 +17,29 @@ import { listen } from '../../server/http/server.ts';
 import { pageJson } from '../../server/integration/feeds.ts';
 import { MMAP_BYTES } from '../../server/store/db.ts';
 import { makeOrders } from '../../server/orders/store.ts';
+import { postgresSql } from '../../server/store/postgres/sql.ts';
+import { type Sql, statement } from '../../server/store/sql.ts';
 import { sqliteSql } from '../../server/store/sqlite-sql.ts';
 import { makeTenants } from '../../server/tenants/store.ts';
-import { readCursorSecret } from './cursors.ts';
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, tenant: { type: 'string' }, port: { type: 'string', default: '0' } } });
-if (values.db === undefined || values.tenant === undefined) throw new Error('--db FILE and --tenant ID are required');
+if (values.db === undefined || values.tenant === undefined) throw new Error('--db FILE|URL and --tenant ID are required');
 const tenantId = values.tenant;
 
-const db = new Database(values.db, { readonly: true, fileMustExist: true });
-// The same read settings as the sandbox's own connection (server/store/db.ts).
-db.pragma(`mmap_size = ${MMAP_BYTES}`);
-const sql = sqliteSql(db);
+/** The feed's engine: the SQLite file read as the sandbox's own connection reads it, or a pool to the PostgreSQL database as large as the sandbox's. */
+function open(target: string): Sql {
+  if (/^postgres(ql)?:\/\//i.test(target)) return postgresSql(target);
+  const db = new Database(target, { readonly: true, fileMustExist: true });
+  // The same read settings as the sandbox's own connection (server/store/db.ts).
+  db.pragma(`mmap_size = ${MMAP_BYTES}`);
+  return sqliteSql(db);
+}
+
+const sql = open(values.db);
 const orders = makeOrders(sql, makeTenants(sql, systemClock));
-const cursors = makeCursorCodec(readCursorSecret(db));
+const secret = await sql.one<{ value: string }>(statement("SELECT value FROM meta WHERE key = 'secret:cursor'"));
+if (secret === undefined) throw new Error('the database has no cursor secret; rebuild it with --rebuild');
+const cursors = makeCursorCodec(Buffer.from(secret.value, 'base64'));
 
 const server = createServer(async (req, res) => {
   const url = req.url ?? '';
@@ -54,8 +64,7 @@ process.stdout.write(`${await listen(server, Number(values.port), '127.0.0.1')}\
 
 const stop = () => {
   server.close(() => {
-    db.close();
-    process.exit(0);
+    void sql.close().then(() => process.exit(0));
   });
   server.closeAllConnections();
 };

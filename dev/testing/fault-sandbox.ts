@@ -6,7 +6,8 @@
 import { connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { makeRequestLog, type RequestLog } from '../../server/request-log/recorder.ts';
+import type { RequestLog } from '../../server/request-log/recorder.ts';
+import { openRequestLog } from '../../server/start/start-sandbox.ts';
 import { call, memoryStore, type RunningServer, sandboxClient, type SandboxClient, type SeededTestTenant, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from './sandbox.ts';
 
 export const FEED = '/api/v1/integration/orders?limit=5';
@@ -51,7 +52,7 @@ export function faultSandbox() {
     const store = await memoryStore();
     Object.assign(a, await seedTenant(store, tinyDataset({ orders: 60 }), { rateLimit: 6000 }));
     Object.assign(b, await seedTenant(store, tinyDataset({ orders: 60, idSpace: 1 }), { rateLimit: 6000 }));
-    log = makeRequestLog(store.db.name);
+    log = openRequestLog(store);
     Object.assign(server, await startServer(store, { adminToken: TEST_ADMIN_TOKEN, requestLog: log }));
     client = sandboxClient(server.url);
   });

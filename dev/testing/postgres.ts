@@ -7,6 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { migrate } from '../../server/store/postgres/migrate.ts';
+import { openPool } from '../../server/store/postgres/pool.ts';
 import { type Cluster, POSTGRES_ROOT, postgresBinaries, startCluster } from './postgres-cluster.ts';
 
 /** How to get PostgreSQL, for the messages of a skip or a failure. */
@@ -39,19 +41,28 @@ async function clusterUrl(): Promise<string> {
   return (await own).url;
 }
 
-/** A new, empty database of the run's cluster, as a URL: each test file (or test) gets its own. */
-export async function freshDatabase(): Promise<string> {
+/**
+ * A new, empty database of the run's cluster, as a URL: each test file (or test) gets its
+ * own. `migrated` copies the run's migrated template instead (milliseconds, where migrating
+ * takes a tenth of a second); without a global setup it is migrated here.
+ */
+export async function freshDatabase(options: { migrated?: boolean } = {}): Promise<string> {
   const base = await clusterUrl();
   const name = `waybill_${randomBytes(6).toString('hex')}`;
+  const template = options.migrated ? inject('postgresTemplate') : null;
   const client = new pg.Client({ connectionString: base });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    await client.query(`CREATE DATABASE ${name}${typeof template === 'string' ? ` TEMPLATE ${template}` : ''}`);
   } finally {
     await client.end();
   }
   const url = new URL(base);
   url.pathname = `/${name}`;
+  if (options.migrated && typeof template !== 'string') {
+    const pool = openPool(url.toString(), { max: 1 });
+    await migrate(pool).finally(() => pool.end());
+  }
   return url.toString();
 }
 

@@ -74,8 +74,14 @@ export function tinyDataset(options: { orders: number; trips?: number; start?: n
   };
 }
 
-/** An in-memory store on `clock` (SQLite: tests may break things through its `db`). */
-export function memoryStore(clock?: Clock): Promise<SqliteStore> {
+/**
+ * An in-memory store on `clock` (SQLite: tests may break things through its `db`); under
+ * `WAYBILL_TEST_DB=postgres` a fresh PostgreSQL database instead (test-store.ts), for the
+ * files the `postgres` project runs on both engines. Loaded on demand: the fuzz campaign and
+ * the bench use this file outside vitest.
+ */
+export async function memoryStore(clock?: Clock): Promise<SqliteStore> {
+  if (process.env['WAYBILL_TEST_DB'] === 'postgres') return (await import('./test-store.ts')).postgresTestStore(clock);
   return openStore(':memory:', clock);
 }
 

@@ -1,11 +1,8 @@
 /** The test clock of each tenant (D52): what it answers, and every time the tenant sees that it drives. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { durationMs } from './control-plane.ts';
-import { openStore } from '../store/index.ts';
 import { call, memoryStore, orderIntake, type RunningServer, sandboxClient, type SandboxClient, startServer, TEST_ADMIN_TOKEN } from '../../dev/testing/sandbox.ts';
+import { restartableDatabase } from '../../dev/testing/test-store.ts';
 
 /** The wall clock of the test's sandbox: it only moves when a test moves it. */
 let wall = Date.parse('2026-11-20T08:00:00.000Z');
@@ -199,20 +196,19 @@ describe('keeping the clock', () => {
   });
 
   it('keeps a frozen tenant frozen across a restart, and a reset forgets it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'waybill-clock-'));
+    const database = await restartableDatabase();
     try {
-      const file = join(dir, 'sandbox.db');
-      const first = await openStore(file, () => wall);
+      const first = await database.open(() => wall);
       const { id } = await first.tenants.create({ name: 'Kept', country: 'NL' });
       await first.clocks.set(id, 'frozen', Date.parse(NINE));
       await first.close();
-      const second = await openStore(file, () => wall + HOUR);
+      const second = await database.open(() => wall + HOUR);
       expect(second.clocks.view(id)).toMatchObject({ mode: 'frozen', nowUtc: NINE });
       await second.reset();
       expect(second.clocks.view(id)).toMatchObject({ mode: 'system', nowUtc: new Date(wall + HOUR).toISOString() });
       await second.close();
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      database.remove();
     }
   });
 });

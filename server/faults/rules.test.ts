@@ -3,14 +3,11 @@
  * field, list, delete one or all, 404 for a rule that is not the tenant's; counters kept
  * across a restart, a reset forgetting the cache; the draws' reproducibility.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../store/index.ts';
 import { call, memoryStore, type RunningServer, sandboxClient, type SandboxClient, type SeededTestTenant, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from '../../dev/testing/sandbox.ts';
 import { DRAW, draw, drawBetween } from './draw.ts';
 import { planFromRules } from './plan.ts';
+import { restartableDatabase } from '../../dev/testing/test-store.ts';
 
 let server: RunningServer;
 let api: SandboxClient;
@@ -148,22 +145,21 @@ describe('listing and deleting', () => {
 
 describe('the store', () => {
   it('keeps rules and counters across a restart, and a reset forgets them, cache included', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'waybill-faults-'));
+    const database = await restartableDatabase();
     try {
-      const file = join(dir, 'sandbox.db');
-      let store = await openStore(file);
+      let store = await database.open();
       const tenant = await seedTenant(store);
       const spec = { operation: 'whoami', keyId: null, fault: 'reset', status: null, retryAfterSeconds: null, problemType: null, latencyMs: null, durationMs: null, when: null, times: 2, probability: null, seed: null } as const;
       const rule = await store.faults.add(tenant.tenantId, spec);
       store.faults.count(store.faults.rulesOf(tenant.tenantId)![0]!, true);
       await store.close();
-      store = await openStore(file);
+      store = await database.open();
       expect(store.faults.list(tenant.tenantId)).toEqual([{ ...rule, matched: 1, fired: 1, remaining: 1 }]);
       await store.reset();
       expect(store.faults.rulesOf(tenant.tenantId)).toBeUndefined();
       await store.close();
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      database.remove();
     }
   });
 

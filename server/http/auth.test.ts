@@ -1,5 +1,6 @@
 /** Authentication (D1, D3), scopes (D2), tenant isolation and lifecycle (D22). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statement } from '../store/sql.ts';
 import { operations } from '../../spec/load.ts';
 import { call, memoryStore, type RunningServer, type SeededTestTenant, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
 
@@ -64,8 +65,8 @@ describe('authentication', () => {
     expect(log).toContain('/api/v1/integration/whoami 200');
   });
 
-  it('stores only the SHA-256 of keys', () => {
-    const stored = server.store.db.prepare('SELECT * FROM api_keys').all();
+  it('stores only the SHA-256 of keys', async () => {
+    const stored = await server.store.sql.all(statement('SELECT * FROM api_keys'));
     const text = JSON.stringify(stored);
     // A key is wbk_<12-character id>_<secret>; the secret part must appear nowhere.
     for (const key of Object.values(tenant.keys)) expect(text).not.toContain(key.slice('wbk_'.length + 13));

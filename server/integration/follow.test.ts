@@ -1,5 +1,6 @@
 /** A follower of the feed never misses a change (D7): stamps strictly increase per tenant. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statement } from '../store/sql.ts';
 import { call, memoryStore, type RunningServer, type SeededTestTenant, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
 
 let server: RunningServer;
@@ -69,7 +70,7 @@ describe('following the order feed', () => {
     // Caught up: every order left is older than the follower's position. Write to the order
     // with the smallest id, at a clock that has not moved.
     const follower = { since: last.updatedAtUtc };
-    const smallest = server.store.db.prepare('SELECT external_id FROM orders WHERE tenant_id = ? ORDER BY id LIMIT 1').pluck().get(tenantId) as string;
+    const smallest = (await server.store.sql.one<{ external_id: string }>(statement('SELECT external_id FROM orders WHERE tenant_id = ? ORDER BY id LIMIT 1'), [tenantId]))!.external_id;
     await pay(smallest, 200);
     const after = await call(server.url, 'orderFeed', `${ORDERS}?since=${follower.since}`, { key: keys.full });
     const fresh = after.body.items.filter((o: { updatedAtUtc: string }) => o.updatedAtUtc > follower.since);

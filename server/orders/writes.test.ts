@@ -1,5 +1,6 @@
 /** Payment (D10), cancel (D11), archive (D12), and what the feed shows of them (D7). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statement } from '../store/sql.ts';
 import { call, memoryStore, type RunningServer, type SeededTestTenant, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
 
 const ORDERS = '/api/v1/integration/orders';
@@ -50,7 +51,7 @@ describe('attach a payment', () => {
     const again = await pay(withStatus(0, 1), { ...payment, amount: 99 });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
-    const rows = server.store.db.prepare('SELECT amount FROM order_payments WHERE payment_id = ?').all(payment.paymentId);
+    const rows = await server.store.sql.all(statement('SELECT amount FROM order_payments WHERE payment_id = ?'), [payment.paymentId]);
     expect(rows).toEqual([{ amount: 12.5 }]);
   });
 
@@ -107,8 +108,8 @@ describe('cancel', () => {
     const answer = await cancel(withStatus(status, 2), { reason: 'customer called' });
     expect(answer.status).toBe(200);
     expect(answer.body.status).toBe('Cancelled');
-    const history = server.store.db.prepare("SELECT data FROM order_history h JOIN orders o ON o.id = h.order_id WHERE o.external_id = ? AND h.kind = 'cancel'").pluck().all(withStatus(status, 2));
-    expect(history.map((d) => JSON.parse(d as string).reason)).toEqual(['customer called']);
+    const history = await server.store.sql.all<{ data: string }>(statement("SELECT data FROM order_history h JOIN orders o ON o.id = h.order_id WHERE o.external_id = ? AND h.kind = 'cancel'"), [withStatus(status, 2)]);
+    expect(history.map((row) => JSON.parse(row.data).reason)).toEqual(['customer called']);
   });
 
   it('takes no body at all, and an empty JSON object', async () => {

@@ -1,28 +1,39 @@
 /**
  * The request log's writing statements on PostgreSQL (D48, D78), over the log's own pool:
  * those of `store.ts`'s SQLite table in PostgreSQL's words, asynchronous (the control
- * plane's reads are `store.ts`'s, over the store contract). A batch is one statement: its
- * columns as arrays, unnested in order.
+ * plane's reads are `store.ts`'s, over the store contract). A batch is one statement of a
+ * VALUES row per entry.
  */
 import type pg from 'pg';
 import { rowTypes } from '../store/postgres/row-types.ts';
 import type { NewLogEntry } from './store.ts';
 
-/** The columns of an entry, each with the type of its array in the batch insert. */
-const COLUMNS: [column: string, type: string, field: keyof NewLogEntry][] = [
-  ['tenant_id', 'text', 'tenantId'], ['at', 'text', 'at'], ['operation', 'text', 'operation'], ['method', 'text', 'method'],
-  ['target', 'text', 'target'], ['status', 'integer', 'status'], ['problem_type', 'text', 'problemType'], ['field_errors', 'text', 'fieldErrors'],
-  ['latency_ms', 'double precision', 'latencyMs'], ['key_id', 'text', 'keyId'], ['request_id', 'text', 'requestId'],
-  ['idempotency_key', 'text', 'idempotencyKey'], ['replayed', 'integer', 'replayed'], ['request_content_type', 'text', 'requestContentType'],
-  ['request_body', 'text', 'requestBody'], ['request_bytes', 'integer', 'requestBytes'], ['response_content_type', 'text', 'responseContentType'],
-  ['response_body', 'text', 'responseBody'], ['response_bytes', 'integer', 'responseBytes'], ['order_ids', 'text', 'orderIds'],
-  ['trip_ids', 'text', 'tripIds'], ['fault', 'text', 'fault'], ['feed_page', 'text', 'feedPage'],
+/** The columns of an entry, each with the entry's field that fills it. */
+const COLUMNS: [column: string, field: keyof NewLogEntry][] = [
+  ['tenant_id', 'tenantId'], ['at', 'at'], ['operation', 'operation'], ['method', 'method'],
+  ['target', 'target'], ['status', 'status'], ['problem_type', 'problemType'], ['field_errors', 'fieldErrors'],
+  ['latency_ms', 'latencyMs'], ['key_id', 'keyId'], ['request_id', 'requestId'],
+  ['idempotency_key', 'idempotencyKey'], ['replayed', 'replayed'], ['request_content_type', 'requestContentType'],
+  ['request_body', 'requestBody'], ['request_bytes', 'requestBytes'], ['response_content_type', 'responseContentType'],
+  ['response_body', 'responseBody'], ['response_bytes', 'responseBytes'], ['order_ids', 'orderIds'],
+  ['trip_ids', 'tripIds'], ['fault', 'fault'], ['feed_page', 'feedPage'],
 ];
 
 const names = COLUMNS.map(([column]) => column).join(', ');
-const INSERT = `INSERT INTO request_log (${names})
-  SELECT ${names} FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) WITH ORDINALITY AS batch (${names}, n)
-  ORDER BY n RETURNING id`;
+
+const inserts = new Map<number, string>();
+
+/** The insert of `rows` entries: one VALUES row of parameters each (a parameter is sent as it is; an array's elements would each be escaped into its text). */
+function insertText(rows: number): string {
+  let text = inserts.get(rows);
+  if (text === undefined) {
+    const values = Array.from({ length: rows }, (_, row) => `(${COLUMNS.map((_, column) => `$${row * COLUMNS.length + column + 1}`).join(', ')})`);
+    text = `INSERT INTO request_log (${names}) VALUES ${values.join(', ')} RETURNING id`;
+    inserts.set(rows, text);
+  }
+  return text;
+}
+
 /**
  * A value as PostgreSQL's text can hold it: without NUL characters, which it refuses and
  * SQLite keeps. A body of binary bytes shows U+FFFD where they were (its `bytes` stay).
@@ -40,9 +51,9 @@ export function makePostgresLogTable(pool: pg.Pool) {
   return {
     /** Writes `entries` in one statement; returns their ids in order. */
     async insert(entries: NewLogEntry[]): Promise<number[]> {
-      const arrays = COLUMNS.map(([, , field]) => entries.map((entry) => storable(entry[field])));
+      const values = entries.flatMap((entry) => COLUMNS.map(([, field]) => storable(entry[field])));
       // Ids are taken in the order the rows are inserted, which is the batch's.
-      const rows = await query<{ id: number }>('insert', INSERT, arrays);
+      const rows = await query<{ id: number }>(`insert-${entries.length}`, insertText(entries.length), values);
       return rows.map((row) => row.id).sort((a, b) => a - b);
     },
     /** How many entries the tenant has. */

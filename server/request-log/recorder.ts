@@ -11,7 +11,9 @@
  */
 import type { Db } from '../store/db.ts';
 import { sqliteSql } from '../store/sqlite-sql.ts';
-import { mainThreadSink, workerSink } from './sqlite-sinks.ts';
+import { mainThreadSink } from './sqlite-sinks.ts';
+import type { LogWorkerData } from './log-worker.ts';
+import { workerSink } from './worker-sink.ts';
 import { type LogFilter, type LogRow, type LogSummaryRow, makeRequestLogReads, makeRequestLogTable, openRequestLogDatabase, type RequestLogTable, requestLogFile } from './store.ts';
 import type { CapturedRequest } from './writer.ts';
 import type { BatchSink, LogListener, SinkOptions } from './sink.ts';
@@ -163,7 +165,8 @@ export function makeRequestLog(dbFile: string, options: RequestLogOptions = {}):
   const table = makeRequestLogTable(logDb);
   const thread = options.thread ?? (file === ':memory:' ? 'main' : 'worker');
   const sinkOf = (sinkOptions: SinkOptions): BatchSink => {
-    const sink = thread === 'worker' ? workerSink(file, sinkOptions) : mainThreadSink(logDb, table, sinkOptions);
+    const workerData: LogWorkerData = { file, retention: sinkOptions.retention, pruneStep: sinkOptions.pruneStep };
+    const sink = thread === 'worker' ? workerSink('log-worker', workerData, sinkOptions) : mainThreadSink(logDb, table, sinkOptions);
     return { ...sink, close: () => sink.close().finally(() => logDb.close()) };
   };
   return { ...makeRecorder(options, sinkOf, makeRequestLogReads(sqliteSql(logDb))), db: logDb, table };

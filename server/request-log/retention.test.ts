@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it, vi } from 'vitest';
-import { makeRequestLog } from './recorder.ts';
+import { makeRequestLog, type SqliteRequestLog } from './recorder.ts';
+import { openRequestLog } from '../start/start-sandbox.ts';
+import { testEngine } from '../../dev/testing/test-store.ts';
 import { openStore } from '../store/index.ts';
 import { call, memoryStore, sandboxClient, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from '../../dev/testing/sandbox.ts';
 
@@ -21,7 +23,7 @@ describe('retention', () => {
     const store = await memoryStore();
     const x = await seedTenant(store);
     const y = await seedTenant(store);
-    const small = makeRequestLog(store.db.name, { retention: 5, pruneStep: 2 });
+    const small = openRequestLog(store, { retention: 5, pruneStep: 2 });
     const local = await startServer(store, { adminToken: TEST_ADMIN_TOKEN, requestLog: small });
     try {
       const ids: string[] = [];
@@ -47,13 +49,15 @@ describe('retention', () => {
   // a step of rows per event-loop turn, never two steps in one turn, and a concurrent request is
   // answered while it goes on; on the writer thread it leaves this one alone. How long the
   // concurrent request waited goes to stderr for a person to read: timings are the bench's.
-  it.each(['off', 'main', 'worker'] as const)('prunes during a 10,000-request burst without stalling a concurrent request (log %s)', async (mode) => {
+  // On SQLite the log is written on this thread (main) or its own (worker); on PostgreSQL through its own pool.
+  const modes = testEngine() === 'postgres' ? (['off', 'postgres'] as const) : (['off', 'main', 'worker'] as const);
+  it.each(modes)('prunes during a 10,000-request burst without stalling a concurrent request (log %s)', async (mode) => {
     const dir = mkdtempSync(join(tmpdir(), 'waybill-request-log-'));
     const store = mode === 'worker' ? await openStore(join(dir, 'sandbox.db')) : await memoryStore();
     const x = await seedTenant(store, tinyDataset({ orders: 60 }));
     // Smaller than a batch (200), so that each batch takes several steps.
     const pruneStep = 50;
-    const small = mode === 'off' ? null : makeRequestLog(store.db.name, { retention: 1000, thread: mode, pruneStep });
+    const small = mode === 'off' ? null : mode === 'postgres' ? openRequestLog(store, { retention: 1000, pruneStep }) : makeRequestLog(store.db.name, { retention: 1000, thread: mode, pruneStep });
     const local = await startServer(store, { adminToken: TEST_ADMIN_TOKEN, requestLog: small });
     // Event-loop turns, counted by an immediate that queues itself again: one a turn, as a prune step is.
     let turn = 0;
@@ -67,8 +71,9 @@ describe('retention', () => {
     // Each prune step this thread takes during the burst: its turn, the rows it deleted, and the concurrent requests answered by then.
     const steps: { turn: number; deleted: number; answered: number }[] = [];
     if (small !== null && mode === 'main') {
-      const deleteStep = small.table.deleteStep;
-      vi.spyOn(small.table, 'deleteStep').mockImplementation((...args) => {
+      const { table } = small as SqliteRequestLog;
+      const deleteStep = table.deleteStep;
+      vi.spyOn(table, 'deleteStep').mockImplementation((...args) => {
         const deleted = deleteStep(...args);
         if (counting) steps.push({ turn, deleted, answered: probes.length });
         return deleted;
@@ -117,11 +122,11 @@ describe('retention', () => {
       }
       if (small !== null) {
         await small.settle();
-        expect(small.table.count(x.tenantId)).toBe(1000);
+        expect(await small.page(x.tenantId, {}, Number.MAX_SAFE_INTEGER, 2000)).toHaveLength(1000);
         // The page of a feed answer reaches the table on either thread (D48): 50 items and a cursor.
         // (Most of the burst is refused 429 by the key's rate limit: the newest page served is taken.)
-        const [newest] = small.table.page(x.tenantId, { operation: 'orderFeed', statusFrom: 200 }, Number.MAX_SAFE_INTEGER, 1);
-        const [nextCursor, items] = JSON.parse(small.table.get(x.tenantId, newest!.id)!.feed_page!) as [string | null, unknown[]];
+        const [newest] = await small.page(x.tenantId, { operation: 'orderFeed', statusFrom: 200 }, Number.MAX_SAFE_INTEGER, 1);
+        const [nextCursor, items] = JSON.parse((await small.get(x.tenantId, newest!.id))!.feed_page!) as [string | null, unknown[]];
         expect([typeof nextCursor, items.length]).toEqual(['string', 50]);
       }
     } finally {

@@ -1,12 +1,11 @@
 /** The living feed over a store (D53, D54): determinism, pace, stamps, unknown statuses, tenants, stop, restart and reset. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, type SqliteStore } from '../store/index.ts';
+import type { SqliteStore } from '../store/index.ts';
 import { memoryStore } from '../../dev/testing/sandbox.ts';
+import { statement } from '../store/sql.ts';
 import { UNLISTED_STATUS } from './changes.ts';
 import { simulationOf } from './runner.ts';
+import { restartableDatabase } from '../../dev/testing/test-store.ts';
 
 const WALL = Date.parse('2026-11-20T08:00:00.000Z');
 const NINE = Date.parse('2026-11-20T09:00:00.000Z');
@@ -39,15 +38,18 @@ const feeds = async (store: SqliteStore, tenantId: string) => ({
   trips: (await store.trips.feedPage(tenantId, ALL)).items.join('\n'),
 });
 
+/** The rows `text` answers in `store`'s database, on either engine. */
+const rows = <T>(store: SqliteStore, text: string, args: unknown[] = []) => store.sql.all<T>(statement(text), args);
+
 /** Every stamp a change left, in time order: each order's history and each trip's last change (a completion touches only the trip). */
-function changeStamps(store: SqliteStore, tenantId: string): string[] {
-  return store.db
-    .prepare<[string, string], string>(
-      `SELECT h.at FROM order_history h JOIN orders o ON o.id = h.order_id WHERE o.tenant_id = ?
-       UNION SELECT updated_at FROM trips WHERE tenant_id = ? ORDER BY 1`,
-    )
-    .pluck()
-    .all(tenantId, tenantId);
+async function changeStamps(store: SqliteStore, tenantId: string): Promise<string[]> {
+  const stamps = await rows<{ at: string }>(
+    store,
+    `SELECT h.at FROM order_history h JOIN orders o ON o.id = h.order_id WHERE o.tenant_id = ?
+     UNION SELECT updated_at FROM trips WHERE tenant_id = ? ORDER BY 1`,
+    [tenantId, tenantId],
+  );
+  return stamps.map((row) => row.at);
 }
 
 /** Five standard deviations of a Poisson count with mean `mean`: a miss is a bug, not bad luck. */
@@ -58,13 +60,13 @@ describe('the simulation over a frozen clock', () => {
     const { store, tenantId, sim } = await fresh();
     await sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
     expect(await sim.catchUp(tenantId)).toBe(0);
-    expect(changeStamps(store, tenantId)).toEqual([]);
+    expect(await changeStamps(store, tenantId)).toEqual([]);
 
     const { changes, clock } = await store.clocks.advance(tenantId, HOUR);
     expect(clock.nowUtc).toBe('2026-11-20T10:00:00.000Z');
     expect(Math.abs(changes - 3600)).toBeLessThan(spread(3600));
     expect((await sim.view(tenantId)).changes).toBe(changes);
-    const stamps = changeStamps(store, tenantId);
+    const stamps = await changeStamps(store, tenantId);
     // One change, one stamp: no two changes share one, so the count of stamps is the count of changes.
     expect(stamps).toHaveLength(changes);
     // Spread over the hour: the first within a few mean gaps of its start, the last near its end.
@@ -82,7 +84,7 @@ describe('the simulation over a frozen clock', () => {
       await sim.start(tenantId, { changesPerMinute, seed: 11 });
       const { changes } = await store.clocks.advance(tenantId, HOUR);
       expect(Math.abs(changes - changesPerMinute * 60)).toBeLessThan(spread(changesPerMinute * 60));
-      expect(changeStamps(store, tenantId)).toHaveLength(changes);
+      expect(await changeStamps(store, tenantId)).toHaveLength(changes);
     }
   });
 
@@ -90,12 +92,12 @@ describe('the simulation over a frozen clock', () => {
     const { store, tenantId, sim } = await fresh();
     await sim.start(tenantId, { changesPerMinute: 30, seed: 3 });
     await store.clocks.advance(tenantId, 2 * HOUR);
-    const history = store.db.prepare<[], { at: string; kind: string; data: string }>('SELECT at, kind, data FROM order_history ORDER BY seq').all();
+    const history = await rows<{ at: string; kind: string; data: string }>(store, 'SELECT at, kind, data FROM order_history ORDER BY seq');
     // Written one after the other, so never a stamp older than the one before (D7).
     expect(history.every((entry, i) => i === 0 || entry.at >= history[i - 1]!.at)).toBe(true);
-    const orderStatuses = new Set(store.db.prepare<[], string>('SELECT DISTINCT status FROM orders').pluck().all());
+    const orderStatuses = new Set((await rows<{ status: string }>(store, 'SELECT DISTINCT status FROM orders')).map((row) => row.status));
     for (const status of ['FullyDelivered', 'PartiallyDelivered', 'Returned', 'Collected', 'Cancelled', 'Planned']) expect(orderStatuses).toContain(status);
-    const tripStatuses = new Set(store.db.prepare<[], string>('SELECT DISTINCT status FROM trips').pluck().all());
+    const tripStatuses = new Set((await rows<{ status: string }>(store, 'SELECT DISTINCT status FROM trips')).map((row) => row.status));
     for (const status of ['Completed', 'Cancelled']) expect(tripStatuses).toContain(status);
     expect(new Set(history.map((entry) => entry.kind))).toEqual(new Set(['created', 'status', 'outcome', 'cancel']));
   });
@@ -131,17 +133,16 @@ describe('the same seed, the same feed', () => {
   });
 
   it('resumes after a restart where it stopped: the feed is the one an unbroken run gives', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'waybill-simulation-'));
+    const database = await restartableDatabase();
     try {
-      const file = join(folder, 'sandbox.db');
-      const before = await fresh(TENANT, await openStore(file, () => WALL));
+      const before = await fresh(TENANT, await database.open(() => WALL));
       await before.sim.start(TENANT, { changesPerMinute: 30, seed: 9 });
       await before.store.clocks.advance(TENANT, HOUR / 2);
       simulationOf(before.store).close();
       await before.store.close();
       opened.splice(opened.indexOf(before.store), 1);
 
-      const after = await openStore(file, () => WALL);
+      const after = await database.open(() => WALL);
       opened.push(after);
       const resumed = simulationOf(after);
       expect(await resumed.view(TENANT)).toMatchObject({ running: true, changesPerMinute: 30, seed: 9 });
@@ -153,7 +154,7 @@ describe('the same seed, the same feed', () => {
       expect(await feeds(after, TENANT)).toEqual(await feeds(unbroken.store, TENANT));
       expect((await resumed.view(TENANT)).changes).toBe((await unbroken.sim.view(TENANT)).changes);
     } finally {
-      rmSync(folder, { recursive: true, force: true });
+      database.remove();
     }
   });
 });
@@ -163,9 +164,7 @@ describe('unknown statuses (D54)', () => {
     const { store, tenantId, sim } = await fresh();
     await sim.start(tenantId, { changesPerMinute: 30, seed: 21, unknownStatuses: true });
     await store.clocks.advance(tenantId, 3 * HOUR);
-    const moves = store.db
-      .prepare<[], { order_id: string; at: string; data: string }>("SELECT order_id, at, data FROM order_history WHERE kind = 'status' ORDER BY seq")
-      .all()
+    const moves = (await rows<{ order_id: string; at: string; data: string }>(store, "SELECT order_id, at, data FROM order_history WHERE kind = 'status' ORDER BY seq"))
       .map((row) => ({ orderId: row.order_id, at: Date.parse(row.at), ...(JSON.parse(row.data) as { from: string; to: string }) }));
     const held = moves.filter((move) => move.to === UNLISTED_STATUS);
     expect(held.length).toBeGreaterThan(10);
@@ -181,7 +180,7 @@ describe('unknown statuses (D54)', () => {
     const { store, tenantId, sim } = await fresh();
     await sim.start(tenantId, { changesPerMinute: 30, seed: 21 });
     await store.clocks.advance(tenantId, 3 * HOUR);
-    expect(store.db.prepare<[], number>("SELECT count(*) FROM order_history WHERE data LIKE '%OnHold%'").pluck().get()).toBe(0);
+    expect(await rows(store, "SELECT count(*) AS n FROM order_history WHERE data LIKE '%OnHold%'")).toEqual([{ n: 0 }]);
   });
 });
 
@@ -191,12 +190,12 @@ describe('the simulation and the tenant', () => {
     await sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
     await store.tenants.setState(tenantId, 'Suspended');
     expect((await store.clocks.advance(tenantId, HOUR)).changes).toBe(0);
-    expect(changeStamps(store, tenantId)).toEqual([]);
+    expect(await changeStamps(store, tenantId)).toEqual([]);
     await store.tenants.setState(tenantId, 'Active');
     const { changes } = await store.clocks.advance(tenantId, HOUR);
     expect(Math.abs(changes - 3600)).toBeLessThan(spread(3600));
     // The suspended hour was skipped, not made up for afterwards.
-    expect(Date.parse(changeStamps(store, tenantId)[0]!)).toBeGreaterThan(NINE + HOUR);
+    expect(Date.parse((await changeStamps(store, tenantId))[0]!)).toBeGreaterThan(NINE + HOUR);
   });
 
   it('never writes into another tenant, and another tenant with the same seed gets ids of its own', async () => {
@@ -205,14 +204,14 @@ describe('the simulation and the tenant', () => {
     await sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
     await store.clocks.advance(tenantId, HOUR);
     await store.clocks.advance(OTHER, HOUR);
-    expect(changeStamps(store, OTHER)).toEqual([]);
-    expect(store.db.prepare<[string], number>('SELECT clock FROM tenants WHERE id = ?').pluck().get(OTHER)).toBe(0);
+    expect(await changeStamps(store, OTHER)).toEqual([]);
+    expect(await rows(store, 'SELECT clock FROM tenants WHERE id = ?', [OTHER])).toEqual([{ clock: 0 }]);
 
     await sim.start(OTHER, { changesPerMinute: 60, seed: 7 });
     await store.clocks.advance(OTHER, HOUR);
-    const ids = (id: string) => new Set(store.db.prepare<[string], string>('SELECT id FROM orders WHERE tenant_id = ?').pluck().all(id));
-    const mine = ids(tenantId);
-    expect([...ids(OTHER)].some((id) => mine.has(id))).toBe(false);
+    const ids = async (id: string) => new Set((await rows<{ id: string }>(store, 'SELECT id FROM orders WHERE tenant_id = ?', [id])).map((row) => row.id));
+    const mine = await ids(tenantId);
+    expect([...(await ids(OTHER))].some((id) => mine.has(id))).toBe(false);
   });
 
   it('stops and keeps what it wrote; a restart with the same seed makes new ids and tends the orders it left', async () => {
@@ -226,7 +225,7 @@ describe('the simulation and the tenant', () => {
 
     await sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
     expect((await store.clocks.advance(tenantId, HOUR / 4)).changes).toBeGreaterThan(0);
-    const left = store.db.prepare<[], number>("SELECT count(*) FROM orders WHERE status IN ('New', 'InPlanning', 'Planned', 'InProgress') AND created_at < '2026-11-20T09:16'").pluck().get()!;
+    const left = (await rows<{ n: number }>(store, "SELECT count(*) AS n FROM orders WHERE status IN ('New', 'InPlanning', 'Planned', 'InProgress') AND created_at < '2026-11-20T09:16'"))[0]!.n;
     expect(left).toBeLessThan(15);
   });
 
@@ -235,16 +234,16 @@ describe('the simulation and the tenant', () => {
     const own = await store.intake.create(tenantId, { externalId: 'SHOP-1', type: 'Delivery', lines: [{ warehouseId: TENANT, productId: TENANT, quantity: 1 }] });
     await sim.start(tenantId, { changesPerMinute: 60, seed: 7 });
     await store.clocks.advance(tenantId, HOUR / 4);
-    const waiting = store.db.prepare<[], string>("SELECT external_id FROM orders WHERE status IN ('New', 'InPlanning') AND external_id LIKE 'SIM-%'").pluck().all();
+    const waiting = (await rows<{ external_id: string }>(store, "SELECT external_id FROM orders WHERE status IN ('New', 'InPlanning') AND external_id LIKE 'SIM-%'")).map((row) => row.external_id);
     expect(waiting.length).toBeGreaterThan(3);
     for (const externalId of waiting.slice(0, 3)) expect((await store.orders.cancel(tenantId, externalId, null)).ok).toBe(true);
     for (const externalId of waiting.slice(3)) expect((await store.orders.archive(tenantId, externalId)).ok).toBe(true);
     const { changes } = await store.clocks.advance(tenantId, HOUR / 4);
     expect(Math.abs(changes - 900)).toBeLessThan(spread(900));
-    expect(store.db.prepare<[string], { status: string; updated_at: string }>('SELECT status, updated_at FROM orders WHERE id = ?').get(own)).toEqual({
+    expect(await rows(store, 'SELECT status, updated_at FROM orders WHERE id = ?', [own])).toEqual([{
       status: 'New',
       updated_at: '2026-11-20T09:00:00.000Z',
-    });
+    }]);
   });
 
   it('refuses before the clock moves an advance that would make more than 100,000 changes', async () => {
@@ -266,7 +265,7 @@ describe('the simulation and the tenant', () => {
     await fresh(tenantId, store);
     expect(await sim.view(tenantId)).toMatchObject({ running: false, changesPerMinute: null, changes: 0 });
     expect((await store.clocks.advance(tenantId, HOUR)).changes).toBe(0);
-    expect(changeStamps(store, tenantId)).toEqual([]);
+    expect(await changeStamps(store, tenantId)).toEqual([]);
   });
 });
 
@@ -283,7 +282,7 @@ describe('the simulation over a running clock', () => {
     await expect.poll(async () => Date.parse((await sim.view(tenantId)).nextChangeAtUtc!), { timeout: 5000, interval: 50 }).toBeGreaterThan(wall);
     const changes = (await sim.view(tenantId)).changes;
     expect(Math.abs(changes - 600)).toBeLessThan(spread(600));
-    const stamps = changeStamps(store, tenantId);
+    const stamps = await changeStamps(store, tenantId);
     expect(stamps).toHaveLength(changes);
     expect(stamps.every((stamp) => Date.parse(stamp) > WALL && Date.parse(stamp) <= wall)).toBe(true);
   });

@@ -124,6 +124,7 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
+// requirement: D78
 /**
  * Opens the database, turning one that cannot be used into a one-line usage error naming it:
  * a file SQLite cannot use; a PostgreSQL server that cannot be reached or refuses the

@@ -53,7 +53,7 @@ export interface RunningSandbox {
 }
 
 /** The sandbox's own request log (D48): on SQLite a file beside the database file, on PostgreSQL a table of its database. */
-function requestLogOf(store: Store, options: RequestLogOptions): RequestLog {
+export function openRequestLog(store: Store, options: RequestLogOptions = {}): RequestLog {
   if (store.sql.engine === 'postgres') return makePostgresRequestLog(store.sql as PostgresSql, options);
   if (!('db' in store)) throw new Error('a SQLite store without its connection: the request log cannot find the database file');
   return makeRequestLog((store as SqliteStore).db.name, options);
@@ -65,7 +65,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const store = typeof options.store === 'string' ? await openStoreAt(options.store) : options.store;
   const retention = options.logRetention ?? DEFAULT_LOG_RETENTION;
   const ownsLog = options.requestLog === undefined && retention > 0;
-  const requestLog = options.requestLog !== undefined ? options.requestLog : ownsLog ? requestLogOf(store, { retention }) : null;
+  const requestLog = options.requestLog !== undefined ? options.requestLog : ownsLog ? openRequestLog(store, { retention }) : null;
   const adminToken = options.adminToken ?? newAdminToken();
   const app = await createApp({
     store,

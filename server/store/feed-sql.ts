@@ -54,13 +54,8 @@ export interface FeedRows {
   next: FeedPosition | null;
 }
 
-/** A row of a feed query: the item's position, status and JSON text. */
-export interface FeedRow {
-  updated_at: string;
-  id: string;
-  status: string;
-  json: string;
-}
+/** A row of a feed query, its columns in select order: the item's position, status and JSON text. */
+export type FeedRow = readonly [updatedAt: string, id: string, status: string, json: string];
 
 // requirement: int.orders-feed.caught-up
 // requirement: D6
@@ -73,9 +68,9 @@ export function toFeedRows(rows: FeedRow[], limit: number): FeedRows {
   const page = more ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
   return {
-    items: page.map((row) => row.json),
-    keys: page.map((row): FeedItemKey => [row.id, row.updated_at, row.status]),
-    next: more && last !== undefined ? { updatedAt: last.updated_at, id: last.id } : null,
+    items: page.map((row) => row[3]),
+    keys: page.map((row): FeedItemKey => [row[1], row[0], row[2]]),
+    next: more && last !== undefined ? { updatedAt: last[0], id: last[1] } : null,
   };
 }
 
@@ -102,7 +97,7 @@ export interface FeedQuery {
 // requirement: int.trips-feed.oldest-first
 // requirement: D7
 /**
- * A feed's page function over `select` (which must yield `updated_at, id, status, json` and end
+ * A feed's page function over `select` (which must yield `updated_at, id, status, json`, in that order, and end
  * in a WHERE clause with `tenant_id = ?` and `(updated_at, id) > (?, ?)`), the keyset
  * `orderBy` of its index, and the status column to filter on. One statement per page.
  */
@@ -110,12 +105,12 @@ export function makeFeedPage(sql: Sql, feed: { select: Statement; orderBy: strin
   const tail = `ORDER BY ${feed.orderBy} LIMIT ?`;
   const all = portable`${feed.select} ${tail}`;
   const byStatus = portable`${feed.select} AND ${feed.statusColumn} IN (SELECT value FROM ${jsonElements('?', 'j')}) ${tail}`;
-  return async function feedPage(tenantId: string, query: FeedQuery): Promise<FeedRows> {
+  return function feedPage(tenantId: string, query: FeedQuery): Promise<FeedRows> {
     const [after, afterId] = lowerBound(query.position, query.since);
     const rows =
       query.statuses === null
-        ? await sql.all<FeedRow>(all, [tenantId, after, afterId, query.limit + 1])
-        : await sql.all<FeedRow>(byStatus, [tenantId, after, afterId, JSON.stringify(query.statuses), query.limit + 1]);
-    return toFeedRows(rows, query.limit);
+        ? sql.tuples<FeedRow>(all, [tenantId, after, afterId, query.limit + 1])
+        : sql.tuples<FeedRow>(byStatus, [tenantId, after, afterId, JSON.stringify(query.statuses), query.limit + 1]);
+    return rows.then((fetched) => toFeedRows(fetched, query.limit));
   };
 }

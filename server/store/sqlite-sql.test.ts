@@ -25,6 +25,7 @@ describe('the store contract on SQLite', () => {
     expect(await sql.one(byId, [2])).toEqual({ id: 2, name: 'two' });
     expect(await sql.one(byId, [3])).toBeUndefined();
     expect(await sql.all(every)).toEqual([{ id: 1, name: 'one' }, { id: 2, name: 'two' }]);
+    expect(await sql.tuples(every)).toEqual([[1, 'one'], [2, 'two']]);
     expect(await sql.run(statement('DELETE FROM items'))).toEqual({ changes: 2 });
   });
 

@@ -26,6 +26,15 @@ export function sqliteSql(db: Db): SqliteSql {
     }
     return statement;
   };
+  const tupled = new Map<string, Database.Statement>();
+  const prepareTuples = (s: Statement): Database.Statement => {
+    let statement = tupled.get(s.sqlite);
+    if (statement === undefined) {
+      statement = db.prepare(s.sqlite).raw();
+      tupled.set(s.sqlite, statement);
+    }
+    return statement;
+  };
   const one = (s: Statement, args: readonly unknown[]) => prepare(s).get(...args);
   const all = (s: Statement, args: readonly unknown[]) => prepare(s).all(...args);
   const run = (s: Statement, args: readonly unknown[]): RunResult => ({ changes: prepare(s).run(...args).changes });
@@ -66,6 +75,7 @@ export function sqliteSql(db: Db): SqliteSql {
     db,
     one: <T>(s: Statement, args: readonly unknown[] = []) => settled(() => one(s, args) as T | undefined),
     all: <T>(s: Statement, args: readonly unknown[] = []) => settled(() => all(s, args) as T[]),
+    tuples: <T extends readonly unknown[]>(s: Statement, args: readonly unknown[] = []) => settled(() => prepareTuples(s).all(...args) as unknown as T[]),
     run: (s: Statement, args: readonly unknown[] = []) => settled(() => run(s, args)),
     read: <T>(work: Work<T>) => settled(() => drive(work())),
     write: <T>(_tenantId: string | null, work: Work<T>) => settled(() => inTransaction(work) as T),

@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, callSandbox, memoryStore, type RunningServer, type SeededTestTenant, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from '../../dev/testing/sandbox.ts';
+import { testEngine } from '../../dev/testing/test-store.ts';
 
 let server: RunningServer;
 let tenant: SeededTestTenant;
@@ -49,7 +50,8 @@ describe('the authenticated-key cache', () => {
     expect((await feed(tenant.keys.full)).status).toBe(401);
   });
 
-  it('sees a change of scopes or rate limit made by any statement on the very next request', async () => {
+  // SQLite's TEMP triggers see any statement on the connection; on PostgreSQL only the store's own writes reach the cache (key-cache.ts).
+  it.skipIf(testEngine() === 'postgres')('sees a change of scopes or rate limit made by any statement on the very next request (SQLite)', async () => {
     const created = await server.store.keys.create({ tenantId: tenant.tenantId, name: 'cached', scopes: ['orders:read'], rateLimit: 100 });
     const before = await feed(created.secret);
     expect(before.status).toBe(200);

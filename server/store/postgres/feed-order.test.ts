@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, releaseCluster, skipWithoutPostgres } from '../../../dev/testing/postgres.ts';
-import { type FeedPosition, type FeedRow, lowerBound, toFeedRows } from '../feed-sql.ts';
+import { type FeedPosition, lowerBound, toFeedRows } from '../feed-sql.ts';
 import { migrate } from './migrate.ts';
 import { openPool } from './pool.ts';
 import { nextStamp, tenantWrite } from './tenant-write.ts';
@@ -19,7 +19,7 @@ const WRITERS = 4;
 const WRITES_PER_WRITER = 1000;
 
 /** The order feed's page query, as `orders.ts` reads it, in PostgreSQL's placeholders. */
-const FEED_PAGE = `SELECT o.updated_at, o.id, o.status, json_build_object('id', o.id, 'updatedAtUtc', o.updated_at)::text AS json
+const FEED_PAGE = `SELECT o.updated_at, o.id, o.status, json_build_object('id', o.id, 'updatedAtUtc', o.updated_at)::text
   FROM orders o WHERE o.tenant_id = $1 AND o.archived_at IS NULL AND (o.updated_at, o.id) > ($2, $3)
   ORDER BY o.updated_at, o.id LIMIT $4`;
 
@@ -59,7 +59,7 @@ async function follow(pool: pg.Pool, done: () => boolean): Promise<Set<string>> 
   for (let last = false; ; ) {
     const finishing = done();
     const [after, afterId] = lowerBound(position, since);
-    const { rows } = await pool.query<FeedRow>({ text: FEED_PAGE, values: [TENANT, after, afterId, 101] });
+    const { rows } = await pool.query<[string, string, string, string]>({ text: FEED_PAGE, values: [TENANT, after, afterId, 101], rowMode: 'array' });
     const page = toFeedRows(rows, 100);
     for (const [id, updatedAt] of page.keys) seen.add(`${id} ${updatedAt}`);
     if (page.next !== null) {

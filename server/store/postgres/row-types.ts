@@ -35,6 +35,7 @@ const parsers = new Map<number, (text: string) => unknown>([
   [builtins.TIMESTAMPTZ, timestamp],
 ]);
 
+// requirement: D78
 /** The type parsers of the store's statements (pg's `types` option); every other type as `pg` reads it. */
 export const rowTypes: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => {

@@ -43,6 +43,7 @@ describe.skipIf(skipWithoutPostgres('Sql contract'))('the store contract on Post
       yes: 1, no: 0, some: 1, doc: '{"a" : 1, "b" : "x"}',
     });
     expect(await sql.all(statement('SELECT id FROM things ORDER BY id'))).toEqual([{ id: 'a' }, { id: 'b' }]);
+    expect(await sql.tuples(statement('SELECT id, n, flag FROM things ORDER BY id'))).toEqual([['a', 1_700_000_000_123, 0], ['b', 2, 0]]);
     // Past 2^53 a number would be wrong: a BigInt says so instead.
     expect(await sql.one(statement('SELECT 9007199254740993::bigint AS big'))).toEqual({ big: 9007199254740993n });
     expect(await sql.run(statement('UPDATE things SET flag = 1 WHERE tenant_id = ?'), ['t1'])).toEqual({ changes: 2 });

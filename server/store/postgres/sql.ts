@@ -92,6 +92,11 @@ export function postgresSql(url: string, options: { max?: number } = {}): Postgr
     async all<T>(s: Statement, args: readonly unknown[] = []) {
       return (await query<object>(pool, s, args)).rows as T[];
     },
+    async tuples<T extends readonly unknown[]>(s: Statement, args: readonly unknown[] = []) {
+      const { name, text } = prepare(s);
+      // The same prepared statement, its rows handed over as arrays of columns (no object per row).
+      return (await pool.query({ name, text, values: args as unknown[], types: rowTypes, rowMode: 'array' })).rows as unknown as T[];
+    },
     async run(s: Statement, args: readonly unknown[] = []) {
       return { changes: (await query(pool, s, args)).rowCount ?? 0 };
     },
