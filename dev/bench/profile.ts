@@ -5,6 +5,9 @@
  *
  *   npx tsx dev/bench/profile.ts [--server sandbox|baseline] [--scenario feedPage|caughtUp]
  *                                   [--orders N] [--duration S] [--connections N] [--top N]
+ *                                   [--request-log on|off]
+ *
+ * The sandbox keeps its request log (D48) as `waybill serve` does unless `--request-log off`.
  *
  * Writes the profiles to `reports/bench/profiles/<server>-<scenario>-<stamp>/` (open the
  * main thread's, `CPU.*.<pid>.0.*.cpuprofile`, in Chrome DevTools or speedscope) and the
@@ -30,20 +33,23 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '8' },
       connections: { type: 'string', default: '10' },
       top: { type: 'string', default: '25' },
+      'request-log': { type: 'string', default: 'on' },
     },
   });
+  const requestLog = values['request-log'];
+  if (requestLog !== 'on' && requestLog !== 'off') throw new Error(`--request-log must be on or off, not ${requestLog}`);
   const server = values.server === 'baseline' ? 'baseline' : 'sandbox';
   const scenario = values.scenario === 'caughtUp' ? 'caughtUp' : 'feedPage';
   const progress = (line: string) => process.stderr.write(`${line}\n`);
   const database = await benchDatabase(Number(values.orders), { progress });
   const cursors = sampleCursors(database.file, database.tenantId, 4000, 50);
-  const name = `${server}-${scenario}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  const name = `${server}-${scenario}${server === 'sandbox' ? `-log-${requestLog}` : ''}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   // One folder per run: tsx's loader thread writes a profile of its own beside the main thread's.
   const dir = join(PROFILE_DIR, name);
   const child = await startChild(
     server,
     server === 'sandbox' ? './serve-sandbox.ts' : './serve-baseline.ts',
-    ['--db', database.file, ...(server === 'baseline' ? ['--tenant', database.tenantId] : [])],
+    ['--db', database.file, ...(server === 'baseline' ? ['--tenant', database.tenantId] : ['--request-log', requestLog])],
     { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] },
   );
   const keys = database.keys; // the baseline ignores them, but gets the same requests
@@ -51,7 +57,7 @@ async function main(): Promise<void> {
   const settings = { connections: Number(values.connections), pipelining: 1, warmupS: 0 };
   let window: { fromUs: number; toUs: number };
   try {
-    progress(`profiling ${server} ${scenario} at ${database.orders.toLocaleString('en-US')} orders: 2 s warm-up + ${values.duration} s`);
+    progress(`profiling ${server}${server === 'sandbox' ? ` (request log ${requestLog})` : ''} ${scenario} at ${database.orders.toLocaleString('en-US')} orders: 2 s warm-up + ${values.duration} s`);
     await measure(child, '/api/v1/integration/orders?limit=50', targetCursors, keys, { ...settings, durationS: 2 });
     const fromUs = Number(process.hrtime.bigint() / 1000n);
     const figures = await measure(child, '/api/v1/integration/orders?limit=50', targetCursors, keys, { ...settings, durationS: Number(values.duration) });

@@ -1,7 +1,7 @@
 /**
  * The benchmark's report: every run, the figures the targets are judged on (per server,
- * scenario and size the best of its rounds, by req/s), the console table, the README's
- * markdown table, and the JSON files under `reports/bench/`.
+ * scenario and size the median of its rounds, with their spread), the console table, the
+ * README's markdown table, and the JSON files under `reports/bench/`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,11 +19,18 @@ export interface RunRecord {
   figures: RunFigures;
 }
 
-/** The figures a target compares: the best round of one server, scenario and size. */
+/**
+ * The figures a target compares: of one server, scenario and size, the median of its rounds
+ * (each figure's own median), and how far the rounds' req/s spread.
+ */
 export interface Figure {
   orders: number;
-  round: number;
+  /** How many rounds the medians are of (the undisturbed ones when there are any). */
+  rounds: number;
   reqPerSec: number;
+  /** The lowest and highest req/s of those rounds, and their difference in % of the median. */
+  reqPerSecRange: [number, number];
+  spreadPct: number;
   p50Ms: number;
   p99Ms: number;
   serverCpuPct: number | null;
@@ -33,9 +40,10 @@ export interface Figure {
   otherCpuPct: number | null;
 }
 
-/** A comparison against its target. */
+/** A comparison against its target: the ratio of the medians, and the lowest and highest ratio of one round's pair. */
 export interface Target {
   ratio: number;
+  ratioRange: [number, number];
   target: string;
   met: boolean;
 }
@@ -77,30 +85,70 @@ export const DISTURBED_OTHER_CPU_PCT = 25;
 /** Whether other work on the machine left the run undisturbed. */
 export const isQuiet = (run: RunRecord) => (run.figures.otherCpuPct ?? 0) <= DISTURBED_OTHER_CPU_PCT;
 
-/** The best round (highest req/s) of `server` in `scenario` at `orders`, among the undisturbed rounds if there are any. */
-function best(runs: readonly RunRecord[], server: ServerName, scenario: Scenario, orders: number): Figure {
+/** The runs of `server` in `scenario` at `orders` that count: the undisturbed ones if there are any, else all. */
+function counted(runs: readonly RunRecord[], server: ServerName, scenario: Scenario, orders: number): RunRecord[] {
   const matching = runs.filter((run) => run.server === server && run.scenario === scenario && run.orders === orders);
-  const candidates = matching.some(isQuiet) ? matching.filter(isQuiet) : matching;
-  const top = candidates.reduce((a, b) => (b.figures.reqPerSec > a.figures.reqPerSec ? b : a));
-  const { reqPerSec, latencyMs, serverCpuPct, databaseCpuPct, loadCpuPct, otherCpuPct } = top.figures;
-  return { orders, round: top.round, reqPerSec, p50Ms: latencyMs.p50, p99Ms: latencyMs.p99, serverCpuPct, databaseCpuPct: databaseCpuPct ?? null, loadCpuPct, otherCpuPct };
+  return matching.some(isQuiet) ? matching.filter(isQuiet) : matching;
+}
+
+/** The median of `values` (the mean of the middle two of an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The median of each figure over the rounds that count of `server` in `scenario` at `orders`, and the spread of their req/s. */
+export function medianFigure(runs: readonly RunRecord[], server: ServerName, scenario: Scenario, orders: number): Figure {
+  const rounds = counted(runs, server, scenario, orders);
+  if (rounds.length === 0) throw new Error(`no run of ${server} ${scenario} at ${orders} orders`);
+  const of = (pick: (figures: RunFigures) => number | null) => {
+    const values = rounds.map((run) => pick(run.figures)).filter((value): value is number => value !== null);
+    return values.length === 0 ? null : Math.round(median(values) * 100) / 100;
+  };
+  const rates = rounds.map((run) => run.figures.reqPerSec);
+  const reqPerSec = median(rates);
+  const range: [number, number] = [Math.min(...rates), Math.max(...rates)];
+  return {
+    orders,
+    rounds: rounds.length,
+    reqPerSec,
+    reqPerSecRange: range,
+    spreadPct: Math.round(((range[1] - range[0]) / reqPerSec) * 1000) / 10,
+    p50Ms: of((f) => f.latencyMs.p50)!,
+    p99Ms: of((f) => f.latencyMs.p99)!,
+    serverCpuPct: of((f) => f.serverCpuPct),
+    databaseCpuPct: of((f) => f.databaseCpuPct ?? null),
+    loadCpuPct: of((f) => f.loadCpuPct)!,
+    otherCpuPct: of((f) => f.otherCpuPct),
+  };
 }
 
 const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
 
-/** The figures the three targets are judged on. */
+/** The lowest and highest of the per-round ratios of `top` to `bottom` (rounds paired by number, among those both count). */
+function roundRatios(top: RunRecord[], bottom: RunRecord[], figure: (run: RunRecord) => number): [number, number] {
+  const ratios = top.flatMap((a) => {
+    const b = bottom.find((run) => run.round === a.round);
+    return b === undefined ? [] : [ratio(figure(a), figure(b))];
+  });
+  return ratios.length === 0 ? [NaN, NaN] : [Math.min(...ratios), Math.max(...ratios)];
+}
+
+/** The figures the three targets are judged on: ratios of medians, each with the range of its rounds' ratios. */
 export function judge(runs: readonly RunRecord[], sizes: { small: number; large: number }): BenchReport['results'] {
   const side = (scenario: Scenario) => {
-    const sandbox = best(runs, 'sandbox', scenario, sizes.large);
-    const baseline = best(runs, 'baseline', scenario, sizes.large);
+    const sandbox = medianFigure(runs, 'sandbox', scenario, sizes.large);
+    const baseline = medianFigure(runs, 'baseline', scenario, sizes.large);
     const r = ratio(sandbox.reqPerSec, baseline.reqPerSec);
-    return { sandbox, baseline, ratio: r, target: `>= ${TARGET_RATIO[scenario]}`, met: r >= TARGET_RATIO[scenario] };
+    const ratioRange = roundRatios(counted(runs, 'sandbox', scenario, sizes.large), counted(runs, 'baseline', scenario, sizes.large), (run) => run.figures.reqPerSec);
+    return { sandbox, baseline, ratio: r, ratioRange, target: `>= ${TARGET_RATIO[scenario]}`, met: r >= TARGET_RATIO[scenario] };
   };
-  const small = best(runs, 'sandbox', 'feedPage', sizes.small);
-  const large = best(runs, 'sandbox', 'feedPage', sizes.large);
+  const small = medianFigure(runs, 'sandbox', 'feedPage', sizes.small);
+  const large = medianFigure(runs, 'sandbox', 'feedPage', sizes.large);
   const growth = ratio(large.p99Ms, small.p99Ms);
-  const baselineSmall = best(runs, 'baseline', 'feedPage', sizes.small);
-  const baselineLarge = best(runs, 'baseline', 'feedPage', sizes.large);
+  const baselineSmall = medianFigure(runs, 'baseline', 'feedPage', sizes.small);
+  const baselineLarge = medianFigure(runs, 'baseline', 'feedPage', sizes.large);
   return {
     feedPage: side('feedPage'),
     caughtUp: side('caughtUp'),
@@ -108,6 +156,7 @@ export function judge(runs: readonly RunRecord[], sizes: { small: number; large:
       small,
       large,
       ratio: growth,
+      ratioRange: roundRatios(counted(runs, 'sandbox', 'feedPage', sizes.large), counted(runs, 'sandbox', 'feedPage', sizes.small), (run) => run.figures.latencyMs.p99),
       target: `<= ${TARGET_P99_GROWTH}`,
       met: growth <= TARGET_P99_GROWTH,
       baseline: { small: baselineSmall, large: baselineLarge, ratio: ratio(baselineLarge.p99Ms, baselineSmall.p99Ms) },
@@ -140,6 +189,10 @@ export function notesOf(results: BenchReport['results']): string[] {
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
+/** A figure's req/s range over its rounds and that range in % of the median: `2301–2410 (4.6%)`. */
+const spreadOf = (f: Figure) => (f.rounds < 2 ? 'one round' : `${f.reqPerSecRange[0].toFixed(0)}–${f.reqPerSecRange[1].toFixed(0)} (${f.spreadPct.toFixed(1)}%)`);
+/** The range of a target's per-round ratios: `0.84–0.88`. */
+const rangeOf = (t: Target) => (Number.isNaN(t.ratioRange[0]) ? '' : `${t.ratioRange[0].toFixed(2)}–${t.ratioRange[1].toFixed(2)}`);
 const pct = (n: number | null) => (n === null ? 'n/a' : `${Math.round(n)}%`);
 const SCENARIO_TITLE: Record<Scenario, string> = { feedPage: 'feed page (50, random cursor)', caughtUp: 'caught-up poll (empty page)' };
 
@@ -147,7 +200,7 @@ const SCENARIO_TITLE: Record<Scenario, string> = { feedPage: 'feed page (50, ran
 function figureRows(report: BenchReport): string[][] {
   const { feedPage, caughtUp, p99Scaling } = report.results;
   const row = (scenario: Scenario, server: ServerName, f: Figure) => [
-    SCENARIO_TITLE[scenario], server, count(f.orders), f.reqPerSec.toFixed(0), f.p50Ms.toFixed(2), f.p99Ms.toFixed(2),
+    SCENARIO_TITLE[scenario], server, count(f.orders), f.reqPerSec.toFixed(0), spreadOf(f), f.p50Ms.toFixed(2), f.p99Ms.toFixed(2),
     pct(f.serverCpuPct), pct(f.databaseCpuPct), pct(f.loadCpuPct), pct(f.otherCpuPct),
   ];
   return [
@@ -160,15 +213,15 @@ function figureRows(report: BenchReport): string[][] {
   ];
 }
 
-/** The rows of the targets table: what, figure, target, met. */
+/** The rows of the targets table: what, figure (a ratio of medians), the range of the rounds' ratios, target, met. */
 function targetRows(report: BenchReport): string[][] {
   const { feedPage, caughtUp, p99Scaling } = report.results;
   const met = (t: Target) => (t.met ? 'yes' : 'NO');
   return [
-    ['(a) feed page: sandbox / baseline req/s', feedPage.ratio.toFixed(2), feedPage.target, met(feedPage)],
-    ['(b) caught-up poll: sandbox / baseline req/s', caughtUp.ratio.toFixed(2), caughtUp.target, met(caughtUp)],
-    [`(c) sandbox p99 page latency: ${count(p99Scaling.large.orders)} / ${count(p99Scaling.small.orders)} orders`, p99Scaling.ratio.toFixed(2), p99Scaling.target, met(p99Scaling)],
-    ["    for reference, the baseline's p99 growth", p99Scaling.baseline.ratio.toFixed(2), '', ''],
+    ['(a) feed page: sandbox / baseline req/s', feedPage.ratio.toFixed(2), rangeOf(feedPage), feedPage.target, met(feedPage)],
+    ['(b) caught-up poll: sandbox / baseline req/s', caughtUp.ratio.toFixed(2), rangeOf(caughtUp), caughtUp.target, met(caughtUp)],
+    [`(c) sandbox p99 page latency: ${count(p99Scaling.large.orders)} / ${count(p99Scaling.small.orders)} orders`, p99Scaling.ratio.toFixed(2), rangeOf(p99Scaling), p99Scaling.target, met(p99Scaling)],
+    ["    for reference, the baseline's p99 growth", p99Scaling.baseline.ratio.toFixed(2), '', '', ''],
   ];
 }
 
@@ -178,37 +231,57 @@ function columns(header: string[], rows: string[][], numericFrom: number): strin
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-const FIGURE_HEADER = ['scenario', 'server', 'orders', 'req/s', 'p50 ms', 'p99 ms', 'server CPU', 'db CPU', 'load CPU', 'other CPU'];
-const TARGET_HEADER = ['target', 'figure', 'goal', 'met'];
+const FIGURE_HEADER = ['scenario', 'server', 'orders', 'req/s', 'rounds: req/s (spread)', 'p50 ms', 'p99 ms', 'server CPU', 'db CPU', 'load CPU', 'other CPU'];
+const TARGET_HEADER = ['target', 'figure', 'rounds', 'goal', 'met'];
+
+/** The line that says where and how the figures were taken. */
+export function machineLine(report: BenchReport): string {
+  const { machine, settings } = report;
+  return (
+    `${report.startedAtUtc.slice(0, 10)}, ${machine.cpuModel} x${machine.cores}, ${machine.memoryGb} GB, node ${machine.node}, ${machine.database}; ` +
+    `${settings.connections} connections, ${settings.durationS} s per run after ${settings.warmupS} s warm-up, median of ${settings.rounds} rounds; ` +
+    `sandbox request log ${settings.requestLog ?? 'on'}`
+  );
+}
 
 /** The report as the console shows it. */
 export function formatTable(report: BenchReport): string {
-  const { machine, settings } = report;
-  return [
-    `${machine.cpuModel} x${machine.cores}, node ${machine.node}, ${machine.database}; ` +
-      `${settings.connections} connections, ${settings.durationS} s per run after ${settings.warmupS} s warm-up, best of ${settings.rounds}; ` +
-      `sandbox request log ${settings.requestLog ?? 'on'}`,
-    '',
-    columns(FIGURE_HEADER, figureRows(report), 2),
-    '',
-    columns(TARGET_HEADER, targetRows(report), 1),
-  ].join('\n');
+  return [machineLine(report), '', columns(FIGURE_HEADER, figureRows(report), 2), '', columns(TARGET_HEADER, targetRows(report), 1)].join('\n');
 }
 
-/** The report as the README's "Benchmarks" tables (without the CPU columns). */
+/** The report as the README's "Benchmarks" tables for its engine (without the CPU columns), under its machine line. */
 export function formatMarkdown(report: BenchReport): string {
   const table = (header: string[], rows: string[][]) =>
     [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
-  const targets = targetRows(report).map(([what, figure, goal, met]) => [
+  const targets = targetRows(report).map(([what, figure, range, goal, met]) => [
     what!.trim(),
     figure!,
+    range!,
     goal!.replace('>=', '≥').replace('<=', '≤'),
     met!.toLowerCase(),
   ]);
-  // The engine in a column of its own, so that both engines' rows can share one table.
-  const engine = report.settings.engine === 'postgres' ? 'PostgreSQL' : 'SQLite';
-  const figures = figureRows(report).map(([scenario, ...rest]) => [scenario!, engine, ...rest.slice(0, 5)]);
-  return [table(['scenario', 'engine', ...FIGURE_HEADER.slice(1, 6)], figures), '', table(TARGET_HEADER, targets)].join('\n');
+  // The engine in a column of its own: both engines' tables read alike.
+  const engine = engineName(report);
+  const figures = figureRows(report).map(([scenario, ...rest]) => [scenario!, engine, ...rest.slice(0, 6)]);
+  return [`${engine}: ${machineLine(report)} (\`reports/bench/${latestName(report)}\`).`, '', table(['scenario', 'engine', ...FIGURE_HEADER.slice(1, 7)], figures), '', table(TARGET_HEADER, targets)].join('\n');
+}
+
+const engineName = (report: BenchReport) => (report.settings.engine === 'postgres' ? 'PostgreSQL' : 'SQLite');
+const latestName = (report: BenchReport) => `latest${report.settings.engine === 'postgres' ? '-postgres' : ''}.json`;
+
+/** Where `--readme` keeps the run its README tables come from (`latest.json`, `latest-postgres.json`), under version control. */
+export const README_RUNS = 'dev/bench/readme-runs';
+
+/** The README's markers around the tables of `engine`'s latest run. */
+export const readmeMarkers = (engine: 'sqlite' | 'postgres') => [`<!-- bench:${engine}:start -->`, `<!-- bench:${engine}:end -->`] as const;
+
+/** `readme` with the tables between the markers of the report's engine replaced by the report's; throws when the markers are missing. */
+export function withReadmeTables(readme: string, report: BenchReport): string {
+  const [start, end] = readmeMarkers(report.settings.engine);
+  const from = readme.indexOf(start);
+  const to = readme.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`README.md has no ${start} … ${end} block for the tables`);
+  return `${readme.slice(0, from + start.length)}\n${formatMarkdown(report)}\n${readme.slice(to)}`;
 }
 
 /** Writes `reports/bench/<UTC timestamp>.json` and `reports/bench/latest.json` (`-postgres` before `.json` on PostgreSQL); returns both paths. */
@@ -220,4 +293,12 @@ export function writeReport(report: BenchReport, dir = 'reports/bench'): string[
   const paths = [join(dir, `${stamp}${engine}.json`), join(dir, `latest${engine}.json`)];
   for (const path of paths) writeFileSync(path, text);
   return paths;
+}
+
+/** Keeps `report` as the run the README's tables of its engine come from; returns the path. */
+export function writeReadmeRun(report: BenchReport): string {
+  mkdirSync(README_RUNS, { recursive: true });
+  const path = join(README_RUNS, latestName(report));
+  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
+  return path;
 }

@@ -7,12 +7,13 @@
  *   (c) the sandbox's p99 page latency at 1,000,000 vs 10,000      target <= 1.2x
  *
  * (c) also runs the ceiling at both sizes, to show how much of the growth the SQL brings.
- * The servers run one at a time, alternating which goes first in each round; the best
- * round counts. The sandbox keeps its request log (D48) as `waybill serve` does unless
+ * The servers run one at a time, alternating which goes first in each round; each figure
+ * is the median of its rounds, shown with their spread. The sandbox keeps its request log (D48) as `waybill serve` does unless
  * `--request-log off`. A run that other work on the machine disturbed is run again. Figures go
  * to the console and `reports/bench/`. These are targets for the benchmark, not
  * assertions: the exit code is 1 only when an answer was not 2xx.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, platform, release, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { type BenchDatabase, benchDatabase } from './build-db.ts';
@@ -21,7 +22,7 @@ import { type FeedCursors, sampleCursors } from './cursors.ts';
 import { type BenchEngine, benchEngine } from './engine.ts';
 import { type LoadSettings, measure } from './load.ts';
 import { waitForQuiet } from './machine.ts';
-import { type BenchReport, formatMarkdown, formatTable, isQuiet, judge, notesOf, problemsOf, type RunRecord, type Scenario, type ServerName, writeReport } from './report.ts';
+import { type BenchReport, formatMarkdown, formatTable, isQuiet, judge, notesOf, problemsOf, type RunRecord, type Scenario, type ServerName, withReadmeTables, writeReadmeRun, writeReport } from './report.ts';
 
 const PAGE_LIMIT = 50;
 const FEED_PATH = `/api/v1/integration/orders?limit=${PAGE_LIMIT}`;
@@ -34,9 +35,12 @@ const HELP = `npm run bench [-- options]
   --quick            10,000 and 100,000 orders, 3 s runs, one round (a smoke run)
   --duration S       seconds per measured run (default 10; 3 with --quick)
   --connections N    concurrent connections (default 10)
-  --rounds N         rounds per comparison, best counts (default 2; 1 with --quick)
+  --rounds N         rounds per comparison; each figure is their median, shown with
+                     their spread (default 3; 1 with --quick)
   --rebuild          rebuild the benchmark databases under .waybill/bench/
   --request-log M    the sandbox's request log: on (default, as waybill serve runs) or off
+  --readme           write this run's tables into README.md, between the markers
+                     <!-- bench:ENGINE:start --> and <!-- bench:ENGINE:end -->
   --db E             the engine: sqlite (default), postgres (a throwaway cluster of the
                      machine's PostgreSQL binaries), or a postgres:// URL of a server on
                      which the benchmark databases are copied and kept
@@ -52,6 +56,7 @@ function options() {
       connections: { type: 'string', default: '10' },
       rounds: { type: 'string' },
       rebuild: { type: 'boolean', default: false },
+      readme: { type: 'boolean', default: false },
       'request-log': { type: 'string', default: 'on' },
       db: { type: 'string', default: 'sqlite' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -67,12 +72,13 @@ function options() {
     durationS: whole('duration', values.duration ?? (values.quick ? '3' : '10')),
     warmupS: values.quick ? 1 : 2,
     pipelining: 1,
-    rounds: whole('rounds', values.rounds ?? (values.quick ? '1' : '2')),
+    rounds: whole('rounds', values.rounds ?? (values.quick ? '1' : '3')),
   };
   const requestLog = values['request-log'];
   if (requestLog !== 'on' && requestLog !== 'off') throw new Error(`--request-log must be on or off, not ${requestLog}`);
   const sizes = values.quick ? { small: 10_000, large: 100_000 } : { small: 10_000, large: 1_000_000 };
-  return { help: values.help, rebuild: values.rebuild, db: values.db, settings: { ...settings, requestLog: requestLog as 'on' | 'off' }, sizes };
+  if (values.readme && values.quick) throw new Error('--readme takes a full run: a --quick one is a smoke run, not figures for the README');
+  return { help: values.help, rebuild: values.rebuild, readme: values.readme, db: values.db, settings: { ...settings, requestLog: requestLog as 'on' | 'off' }, sizes };
 }
 
 /** Fails unless both servers answer the same bytes, a full page at a random cursor and an empty one at the end. */
@@ -128,21 +134,21 @@ async function compare(
 }
 
 async function main(): Promise<number> {
-  const { help, rebuild, db, settings, sizes } = options();
+  const { help, rebuild, readme, db, settings, sizes } = options();
   if (help) {
     process.stdout.write(HELP);
     return 0;
   }
   const engine = await benchEngine(db, progress);
   try {
-    return await bench(engine, rebuild, settings, sizes);
+    return await bench(engine, { rebuild, readme }, settings, sizes);
   } finally {
     engine.close();
   }
 }
 
 /** Builds (or reuses) the databases, measures every comparison on `engine`, and writes the report; answers the exit code. */
-async function bench(engine: BenchEngine, rebuild: boolean, settings: ReturnType<typeof options>['settings'], sizes: { small: number; large: number }): Promise<number> {
+async function bench(engine: BenchEngine, { rebuild, readme }: { rebuild: boolean; readme: boolean }, settings: ReturnType<typeof options>['settings'], sizes: { small: number; large: number }): Promise<number> {
   const startedAtUtc = new Date().toISOString();
   const large = await benchDatabase(sizes.large, { rebuild, progress });
   const small = await benchDatabase(sizes.small, { rebuild, progress });
@@ -205,6 +211,12 @@ async function bench(engine: BenchEngine, rebuild: boolean, settings: ReturnType
   };
   report.notes = notesOf(report.results);
   const paths = writeReport(report);
+  // The README's figures are a run's own, never figures copied by hand; not those of a run with bad answers.
+  // The run is kept beside the code (dev/bench/readme-runs/), where a test holds the README's tables to it.
+  if (readme && report.problems.length === 0) {
+    writeFileSync('README.md', withReadmeTables(readFileSync('README.md', 'utf8'), report));
+    paths.push('README.md', writeReadmeRun(report));
+  }
   const notes = report.notes.length === 0 ? '' : `\n\nnote: ${report.notes.join('\nnote: ')}`;
   process.stdout.write(`\n${formatTable(report)}${notes}\n\nREADME table:\n\n${formatMarkdown(report)}\n\nwritten: ${paths.join(', ')}\n`);
   if (report.problems.length > 0) {

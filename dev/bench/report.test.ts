@@ -1,0 +1,90 @@
+/**
+ * The bench's judging: each figure the median of its rounds (never the best), the spread of
+ * the rounds shown, disturbed rounds left out while undisturbed ones exist; and the README's
+ * tables, which are exactly those of the runs kept in dev/bench/readme-runs/.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunFigures } from './load.ts';
+import { type BenchReport, formatMarkdown, judge, median, README_RUNS, readmeMarkers, type RunRecord, type Scenario, type ServerName, withReadmeTables } from './report.ts';
+
+const SIZES = { small: 10, large: 1000 };
+
+/** A run of `server` with `reqPerSec` and `p99`; `other` is the CPU other work used (disturbed above 25 %). */
+function run(server: ServerName, scenario: Scenario, orders: number, round: number, reqPerSec: number, p99 = 10, other = 0): RunRecord {
+  const figures: RunFigures = {
+    requests: reqPerSec * 10, reqPerSec, latencyMs: { mean: p99 / 2, p50: p99 / 2, p90: p99, p99, max: p99 * 2 }, bytesPerSec: 0,
+    non2xx: 0, errors: 0, timeouts: 0, statusCodes: { 200: reqPerSec * 10 }, serverCpuPct: 90, databaseCpuPct: null, loadCpuPct: 40, otherCpuPct: other,
+  };
+  return { server, scenario, orders, round, figures };
+}
+
+/** Three rounds of each comparison: the sandbox's req/s, then the baseline's, per round. */
+function runs(sandbox: number[], baseline: number[], extra: RunRecord[] = []): RunRecord[] {
+  const all: RunRecord[] = [];
+  for (const scenario of ['feedPage', 'caughtUp'] as const) {
+    sandbox.forEach((rate, n) => all.push(run('sandbox', scenario, SIZES.large, n + 1, rate, 10 + n)));
+    baseline.forEach((rate, n) => all.push(run('baseline', scenario, SIZES.large, n + 1, rate, 8 + n)));
+  }
+  sandbox.forEach((rate, n) => all.push(run('sandbox', 'feedPage', SIZES.small, n + 1, rate, 5 + n)));
+  baseline.forEach((rate, n) => all.push(run('baseline', 'feedPage', SIZES.small, n + 1, rate, 4 + n)));
+  return [...all, ...extra];
+}
+
+describe('the bench judges medians', () => {
+  it('takes the middle value, or the mean of the middle two', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([7])).toBe(7);
+  });
+
+  it('compares the medians of the rounds, not the best rounds, and gives the range of the rounds\' ratios', () => {
+    const { feedPage, caughtUp, p99Scaling } = judge(runs([100, 300, 200], [200, 200, 400]), SIZES);
+    expect(feedPage.sandbox.reqPerSec).toBe(200);
+    expect(feedPage.baseline.reqPerSec).toBe(200);
+    // The best rounds would give 300 / 400 = 0.75.
+    expect(feedPage.ratio).toBe(1);
+    expect(feedPage.ratioRange).toEqual([0.5, 1.5]);
+    expect(caughtUp.ratio).toBe(1);
+    // The sandbox's p99 at each size is the median of 10, 11, 12 and of 5, 6, 7.
+    expect(p99Scaling.large.p99Ms).toBe(11);
+    expect(p99Scaling.small.p99Ms).toBe(6);
+    expect(p99Scaling.ratio).toBeCloseTo(11 / 6, 3);
+  });
+
+  it('shows how far the rounds spread', () => {
+    const { feedPage } = judge(runs([100, 300, 200], [200, 200, 400]), SIZES);
+    expect(feedPage.sandbox.rounds).toBe(3);
+    expect(feedPage.sandbox.reqPerSecRange).toEqual([100, 300]);
+    expect(feedPage.sandbox.spreadPct).toBe(100);
+    expect(feedPage.baseline.spreadPct).toBe(100);
+  });
+
+  it('leaves out a round other work disturbed while undisturbed rounds exist', () => {
+    const disturbed = run('sandbox', 'feedPage', SIZES.large, 4, 5000, 10, 90);
+    const { feedPage } = judge(runs([100, 300, 200], [200, 200, 400], [disturbed]), SIZES);
+    expect(feedPage.sandbox.reqPerSec).toBe(200);
+    expect(feedPage.sandbox.rounds).toBe(3);
+  });
+});
+
+describe('the README\'s bench tables', () => {
+  const report = (engine: 'sqlite' | 'postgres'): BenchReport => ({
+    startedAtUtc: '2026-11-27T00:00:00.000Z', finishedAtUtc: '2026-11-27T00:05:00.000Z',
+    machine: { cpuModel: 'Test CPU', cores: 2, memoryGb: 4, platform: 'linux', node: 'v20.0.0', database: engine === 'sqlite' ? 'SQLite 3' : 'PostgreSQL 15' },
+    settings: { connections: 10, durationS: 10, warmupS: 2, pipelining: 1, rounds: 3, requestLog: 'on', engine, pageLimit: 50, cursorsPerDatabase: 10, keysRotated: 4, sizes: SIZES },
+    databases: [], runs: [], results: judge(runs([100, 300, 200], [200, 200, 400]), SIZES), problems: [], notes: [],
+  });
+
+  it('replaces the block of the run\'s engine only, and refuses a README without its markers', () => {
+    const readme = ['intro', ...readmeMarkers('sqlite'), 'middle', readmeMarkers('postgres')[0], 'old postgres table', readmeMarkers('postgres')[1], 'end'].join('\n');
+    const written = withReadmeTables(readme, report('postgres'));
+    expect(written).toContain(`${readmeMarkers('sqlite').join('\n')}\nmiddle`);
+    expect(written).not.toContain('old postgres table');
+    expect(written).toContain('PostgreSQL: 2026-11-27, Test CPU x2, 4 GB, node v20.0.0, PostgreSQL 15; 10 connections, 10 s per run after 2 s warm-up, median of 3 rounds; sandbox request log on');
+    expect(written).toContain('| feed page (50, random cursor) | PostgreSQL | sandbox | 1,000 | 200 | 100–300 (100.0%) |');
+    expect(() => withReadmeTables('no markers', report('sqlite'))).toThrow(/<!-- bench:sqlite:start -->/);
+  });
+
+});
