@@ -68,7 +68,12 @@ export function makeSharedRateLimit(options: { buckets: SharedBuckets; versions:
         return;
       }
       versions.refresh(tenantId, version).then(() => {
-        authenticate(req, res, (error?: unknown) => (error === undefined ? limited(res, next, limit, tokens, taken) : next(error)));
+        authenticate(req, res, (error?: unknown) => {
+          if (error !== undefined) next(error);
+          // A key's limit changed by a statement outside the API (no operation changes one): its bucket is taken at the new limit.
+          else if (principalOf(res).rateLimit !== limit) rateLimit(req, res, next);
+          else limited(res, next, limit, tokens, taken);
+        });
       }, next);
     }, next);
   };
