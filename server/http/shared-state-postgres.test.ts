@@ -5,6 +5,7 @@
  * Idempotency-Key in flight. Their base clock is one frozen instant (two machines' synchronised
  * clocks), so nothing refills while a test runs.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, skipWithoutPostgres } from '../../dev/testing/postgres.ts';
 import { type Answer, call, callSandbox, type RunningServer, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from '../../dev/testing/sandbox.ts';
@@ -30,6 +31,21 @@ const pay = (via: Via, key: string, externalId: string, body: unknown, idempoten
     method: 'POST', key, json: body, headers: idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey },
   });
 const control = (via: Via, operationId: string, path: string, init: Parameters<typeof callSandbox>[3] = {}) => callSandbox(via.url, operationId, path, init);
+/** How many statements the sandboxes send to the database while `work` runs (each a round trip: pg sends a statement's messages at once). */
+async function statementsOf(work: () => Promise<unknown>): Promise<number> {
+  const query = pg.Client.prototype.query;
+  let statements = 0;
+  pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
+    statements += 1;
+    return Reflect.apply(query, this, args);
+  } as typeof query;
+  try {
+    await work();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return statements;
+}
 const limitHeaders = (answer: Answer) => ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'].map((name) => answer.headers.get(name));
 
 describe.skipIf(skipWithoutPostgres('two processes'))('two sandboxes on one PostgreSQL database (D81, D82)', () => {
@@ -149,5 +165,21 @@ describe.skipIf(skipWithoutPostgres('two processes'))('two sandboxes on one Post
     const next = await b.store.shared!.inFlight.take(tenantId, 'renewed');
     expect(next).not.toBeNull();
     await next!.release();
+  });
+
+  it('cost an authenticated GET of a known key one statement: the token taken, which answers the version too', async () => {
+    const { keys } = await tenant();
+    const feed = () => call(b.url, 'orderFeed', '/api/v1/integration/orders?limit=5', { key: keys.full });
+    // The first request of a key reads it and its tenant's caches; the next ones find them.
+    expect((await feed()).status).toBe(200);
+    expect(await statementsOf(async () => expect((await whoami(b, keys.full)).status).toBe(200))).toBe(1);
+    expect(await statementsOf(async () => expect((await feed()).status).toBe(200))).toBe(2);
+  });
+
+  it('refuse every key through B on its next request after a reset through A (its tenants are gone, versions and all)', async () => {
+    const { keys } = await tenant();
+    expect((await whoami(b, keys.full)).status).toBe(200);
+    expect((await control(a, 'resetSandbox', '/reset', { method: 'POST' })).status).toBe(204);
+    expect((await whoami(b, keys.full)).status).toBe(401);
   });
 });
