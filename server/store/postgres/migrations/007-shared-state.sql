@@ -40,9 +40,14 @@ $$;
 CREATE TRIGGER tenants_state_version BEFORE UPDATE OF state ON tenants
   FOR EACH ROW WHEN (OLD.state IS DISTINCT FROM NEW.state) EXECUTE FUNCTION waybill_tenant_state_version();
 
+-- Both tables below are written by nearly every request and are worth nothing after a crash
+-- of the database: UNLOGGED, they write no WAL, so a request's statement commits without
+-- waiting for a flush (a logged table made it wait for one each time), and a crash empties
+-- them (every bucket full again, no key held in flight) instead of restoring them.
+
 -- A key's token bucket (D14, D81): `tokens` at tenant time `at` (ms), for a key of
 -- `rate_limit` a minute; `taken` says whether the statement that wrote it last took a token.
-CREATE TABLE rate_limit_buckets (
+CREATE UNLOGGED TABLE rate_limit_buckets (
   key_id      text COLLATE "C" PRIMARY KEY,
   rate_limit  integer NOT NULL,
   tokens      double precision NOT NULL,
@@ -53,7 +58,7 @@ CREATE TABLE rate_limit_buckets (
 -- An Idempotency-Key whose first request is still running (D13, D82), held by one request
 -- of one process until its answer is out; a holder that stops renewing it is taken over once
 -- `expires_at` (the database's time) has passed.
-CREATE TABLE idempotency_in_flight (
+CREATE UNLOGGED TABLE idempotency_in_flight (
   tenant_id   text COLLATE "C" NOT NULL,
   key         text COLLATE "C" NOT NULL,
   holder      text COLLATE "C" NOT NULL,
