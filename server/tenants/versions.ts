@@ -36,7 +36,7 @@ export function makeTenantVersions(sql: Sql, caches: VersionedCaches) {
    * Applied together once both are read: of two refreshes of one tenant in flight, the one
    * applied last leaves its rules, clock and version, never a mix with an older version.
    */
-  async function refresh(tenantId: string, version: number | null): Promise<void> {
+  async function reload(tenantId: string, version: number | null): Promise<void> {
     const [clock, rules] = await Promise.all([caches.clocks.read(tenantId), caches.faults.read(tenantId)]);
     caches.clocks.put(tenantId, clock);
     caches.faults.put(tenantId, rules);
@@ -44,6 +44,19 @@ export function makeTenantVersions(sql: Sql, caches: VersionedCaches) {
     caches.keys.forget(tenantId);
     if (version === null) known.delete(tenantId);
     else known.set(tenantId, version);
+  }
+
+  // The requests that find one new version at once share one reading of the caches.
+  const reloading = new Map<string, { version: number | null; done: Promise<void> }>();
+  /** Reads the tenant's caches again at `version` (see `reload`), or waits for the reading of that version under way. */
+  function refresh(tenantId: string, version: number | null): Promise<void> {
+    const pending = reloading.get(tenantId);
+    if (pending !== undefined && pending.version === version) return pending.done;
+    const done = reload(tenantId, version).finally(() => {
+      if (reloading.get(tenantId)?.done === done) reloading.delete(tenantId);
+    });
+    reloading.set(tenantId, { version, done });
+    return done;
   }
 
   return {
