@@ -5,7 +5,9 @@
  * (D53) — is read from `now(tenantId)`.
  *
  * The settings are kept in `tenant_clocks` and cached in memory, loaded at start (`load`):
- * this process is the only writer, and `now()` is read on every request, with no await.
+ * `now()` is read on every request, with no await. Where several processes share a
+ * PostgreSQL database, a tenant's setting is read again when its version says another
+ * process may have changed it (`read`, `put`; tenants/versions.ts, D81).
  */
 import type { components } from '../../spec/sandbox-types.ts';
 import { type Clock, utc } from '../domain/time.ts';
@@ -18,7 +20,7 @@ export type ClockMode = ClockView['mode'];
 export type ClockView = components['schemas']['Clock'];
 
 /** How a tenant's clock is set: frozen at `frozenAt`, or running `offsetMs` from the wall clock. */
-interface Setting {
+export interface ClockSetting {
   frozenAt: number | null;
   offsetMs: number;
 }
@@ -48,10 +50,11 @@ export class AdvanceRefused extends Error {
   }
 }
 
-const SYSTEM: Setting = { frozenAt: null, offsetMs: 0 };
+const SYSTEM: ClockSetting = { frozenAt: null, offsetMs: 0 };
 
 // requirement: D52
 const READ = statement('SELECT tenant_id, frozen_at, offset_ms FROM tenant_clocks');
+const READ_ONE = statement('SELECT frozen_at, offset_ms FROM tenant_clocks WHERE tenant_id = ?');
 const UPSERT = statement(
   'INSERT INTO tenant_clocks (tenant_id, frozen_at, offset_ms) VALUES (?, ?, ?) ON CONFLICT (tenant_id) DO UPDATE SET frozen_at = excluded.frozen_at, offset_ms = excluded.offset_ms',
 );
@@ -59,7 +62,7 @@ const REMOVE = statement('DELETE FROM tenant_clocks WHERE tenant_id = ?');
 
 /** The tenants' clocks over `sql`, on top of the base clock `base` (the wall clock, or a test's); `load` before use. */
 export function makeClocks(sql: Sql, base: Clock) {
-  let settings = new Map<string, Setting>();
+  let settings = new Map<string, ClockSetting>();
   /** Reads every tenant's setting into the cache (at start, and after a reset emptied the table). */
   const load = async () => {
     const rows = await sql.all<{ tenant_id: string; frozen_at: number | null; offset_ms: number }>(READ);
@@ -70,13 +73,13 @@ export function makeClocks(sql: Sql, base: Clock) {
   const listeners: AdvanceListener[] = [];
   const checks: AdvanceCheck[] = [];
 
-  const settingOf = (tenantId: string): Setting => settings.get(tenantId) ?? SYSTEM;
-  const reading = (setting: Setting, wall: number) => setting.frozenAt ?? wall + setting.offsetMs;
+  const settingOf = (tenantId: string): ClockSetting => settings.get(tenantId) ?? SYSTEM;
+  const reading = (setting: ClockSetting, wall: number) => setting.frozenAt ?? wall + setting.offsetMs;
   const now = (tenantId: string): number => pinned.get(tenantId) ?? reading(settingOf(tenantId), base());
-  const modeOf = (setting: Setting): ClockMode => (setting.frozenAt !== null ? 'frozen' : setting.offsetMs !== 0 ? 'offset' : 'system');
+  const modeOf = (setting: ClockSetting): ClockMode => (setting.frozenAt !== null ? 'frozen' : setting.offsetMs !== 0 ? 'offset' : 'system');
 
   /** Stores `setting` unless it moves the tenant's time backwards, both read at the wall time `wall`. */
-  async function apply(tenantId: string, setting: Setting, wall: number): Promise<ClockView> {
+  async function apply(tenantId: string, setting: ClockSetting, wall: number): Promise<ClockView> {
     const before = reading(settingOf(tenantId), wall);
     const after = reading(setting, wall);
     if (after < before) throw new ClockBackwards(before, after);
@@ -152,6 +155,16 @@ export function makeClocks(sql: Sql, base: Clock) {
     },
     /** Reads the settings (at start; and after a reset emptied the table, the cache follows). */
     load,
+    /** Reads the tenant's setting from the database (undefined: the wall clock), for `put`. */
+    async read(tenantId: string): Promise<ClockSetting | undefined> {
+      const row = await sql.one<{ frozen_at: number | null; offset_ms: number }>(READ_ONE, [tenantId]);
+      return row && { frozenAt: row.frozen_at, offsetMs: row.offset_ms };
+    },
+    /** Keeps `setting`, as `read` answered it, as the tenant's. */
+    put(tenantId: string, setting: ClockSetting | undefined): void {
+      if (setting === undefined) settings.delete(tenantId);
+      else settings.set(tenantId, setting);
+    },
   };
 }
 

@@ -96,7 +96,7 @@ export function makeSandboxRouter(options: {
     chain.push(makeValidate(operation, 'sandbox'));
     if (operation.parameters.some((parameter) => parameter.in === 'path' && parameter.name === 'tenantId')) {
       const writes = operation.method !== 'GET' && !OPEN_WHEN_LOCKED.has(operation.operationId);
-      chain.push(makeTenantScope({ tenants: store.tenants, writes }));
+      chain.push(makeTenantScope({ tenants: store.tenants, writes, ...(store.shared === null ? {} : { versions: store.shared.versions }) }));
     }
     router[operation.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](expressPath(operation.path), ...chain, answering(handler));
   }

@@ -97,8 +97,8 @@ export function makeFaultHandlers(store: Store): Record<string, Handler> {
   const { faults } = store;
   const tenantOf = (res: Parameters<Handler>[1]) => paramsOf(res)['tenantId']!;
   return {
-    listFaults(_req, res) {
-      sendJson(res, 200, { items: faults.list(tenantOf(res)) });
+    async listFaults(_req, res) {
+      sendJson(res, 200, { items: await faults.list(tenantOf(res)) });
     },
     async createFault(_req, res) {
       const tenantId = tenantOf(res);

@@ -152,7 +152,6 @@ function proceed(req: Request, res: Response, next: NextFunction, plan: FaultPla
 /** The fault injection of the integration operation `operationId`; `refusesPrefer`: it reads input of its own, so a malformed Prefer may be its 400 (D51). */
 export function makeFaultInjection(options: { faults: Faults; operationId: string; write: boolean; refusesPrefer: boolean }) {
   const { faults, operationId, write } = options;
-  const count = faults.count;
 
   /** The preferences of the call, null when it asks for none (or for one it cannot have and may not be refused). */
   function preferredOf(header: string): Preferred | null {
@@ -166,6 +165,18 @@ export function makeFaultInjection(options: { faults: Faults; operationId: strin
     }
   }
 
+  /** Lets the request meet `plan`, or go on untouched without one. */
+  function carryOut(req: Request, res: Response, next: NextFunction, plan: FaultPlan | null): void {
+    if (plan === null) {
+      next();
+      return;
+    }
+    const injected: InjectedFault = { mark: plan.mark };
+    contextOf(res).fault = injected;
+    if (plan.waitBeforeMs > 0) later(() => proceed(req, res, next, plan, faults), plan.waitBeforeMs);
+    else proceed(req, res, next, plan, faults);
+  }
+
   return function faultInjection(req: Request, res: Response, next: NextFunction): void {
     const header = req.headers.prefer;
     const prefer = Array.isArray(header) ? header.join(', ') : header;
@@ -175,21 +186,16 @@ export function makeFaultInjection(options: { faults: Faults; operationId: strin
       next();
       return;
     }
-    let plan: FaultPlan | null;
+    let plan: FaultPlan | null | Promise<FaultPlan | null>;
     try {
       const preferred = prefer === undefined ? null : preferredOf(prefer);
-      plan = preferred !== null ? planFromPrefer(preferred) : rules === undefined ? null : planFromRules(rules, operationId, keyId, count);
+      plan = preferred !== null ? planFromPrefer(preferred) : rules === undefined ? null : planFromRules(rules, operationId, keyId, faults.count, faults.spend);
     } catch (error) {
       next(error);
       return;
     }
-    if (plan === null) {
-      next();
-      return;
-    }
-    const injected: InjectedFault = { mark: plan.mark };
-    contextOf(res).fault = injected;
-    if (plan.waitBeforeMs > 0) later(() => proceed(req, res, next, plan, faults), plan.waitBeforeMs);
-    else proceed(req, res, next, plan, faults);
+    // A rule's `times` spent in the database (several processes, D82) is awaited; in memory, nothing is.
+    if (plan instanceof Promise) plan.then((planned) => carryOut(req, res, next, planned), next);
+    else carryOut(req, res, next, plan);
   };
 }

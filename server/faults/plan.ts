@@ -65,13 +65,24 @@ function waitOf(rule: FaultRule, n: number): number {
   return min === max ? min : drawBetween(min, max, draw(rule.seed!, n, DRAW.latency));
 }
 
+/** Planning a call: yields each rule with `times` about to fire, to be answered whether one of its times was spent for it. */
+export type Planning = Generator<FaultRule, FaultPlan | null, boolean>;
+
+/** Takes one of the rule's `times` from the rule itself; false when none is left (one process, whose memory is the truth). */
+export function spendInMemory(rule: FaultRule): boolean {
+  if (rule.remaining === null || rule.remaining <= 0) return false;
+  rule.remaining -= 1;
+  return true;
+}
+
 // requirement: D51
 /**
- * The plan of a call of `operation` with `keyId` under `rules`; `count` is told of every
- * rule the call matched and whether it fired (the store keeps the counters). Null when no
- * rule fired.
+ * The plan of a call of `operation` with `keyId` under `rules`, step by step: a rule with
+ * `times` that would fire is yielded, and fires only when the answer says one of its times
+ * was spent for it (D82). `count` is told of every rule the call matched and whether it
+ * fired (the store keeps the counters). Null when no rule fired.
  */
-export function planFromRules(rules: readonly FaultRule[], operation: string, keyId: string, count: (rule: FaultRule, fired: boolean) => void): FaultPlan | null {
+export function* planning(rules: readonly FaultRule[], operation: string, keyId: string, count: (rule: FaultRule, fired: boolean) => void): Planning {
   let waitBeforeMs = 0;
   let waitAfterMs = 0;
   let latencyRule: FaultRule | null = null;
@@ -82,9 +93,10 @@ export function planFromRules(rules: readonly FaultRule[], operation: string, ke
     if (rule.operation !== operation || (rule.keyId !== null && rule.keyId !== keyId)) continue;
     const n = rule.matched;
     const eligible = rule.remaining !== 0 && (rule.fault === 'latency' || strikeRule === null);
-    const fires = eligible && (rule.probability === null || draw(rule.seed!, n, DRAW.fire) < rule.probability);
-    // Counted as fired now, so that concurrent calls never share one of its `times`; an
-    // `after` rule gives it back when the write does not commit (inject.ts).
+    let fires = eligible && (rule.probability === null || draw(rule.seed!, n, DRAW.fire) < rule.probability);
+    // Spent now, so that concurrent calls never share one of its `times`; an `after` rule
+    // gives it back when the write does not commit (inject.ts).
+    if (fires && rule.remaining !== null) fires = yield rule;
     count(rule, fires);
     if (!fires) continue;
     if (rule.when === 'after') afterRules.push(rule);
@@ -108,6 +120,35 @@ export function planFromRules(rules: readonly FaultRule[], operation: string, ke
   const mark: FaultMark = { fault: decisive.fault, source: 'rule', ruleId: decisive.id, when: decisive.when, ...(latencyRule === null ? {} : { latencyMs: waitBeforeMs + waitAfterMs }) };
   const beforeMark: FaultMark | null = beforeLatencyRule === null ? null : { fault: 'latency', source: 'rule', ruleId: beforeLatencyRule.id, when: beforeLatencyRule.when, latencyMs: waitBeforeMs };
   return { waitBeforeMs, waitAfterMs, strike, mark, afterRules, beforeMark };
+}
+
+/**
+ * The plan of a call (`planning`), each `times` spent by `spend`: at once when it answers at
+ * once (one process, in memory: the hot path awaits nothing), else once the database has
+ * answered each in turn.
+ */
+export function planFromRules(
+  rules: readonly FaultRule[],
+  operation: string,
+  keyId: string,
+  count: (rule: FaultRule, fired: boolean) => void,
+  spend: (rule: FaultRule) => boolean | Promise<boolean> = spendInMemory,
+): FaultPlan | null | Promise<FaultPlan | null> {
+  const steps = planning(rules, operation, keyId, count);
+  let step = steps.next();
+  while (!step.done) {
+    const spent = spend(step.value);
+    if (spent instanceof Promise) return spent.then((answer) => finish(steps, answer, spend));
+    step = steps.next(spent);
+  }
+  return step.value;
+}
+
+/** Goes on planning from a spend the database answered, awaiting each further one. */
+async function finish(steps: Planning, answer: boolean, spend: (rule: FaultRule) => boolean | Promise<boolean>): Promise<FaultPlan | null> {
+  let step = steps.next(answer);
+  while (!step.done) step = steps.next(await spend(step.value));
+  return step.value;
 }
 
 /** The plan of a call that asked for its faults with `Prefer`; a latency range is drawn at random. */

@@ -151,10 +151,12 @@ describe('the store', () => {
       const tenant = await seedTenant(store);
       const spec = { operation: 'whoami', keyId: null, fault: 'reset', status: null, retryAfterSeconds: null, problemType: null, latencyMs: null, durationMs: null, when: null, times: 2, probability: null, seed: null } as const;
       const rule = await store.faults.add(tenant.tenantId, spec);
-      store.faults.count(store.faults.rulesOf(tenant.tenantId)![0]!, true);
+      const cached = store.faults.rulesOf(tenant.tenantId)![0]!;
+      expect(await store.faults.spend(cached)).toBe(true);
+      store.faults.count(cached, true);
       await store.close();
       store = await database.open();
-      expect(store.faults.list(tenant.tenantId)).toEqual([{ ...rule, matched: 1, fired: 1, remaining: 1 }]);
+      expect(await store.faults.list(tenant.tenantId)).toEqual([{ ...rule, matched: 1, fired: 1, remaining: 1 }]);
       await store.reset();
       expect(store.faults.rulesOf(tenant.tenantId)).toBeUndefined();
       await store.close();

@@ -1,14 +1,20 @@
 /**
  * Fault rules of each tenant (D51), kept in `fault_rules` and cached in memory, loaded at
- * start (`load`): this process is the only writer, and every integration call asks for its
- * tenant's rules, so a tenant without rules must cost one map lookup. The counters
- * (`matched`, `fired`, `remaining`) change in memory in the synchronous step that counts a
- * call, and are written behind it, one write after another.
+ * start (`load`): every integration call asks for its tenant's rules, so a tenant without
+ * rules must cost one map lookup. The counters (`matched`, `fired`) change in memory in the
+ * step that counts a call, and are written behind it as increments, one write after another.
+ *
+ * One process (SQLite) spends a rule's `times` in memory too. Processes sharing a PostgreSQL
+ * database spend them in the database, one statement that takes one if any is left, so that
+ * a rule fires `times` times in all of them together (D82); a tenant's rules are read again
+ * when its version says another process added or deleted one (tenants/versions.ts, D81), and
+ * the control plane lists the counters the database holds.
  */
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../spec/sandbox-types.ts';
 import { type TenantClock, utc } from '../domain/time.ts';
 import { type Sql, statement } from '../store/sql.ts';
+import { spendInMemory } from './plan.ts';
 
 type Schemas = components['schemas'];
 
@@ -68,7 +74,11 @@ function ruleOf(row: FaultRow): FaultRule {
 // In the order the rules were added: a new row's rowid is past every other's.
 const ALL = statement('SELECT id, tenant_id, rule, remaining, matched, fired, created_at FROM fault_rules ORDER BY rowid');
 const INSERT = statement('INSERT INTO fault_rules (id, tenant_id, rule, remaining, created_at) VALUES (?, ?, ?, ?, ?)');
-const SAVE_COUNTS = statement('UPDATE fault_rules SET matched = ?, fired = ?, remaining = ? WHERE id = ?');
+const OF_TENANT = statement('SELECT id, tenant_id, rule, remaining, matched, fired, created_at FROM fault_rules WHERE tenant_id = ? ORDER BY rowid');
+// Increments, not values: two processes counting calls of one rule add up (D82). NULL remaining (no `times`) stays NULL.
+const COUNT = statement('UPDATE fault_rules SET matched = matched + ?, fired = fired + ?, remaining = remaining + ? WHERE id = ?');
+// requirement: D82
+const SPEND = statement('UPDATE fault_rules SET remaining = remaining - 1 WHERE id = ? AND remaining > 0 RETURNING remaining');
 const REMOVE_ONE = statement('DELETE FROM fault_rules WHERE tenant_id = ? AND id = ?');
 const REMOVE_ALL = statement('DELETE FROM fault_rules WHERE tenant_id = ?');
 
@@ -82,11 +92,22 @@ export function makeFaults(sql: Sql, clock: TenantClock, onError: (error: unknow
     byTenant = new Map();
     for (const row of rows) byTenant.set(row.tenant_id, [...(byTenant.get(row.tenant_id) ?? []), ruleOf(row)]);
   };
+  // Several processes on one database spend a rule's `times` in it (D82); one process, in memory.
+  const shared = sql.engine === 'postgres';
   // The counters' writes, one after another: a later count never lands before an earlier one.
   let counting: Promise<unknown> = Promise.resolve();
-  const saveCounts = (rule: FaultRule) => {
-    const values = [rule.matched, rule.fired, rule.remaining, rule.id];
-    counting = counting.then(() => sql.run(SAVE_COUNTS, values)).catch(onError);
+  const saveCounts = (rule: FaultRule, matched: number, fired: number, remaining: number) => {
+    const values = [matched, fired, rule.remaining === null ? 0 : remaining, rule.id];
+    counting = counting.then(() => sql.run(COUNT, values)).catch(onError);
+  };
+  /** Resolves once every counter counted so far is written. */
+  const settle = async (): Promise<void> => {
+    await counting;
+  };
+  /** The tenant's rules as the database holds them, oldest first, once this process's counts are written. */
+  const read = async (tenantId: string): Promise<FaultRule[]> => {
+    await settle();
+    return (await sql.all<FaultRow>(OF_TENANT, [tenantId])).map(ruleOf);
   };
 
   return {
@@ -94,9 +115,9 @@ export function makeFaults(sql: Sql, clock: TenantClock, onError: (error: unknow
     rulesOf(tenantId: string): readonly FaultRule[] | undefined {
       return byTenant.get(tenantId);
     },
-    /** Copies of the tenant's rules, oldest first. */
-    list(tenantId: string): FaultRule[] {
-      return (byTenant.get(tenantId) ?? []).map((rule) => ({ ...rule }));
+    /** Copies of the tenant's rules, oldest first, with the counters of every process (the database's) where several share it. */
+    async list(tenantId: string): Promise<FaultRule[]> {
+      return shared ? read(tenantId) : (byTenant.get(tenantId) ?? []).map((rule) => ({ ...rule }));
     },
     /** Adds a rule, in force from the next call; `remaining` starts at `times`. */
     async add(tenantId: string, spec: FaultRuleSpec): Promise<FaultRule> {
@@ -105,25 +126,32 @@ export function makeFaults(sql: Sql, clock: TenantClock, onError: (error: unknow
       byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), rule]);
       return { ...rule };
     },
-    /** Counts a call the rule matched (and fired on, using up one of its `times`): in memory at once, in the database behind it. */
+    /**
+     * Takes one of the rule's `times`, about to fire; false when none is left. In memory in
+     * one process; in the database where several share it, whose answer the cached rule
+     * then holds (0 when another process took the last one).
+     */
+    spend(rule: FaultRule): boolean | Promise<boolean> {
+      if (!shared) return spendInMemory(rule);
+      return sql.one<{ remaining: number }>(SPEND, [rule.id]).then((row) => {
+        rule.remaining = row?.remaining ?? 0;
+        return row !== undefined;
+      });
+    },
+    /** Counts a call the rule matched (and fired on, having spent one of its `times`): in memory at once, in the database behind it. */
     count(rule: FaultRule, fired: boolean): void {
       rule.matched += 1;
-      if (fired) {
-        rule.fired += 1;
-        if (rule.remaining !== null) rule.remaining -= 1;
-      }
-      saveCounts(rule);
+      if (fired) rule.fired += 1;
+      // Spent in memory, the `times` taken is written with the count; spent in the database, it is there already.
+      saveCounts(rule, 1, fired ? 1 : 0, fired && !shared ? -1 : 0);
     },
-    /** Gives back a firing `count` recorded: an `after` rule whose write did not commit (D51) fired on nothing. */
+    /** Gives back a firing `count` recorded, and its `times`: an `after` rule whose write did not commit (D51) fired on nothing. */
     unfire(rule: FaultRule): void {
       rule.fired -= 1;
       if (rule.remaining !== null) rule.remaining += 1;
-      saveCounts(rule);
+      saveCounts(rule, 0, -1, 1);
     },
-    /** Resolves once every counter counted so far is written. */
-    async settle(): Promise<void> {
-      await counting;
-    },
+    settle,
     /** Deletes the tenant's rule `id`; false when the tenant has no such rule. */
     async remove(tenantId: string, id: string): Promise<boolean> {
       if ((await sql.run(REMOVE_ONE, [tenantId, id])).changes === 0) return false;
@@ -139,6 +167,13 @@ export function makeFaults(sql: Sql, clock: TenantClock, onError: (error: unknow
     },
     /** Reads the rules (at start; and after a reset emptied the table, the cache follows). */
     load,
+    /** Reads the tenant's rules from the database, for `put` (D81). */
+    read,
+    /** Keeps `rules`, as `read` answered them, as the tenant's. */
+    put(tenantId: string, rules: FaultRule[]): void {
+      if (rules.length === 0) byTenant.delete(tenantId);
+      else byTenant.set(tenantId, rules);
+    },
   };
 }
 

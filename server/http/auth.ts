@@ -27,7 +27,11 @@ export function revokedKeyOf(res: Response): RevokedKeyOwner | undefined {
 // requirement: int.auth.one-tenant
 // requirement: int.auth.revoked
 // requirement: D3
-/** Middleware: resolves the API key to its tenant, or answers 401 `about:blank` with `WWW-Authenticate`. */
+/**
+ * Middleware: resolves the API key to its tenant, or answers 401 `about:blank` with
+ * `WWW-Authenticate`. The shared rate limit runs it again, from the database, for a request
+ * whose tenant another process changed (D81).
+ */
 export function makeAuth(options: { keys: Keys }) {
   return function auth(req: Request, res: Response, next: NextFunction): void {
     const key = presentedKey(req);
@@ -48,6 +52,8 @@ export function makeAuth(options: { keys: Keys }) {
       next();
       return;
     }
+    // Authenticated again (D81), a request refused now is no key's, as if refused at first.
+    delete contextOf(res).principal;
     const refuse = () => next(aboutBlank(401, 'The API key is not valid or was revoked.', { 'WWW-Authenticate': CHALLENGE }));
     options.keys.revokedOwner(key).then((owner) => {
       if (owner !== null) revokedKeys.set(res, owner);

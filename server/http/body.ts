@@ -46,6 +46,30 @@ function mediaTypeProblem(header: string) {
 }
 
 /**
+ * Runs `parse`, body-parser over `req`, as over a request whose client still sends. body-parser
+ * skips a request whose socket no longer reads (on-finished's `isFinished`), taking the client's
+ * half-close for the end of an exchange already read; here a half-close ends nothing (D60), and
+ * what the client sent before it is the body, complete or cut short (408). It happens when the
+ * request's handling awaited the database before it reached the body (a key read, PostgreSQL's
+ * rate limit, D81), the client's FIN meanwhile read. The check is synchronous, at the start of
+ * the call: the socket reads as readable for that call only.
+ */
+function parseDespiteHalfClose(req: Request, parse: () => void): void {
+  const { socket } = req;
+  if (socket.readable || (req.complete && !req.readable)) {
+    parse();
+    return;
+  }
+  Object.defineProperty(socket, 'readable', { configurable: true, value: true });
+  try {
+    parse();
+  } finally {
+    // The stream's own `readable` (a getter of its prototype) again.
+    delete (socket as { readable?: boolean }).readable;
+  }
+}
+
+/**
  * Middleware chain for an operation's JSON body. `required` is the OpenAPI
  * `requestBody.required`; an optional body that is absent reads as `{}` (D11).
  */
@@ -114,9 +138,11 @@ export function makeJsonBody(options: { required: boolean; idleTimeoutMs: number
       res.set('Connection', 'close');
       next(problem('api.request_body_incomplete', 'The body stopped arriving before its declared length; send again.'));
     });
-    parseJson(req, res, (error?: unknown) => {
-      req.setTimeout(0);
-      next(error);
-    });
+    parseDespiteHalfClose(req, () =>
+      parseJson(req, res, (error?: unknown) => {
+        req.setTimeout(0);
+        next(error);
+      }),
+    );
   };
 }

@@ -4,9 +4,12 @@
  * request is still sending its body. `resolve` runs once the body is read: it replays a
  * stored answer, refuses a key reused for another request, or arranges for this request's
  * answer to be stored: the answers of a request that passed validation, but 5xx and 429.
+ * Where several processes share a PostgreSQL database, a key in flight is held in the
+ * database too (in-flight.ts, D82), so that a request in any process finds it held.
  */
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import type { InFlightLease, SharedInFlight } from './in-flight.ts';
 import type { Idempotency } from './store.ts';
 import { contextOf, principalOf } from '../http/context.ts';
 import { fieldError, problem } from '../http/problem.ts';
@@ -14,10 +17,17 @@ import { fieldError, problem } from '../http/problem.ts';
 const HEADER = 'Idempotency-Key';
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 
+/** The answer to a request whose key's first request is still running. */
+const inFlightProblem = () =>
+  problem('idempotency.inFlight', 'A request with the same Idempotency-Key is still in flight; retry after the delay in Retry-After.', undefined, { headers: { 'Retry-After': '1' } });
+
 // requirement: D13
 // requirement: D26
-/** The two idempotency middlewares of the write operations, sharing one in-flight set. */
-export function makeIdempotency(options: { store: Idempotency }) {
+/**
+ * The two idempotency middlewares of the write operations, sharing one in-flight set of
+ * this process, and with `shared` (PostgreSQL) the keys in flight in every process.
+ */
+export function makeIdempotency(options: { store: Idempotency; shared?: SharedInFlight }) {
   const inFlight = new Set<string>();
   const keyOf = (req: Request) => req.get(HEADER);
 
@@ -32,17 +42,55 @@ export function makeIdempotency(options: { store: Idempotency }) {
       next(problem('api.malformed_request', message, [fieldError(HEADER, 'api.malformed_request', message, key)]));
       return;
     }
-    const slot = `${principalOf(res).tenantId}\n${key}`;
+    const { tenantId } = principalOf(res);
+    const slot = `${tenantId}\n${key}`;
     // requirement: int.idempotency.in-flight
     // requirement: int.errors.rate-limit-429
     // requirement: cat.idempotency.in-flight
     if (inFlight.has(slot)) {
-      next(problem('idempotency.inFlight', 'A request with the same Idempotency-Key is still in flight; retry after the delay in Retry-After.', undefined, { headers: { 'Retry-After': '1' } }));
+      next(inFlightProblem());
       return;
     }
     inFlight.add(slot);
-    res.on('close', () => inFlight.delete(slot));
-    next();
+    if (options.shared === undefined) {
+      res.on('close', () => inFlight.delete(slot));
+      next();
+      return;
+    }
+    holdShared(options.shared, tenantId, key, slot, res, next);
+  }
+
+  // requirement: D82
+  /**
+   * Holds the key in the database as well, or answers 429 when a request of any process
+   * holds it. This process's slot is freed once the database's row is gone, so that its
+   * next request with the key never finds its own row still there.
+   */
+  function holdShared(shared: SharedInFlight, tenantId: string, key: string, slot: string, res: Response, next: NextFunction): void {
+    let lease: InFlightLease | null | undefined;
+    let closed = false;
+    const free = () => inFlight.delete(slot);
+    const release = (held: InFlightLease) => held.release().finally(free);
+    // The client may go before the database answers: whichever comes second lets the key go.
+    res.on('close', () => {
+      closed = true;
+      if (lease) release(lease);
+    });
+    shared.take(tenantId, key).then(
+      (taken) => {
+        lease = taken;
+        if (taken === null) {
+          free();
+          if (!closed) next(inFlightProblem());
+        } else if (closed) release(taken);
+        else next();
+      },
+      (error: unknown) => {
+        lease = null;
+        free();
+        next(error);
+      },
+    );
   }
 
   async function resolve(req: Request, res: Response, next: NextFunction): Promise<void> {

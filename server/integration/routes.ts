@@ -13,7 +13,7 @@ import { makeJsonBody } from '../http/body.ts';
 import { principalOf } from '../http/context.ts';
 import { makeIdempotency } from '../idempotency/middleware.ts';
 import { problem } from '../http/problem.ts';
-import { makeRateLimit } from '../http/rate-limit.ts';
+import { makeRateLimit, makeSharedRateLimit } from '../http/rate-limit.ts';
 import { sendJsonText } from '../http/reply.ts';
 import { makeValidate } from '../http/validate.ts';
 import type { Store } from '../store/index.ts';
@@ -60,8 +60,12 @@ export function makeIntegrationRouter(options: { store: Store; cursors: CursorCo
     whoami,
   };
   const auth = makeAuth({ keys: store.keys });
-  const rateLimit = makeRateLimit({ clock: store.clocks.now });
-  const idempotency = makeIdempotency({ store: store.idempotency });
+  // One process keeps the buckets in memory; processes sharing a PostgreSQL database count in it (D81).
+  const { shared } = store;
+  const rateLimit = shared === null
+    ? makeRateLimit({ clock: store.clocks.now })
+    : makeSharedRateLimit({ buckets: shared.buckets, versions: shared.versions, authenticate: auth });
+  const idempotency = makeIdempotency({ store: store.idempotency, ...(shared === null ? {} : { shared: shared.inFlight }) });
   const router = express.Router({ caseSensitive: true });
 
   for (const operation of operations.values()) {

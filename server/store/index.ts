@@ -13,10 +13,13 @@ import { makeOrderIntake } from '../orders/intake.ts';
 import { makeOrders } from '../orders/store.ts';
 import { makeProvisioning } from '../profiles/provision.ts';
 import { makeReset } from './reset.ts';
+import { makeSharedBuckets } from '../http/token-bucket.ts';
+import { makeSharedInFlight } from '../idempotency/in-flight.ts';
 import { makeSimulations } from '../simulation/store.ts';
 import { type Sql, statement } from './sql.ts';
 import { type SqliteSql, sqliteSql } from './sqlite-sql.ts';
 import { makeTenants } from '../tenants/store.ts';
+import { makeTenantVersions } from '../tenants/versions.ts';
 import { makeTripLife } from '../trips/life.ts';
 import { makeTripStops } from '../trips/stops.ts';
 import { makeTrips } from '../trips/store.ts';
@@ -33,6 +36,12 @@ export async function makeStore(sql: Sql, clock: Clock = systemClock) {
   const directory = makeDirectory(sql, clocks.now);
   const faults = makeFaults(sql, clocks.now);
   const stops = makeTripStops();
+  // Several processes may share a PostgreSQL database (D81, D82); one process serves SQLite.
+  const shared = sql.engine === 'postgres'
+    ? { versions: makeTenantVersions(sql, { keys, clocks, faults }), buckets: makeSharedBuckets(sql, clock), inFlight: makeSharedInFlight(sql) }
+    : null;
+  // The versions first: the caches read after them are at least as new (tenants/versions.ts).
+  await shared?.versions.load();
   await clocks.load();
   await faults.load();
   let open = true;
@@ -56,6 +65,12 @@ export async function makeStore(sql: Sql, clock: Clock = systemClock) {
     /** The tenants' fault rules (D51), cached for the integration calls. */
     faults,
     reset: makeReset(sql, { clocks, faults, keys }),
+    /**
+     * What processes sharing a PostgreSQL database share through it (D81, D82): the tenants'
+     * versions their caches are checked against, the keys' rate-limit buckets and the
+     * Idempotency-Keys in flight. Null on SQLite, whose one process keeps them in memory.
+     */
+    shared,
     /** The living-feed simulation of each tenant (D53). */
     simulations: makeSimulations(sql, { tenants, history }),
     provision: makeProvisioning({ sql, tenants, keys }),

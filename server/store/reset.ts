@@ -6,7 +6,7 @@ import { q, type Sql, statement } from './sql.ts';
 
 // Children before parents, so that no foreign key is ever left dangling.
 const TABLES = [
-  'fault_rules', 'tenant_clocks', 'simulations', 'idempotency', 'trip_stops', 'ministatuses', 'order_history', 'order_payments', 'order_lines',
+  'rate_limit_buckets', 'idempotency_in_flight', 'fault_rules', 'tenant_clocks', 'simulations', 'idempotency', 'trip_stops', 'ministatuses', 'order_history', 'order_payments', 'order_lines',
   'orders', 'trips', 'tags', 'products', 'vehicles', 'drivers', 'warehouses', 'api_keys', 'tenants',
 ];
 const DELETES = TABLES.map((table) => statement(`DELETE FROM ${table}`));

@@ -7,8 +7,10 @@
  * either engine. On SQLite, TEMP triggers on the connection also call back into the cache
  * from inside every statement that inserts, updates or deletes a key, changes a tenant's
  * state or deletes a tenant, in the same transaction, before any other request can run:
- * a change made by any statement there is seen too (tests make some). A change made through
- * another connection is not seen.
+ * a change made by any statement there is seen too (tests make some). On PostgreSQL, where
+ * other processes change keys through connections of their own, any change to a tenant's
+ * keys or state gives the tenant a new version, and a request that finds it forgets the
+ * tenant's keys before it is authenticated again (tenants/versions.ts, D81).
  */
 import type { Db } from '../store/db.ts';
 import type { TenantState } from './store.ts';
