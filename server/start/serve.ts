@@ -57,13 +57,14 @@ It is written in batches every 50 ms: the last batch may be lost if the process 
 On PostgreSQL (14 or later) the sandbox migrates the database at start, under a lock, so
 several processes may start at once; a database a newer waybill migrated is refused.
 
---workers N (PostgreSQL only) runs N processes on the one port (Node's cluster): this one
-migrates and seeds the database, prints this banner once, and forks the workers, which
-share everything through the database. A worker that dies is replaced (one line on stderr);
-${CRASH_LIMIT} deaths within ${CRASH_WINDOW_MS / 1000} s end the sandbox with exit 1. SIGTERM or SIGINT stops every
-worker taking new connections, lets the answers in progress finish (${DRAIN_GRACE_MS / 1000} s at most), and
-exits 0 once all have closed; a worker still running ${STOP_BOUND_MS / 1000} s later is killed. Several
-\`waybill serve\` on several machines over one database work as well, behind any load balancer.
+--workers N (PostgreSQL only) runs N processes on the one port (Node's cluster): the one
+you start migrates and seeds the database, forks the workers and prints the banner once;
+the workers share everything through the database. A worker that dies is replaced (one
+line on stderr); ${CRASH_LIMIT} deaths within ${CRASH_WINDOW_MS / 1000} s end the sandbox with exit 1. SIGTERM or SIGINT
+stops every worker taking new connections, lets the answers in progress finish (${DRAIN_GRACE_MS / 1000} s at
+most), and exits 0 once all have closed; a worker still running ${STOP_BOUND_MS / 1000} s later is killed.
+Several \`waybill serve\` on several machines over one database work as well, behind any
+load balancer, with no sticky sessions.
 
 Examples:
   waybill serve
