@@ -68,14 +68,18 @@ export function makePostgresLogTable(pool: pg.Pool) {
      */
     async insert(entries: NewLogEntry[]): Promise<number[]> {
       const values = entries.flatMap((entry) => COLUMNS.map(([, field]) => storable(entry[field])));
-      const rows = await inTransaction(pool, async (client) => {
-        await client.query(LOCK_REQUEST_LOG_WRITES);
-        // Ids are taken in the order the rows are inserted, which is the batch's.
-        const { rows: inserted } = await client.query<{ id: number }>({ name: `waybill-log-insert-${entries.length}`, text: insertText(entries.length), values, types: rowTypes });
-        // Delivered at the commit, after the rows are visible.
-        await client.query('SELECT pg_notify($1, $2)', [REQUEST_LOG_CHANNEL, notifyPayload(entries.map((entry) => entry.tenantId))]);
-        return inserted;
-      });
+      const rows = await inTransaction(
+        pool,
+        async (client) => {
+          // Ids are taken in the order the rows are inserted, which is the batch's.
+          const { rows: inserted } = await client.query<{ id: number }>({ name: `waybill-log-insert-${entries.length}`, text: insertText(entries.length), values, types: rowTypes });
+          // Delivered at the commit, after the rows are visible.
+          await client.query('SELECT pg_notify($1, $2)', [REQUEST_LOG_CHANNEL, notifyPayload(entries.map((entry) => entry.tenantId))]);
+          return inserted;
+        },
+        // The lock taken in the same round trip as the BEGIN.
+        `BEGIN; ${LOCK_REQUEST_LOG_WRITES}`,
+      );
       return rows.map((row) => row.id).sort((a, b) => a - b);
     },
     /** How many entries the tenant has. */
