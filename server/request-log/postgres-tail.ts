@@ -30,6 +30,7 @@ interface Tail {
   queued: boolean;
 }
 
+// requirement: D84
 /** The tails of this process over the sandbox's database; `onError` hears what failed. */
 export function makePostgresTail(sql: PostgresSql, onError: (error: unknown) => void) {
   const reads = makeRequestLogReads(sql);
