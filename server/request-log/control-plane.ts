@@ -105,8 +105,6 @@ export function makeRequestLogHandlers(options: { log: RequestLog | null; cursor
 
     async streamRequests(req, res) {
       const tenantId = paramsOf(res)['tenantId']!;
-      res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
-      res.write(': request log of the tenant; new entries follow as `entry` events\n\n');
       let sent = 0;
       const send = (rows: LogSummaryRow[]) => {
         for (const row of rows) {
@@ -120,22 +118,30 @@ export function makeRequestLogHandlers(options: { log: RequestLog | null; cursor
       };
       const lastEventId = req.get('last-event-id');
       const resuming = log !== null && lastEventId !== undefined && /^\d{1,15}$/.test(lastEventId);
-      // Listening starts before the missed entries are read, so none written meanwhile is lost; they wait until those are sent.
-      let held: LogSummaryRow[] | null = resuming ? [] : null;
-      const unsubscribe = log?.subscribe(tenantId, (rows) => (held === null ? send(rows) : held.push(...rows)));
-      const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs);
-      heartbeat.unref();
+      // Listening starts before the answer does and before the missed entries are read, so none written
+      // meanwhile is lost (on PostgreSQL listening takes a round trip, D84); they wait until those are sent.
+      let held: LogSummaryRow[] | null = [];
+      let unsubscribe: (() => void) | undefined;
+      let gone = false;
+      let heartbeat: NodeJS.Timeout | undefined;
       res.on('close', () => {
+        gone = true;
         clearInterval(heartbeat);
         unsubscribe?.();
       });
+      unsubscribe = await log?.subscribe(tenantId, (rows) => (held === null ? send(rows) : held.push(...rows)));
+      if (gone) return unsubscribe?.();
+      res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
+      res.write(': request log of the tenant; new entries follow as `entry` events\n\n');
+      heartbeat = setInterval(() => res.write(': heartbeat\n\n'), heartbeatMs);
+      heartbeat.unref();
       if (resuming) {
         sent = Number(lastEventId);
         send(await log.after(tenantId, sent, RESUME_LIMIT));
-        const waited = held ?? [];
-        held = null;
-        send(waited);
       }
+      const waited = held;
+      held = null;
+      send(waited);
     },
   };
 }

@@ -1,5 +1,5 @@
 /** The request log on PostgreSQL (D48, D78): batches written in order through its own pool, read back, pruned, cleared; text PostgreSQL refuses kept readable. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshDatabase, releaseCluster, skipWithoutPostgres } from '../../dev/testing/postgres.ts';
 import { migrate } from '../store/postgres/migrate.ts';
 import { openPool } from '../store/postgres/pool.ts';
@@ -34,13 +34,14 @@ describe.skipIf(skipWithoutPostgres('request log'))('the request log on PostgreS
     const log = makePostgresRequestLog(sql, { batchSize: 7 });
     try {
       const heard: number[] = [];
-      const unsubscribe = log.subscribe('t1', (rows) => heard.push(...rows.map((row) => row.id)));
+      const unsubscribe = await log.subscribe('t1', (rows) => heard.push(...rows.map((row) => row.id)));
       for (let n = 0; n < 20; n++) log.record(captured(n % 4 === 3 ? 't2' : 't1', n, n === 5 ? { status: 404, responseContentType: 'application/problem+json', responseBody: '{"type":"orders.notFound","status":404}' } : {}));
       // The list waits for what was handed over before it: every entry recorded so far.
       const page = await log.page('t1', {}, Number.MAX_SAFE_INTEGER, 100);
       expect(page.map((row) => row.request_id)).toEqual(Array.from({ length: 20 }, (_, n) => n).filter((n) => n % 4 !== 3).map((n) => `req-${n}`).reverse());
       expect(page.map((row) => row.id)).toEqual([...page.map((row) => row.id)].sort((a, b) => b - a));
-      expect(heard).toEqual(page.map((row) => row.id).reverse());
+      // The tail hears them through the database's notifications, after their commit.
+      await vi.waitFor(() => expect(heard).toEqual(page.map((row) => row.id).reverse()), { timeout: 30_000 });
       unsubscribe();
       const refused = await log.page('t1', { statusFrom: 400, problemType: 'orders.notFound' }, Number.MAX_SAFE_INTEGER, 10);
       expect(refused).toMatchObject([{ request_id: 'req-5', status: 404, problem_type: 'orders.notFound', replayed: 0, latency_ms: 1.25 }]);
@@ -50,6 +51,32 @@ describe.skipIf(skipWithoutPostgres('request log'))('the request log on PostgreS
       expect((await log.after('t1', page[2]!.id, 10)).map((row) => row.id)).toEqual([page[1]!.id, newest]);
     } finally {
       await log.close();
+    }
+  });
+
+  it('tails the entries every log over the database wrote, each once and in id order, though the writers commit concurrently (D84)', async () => {
+    // Two logs over one database stand for two processes: they share nothing in memory.
+    const other = postgresSql(url, { max: 2 });
+    const logs = [makePostgresRequestLog(sql, { batchSize: 3, flushMs: 1 }), makePostgresRequestLog(other, { batchSize: 3, flushMs: 1 })] as const;
+    try {
+      const heard: { id: number; requestId: string }[] = [];
+      const unsubscribe = await logs[0].subscribe('t7', (rows) => heard.push(...rows.map((row) => ({ id: row.id, requestId: row.request_id }))));
+      const sent: string[] = [];
+      for (let n = 0; n < 120; n++) {
+        logs[n % 2]!.record(captured(n % 5 === 4 ? 't8' : 't7', 1000 + n));
+        if (n % 5 !== 4) sent.push(`req-${1000 + n}`);
+        if (n % 7 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+      await Promise.all(logs.map((log) => log.settle()));
+      await vi.waitFor(() => expect(heard.length).toBeGreaterThanOrEqual(sent.length), { timeout: 30_000 });
+      expect(heard.map((entry) => entry.requestId).sort()).toEqual([...sent].sort());
+      expect(heard.map((entry) => entry.id)).toEqual([...heard.map((entry) => entry.id)].sort((a, b) => a - b));
+      // Both logs wrote some of what the tail heard.
+      expect(new Set(heard.map((entry) => Number(entry.requestId.slice(4)) % 2))).toEqual(new Set([0, 1]));
+      unsubscribe();
+    } finally {
+      await Promise.all(logs.map((log) => log.close()));
+      await other.close();
     }
   });
 

@@ -6,11 +6,13 @@
  * of PostgreSQL's machine at most its last fraction of a second of the log, never a write of
  * the sandbox. The control plane reads it through the store's own connections; a read waits
  * until the batches handed over before it are written, so a list shows the requests
- * answered before it.
+ * answered before it. Every process serving the database writes the one table, and a live
+ * tail hears the entries of all of them (postgres-tail.ts, D84).
  */
 import type { PostgresSql } from '../store/postgres/sql.ts';
 import type { PostgresLogWorkerData } from './postgres-log-worker.ts';
-import { type BatchSink, makeRecorder, type RequestLog, type RequestLogOptions, type SinkOptions } from './recorder.ts';
+import { type BatchSink, makeRecorder, reportLogError, type RequestLog, type RequestLogOptions, type SinkOptions } from './recorder.ts';
+import { makePostgresTail } from './postgres-tail.ts';
 import { makeRequestLogReads } from './store.ts';
 import { workerSink } from './worker-sink.ts';
 
@@ -28,5 +30,13 @@ export function makePostgresRequestLog(sql: PostgresSql, options: RequestLogOpti
     await sink?.settle();
     return read(...args);
   };
-  return makeRecorder(options, sinkOf, { page: afterWrites(reads.page), get: afterWrites(reads.get), after: afterWrites(reads.after) });
+  const recorder = makeRecorder(options, sinkOf, { page: afterWrites(reads.page), get: afterWrites(reads.get), after: afterWrites(reads.after) });
+  // Streams listen to the database, not to this process's writer: the recorder's own listeners stay
+  // empty, so its writer thread hands back no summaries.
+  const tail = makePostgresTail(sql, options.onError ?? reportLogError);
+  return {
+    ...recorder,
+    subscribe: tail.subscribe,
+    close: () => recorder.close().finally(() => tail.close()),
+  };
 }

@@ -2,10 +2,13 @@
  * The request log's writing statements on PostgreSQL (D48, D78), over the log's own pool:
  * those of `store.ts`'s SQLite table in PostgreSQL's words, asynchronous (the control
  * plane's reads are `store.ts`'s, over the store contract). A batch is one statement of a
- * VALUES row per entry.
+ * VALUES row per entry, in a transaction under the log's write lock that notifies the live
+ * tails of every process (D84).
  */
 import type pg from 'pg';
+import { LOCK_REQUEST_LOG_WRITES, REQUEST_LOG_CHANNEL } from '../store/postgres/locks.ts';
 import { rowTypes } from '../store/postgres/row-types.ts';
+import { inTransaction } from '../store/postgres/transaction.ts';
 import type { NewLogEntry } from './store.ts';
 
 /** The columns of an entry, each with the entry's field that fills it. */
@@ -43,17 +46,40 @@ function storable(value: unknown): unknown {
   return typeof value === 'string' && value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value;
 }
 
+/** A NOTIFY payload is at most 8,000 bytes: past this, `*` stands for every tenant. */
+const PAYLOAD_LIMIT = 7900;
+
+/** What a batch's NOTIFY says: the tenants it wrote, or `*` when they do not fit. */
+export function notifyPayload(tenantIds: Iterable<string>): string {
+  const payload = [...new Set(tenantIds)].join(',');
+  return payload.length <= PAYLOAD_LIMIT ? payload : '*';
+}
+
 /** The request log's statements over `pool`. */
 export function makePostgresLogTable(pool: pg.Pool) {
   const query = async <R extends object>(name: string, text: string, values: unknown[]) =>
     (await pool.query<R>({ name: `waybill-log-${name}`, text, values, types: rowTypes })).rows;
 
   return {
-    /** Writes `entries` in one statement; returns their ids in order. */
+    // requirement: D84
+    /**
+     * Writes `entries` in one statement and notifies the tenants' tails; returns their ids in
+     * order. Under the log's write lock, ids are taken and committed in one order across processes.
+     */
     async insert(entries: NewLogEntry[]): Promise<number[]> {
       const values = entries.flatMap((entry) => COLUMNS.map(([, field]) => storable(entry[field])));
-      // Ids are taken in the order the rows are inserted, which is the batch's.
-      const rows = await query<{ id: number }>(`insert-${entries.length}`, insertText(entries.length), values);
+      const rows = await inTransaction(
+        pool,
+        async (client) => {
+          // Ids are taken in the order the rows are inserted, which is the batch's.
+          const { rows: inserted } = await client.query<{ id: number }>({ name: `waybill-log-insert-${entries.length}`, text: insertText(entries.length), values, types: rowTypes });
+          // Delivered at the commit, after the rows are visible.
+          await client.query('SELECT pg_notify($1, $2)', [REQUEST_LOG_CHANNEL, notifyPayload(entries.map((entry) => entry.tenantId))]);
+          return inserted;
+        },
+        // The lock taken in the same round trip as the BEGIN.
+        `BEGIN; ${LOCK_REQUEST_LOG_WRITES}`,
+      );
       return rows.map((row) => row.id).sort((a, b) => a - b);
     },
     /** How many entries the tenant has. */

@@ -42,8 +42,8 @@ export interface RequestLog extends LogReads {
   record(request: CapturedRequest): void;
   /** Hands the waiting entries to the writer now; written at once on this thread, within milliseconds by the writer thread. */
   flush(): void;
-  /** Calls `listener` with each batch of the tenant's new entries; returns the unsubscribe. */
-  subscribe(tenantId: string, listener: LogListener): () => void;
+  /** Calls `listener` with each batch of the tenant's new entries; resolves to the unsubscribe once listening. */
+  subscribe(tenantId: string, listener: LogListener): Promise<() => void>;
   /** Empties the log (the sandbox's reset, D38). */
   clear(): void;
   /** Resolves once every entry recorded so far is written and pruned. */
@@ -73,12 +73,17 @@ export interface RequestLogOptions {
 }
 
 
+/** What the request log does with a failure by default: one line on stderr. */
+export function reportLogError(error: unknown): void {
+  process.stderr.write(`request log: ${error instanceof Error ? error.message : String(error)}\n`);
+}
+
 /** The request log over the sink `sinkOf` makes and the engine's `reads`: batching, listeners, the order of a read after a flush. */
 export function makeRecorder(options: RequestLogOptions, sinkOf: (sinkOptions: SinkOptions) => BatchSink, reads: LogReads): RequestLog {
   const retention = Math.max(1, options.retention ?? DEFAULT_LOG_RETENTION);
   const flushMs = options.flushMs ?? 50;
   const batchSize = options.batchSize ?? 200;
-  const onError = options.onError ?? ((error: unknown) => process.stderr.write(`request log: ${error instanceof Error ? error.message : String(error)}\n`));
+  const onError = options.onError ?? reportLogError;
   const listeners = new Map<string, Set<LogListener>>();
   const heard: LogListener = (summaries) => {
     for (const summary of summaries) {
@@ -135,10 +140,10 @@ export function makeRecorder(options: RequestLogOptions, sinkOf: (sinkOptions: S
       const set = listeners.get(tenantId) ?? new Set();
       set.add(listener);
       listeners.set(tenantId, set);
-      return () => {
+      return Promise.resolve(() => {
         set.delete(listener);
         if (set.size === 0 && listeners.get(tenantId) === set) listeners.delete(tenantId);
-      };
+      });
     },
     clear() {
       waiting = [];

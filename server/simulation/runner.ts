@@ -11,6 +11,7 @@ import type { Store } from '../store/index.ts';
 import type { SimulationRow } from './store.ts';
 import { makeChange } from './changes.ts';
 import { countDue, gapMs, generator, timelineStart } from './draws.ts';
+import { leaseOf } from './lease.ts';
 
 /** The most changes one advance may make (D53). */
 export const MAX_CHANGES_PER_ADVANCE = 100_000;
@@ -63,7 +64,10 @@ export function makeSimulationRunner(store: Store, options: { log?: Logger } = {
   const { simulations, clocks, tenants } = store;
   /** The catch-up under way per tenant: one at a time, in order. */
   const queue = new Map<string, Promise<number>>();
+  // Which tenants this process runs from its timer: all of them, unless other processes share the database (D84).
+  const lease = leaseOf(store);
   let timer: NodeJS.Timeout | null = null;
+  let ticking = false;
   let closed = false;
   const report = (what: string) => (error: unknown) => options.log?.error(`${what}: ${(error as Error).stack ?? String(error)}`);
 
@@ -125,22 +129,35 @@ export function makeSimulationRunner(store: Store, options: { log?: Logger } = {
     return next;
   }
 
-  /** Catches up every running simulation that has a change due; ends the timer when none runs. */
+  /**
+   * Catches up every running simulation this process holds that has a change due. One
+   * process alone ends the timer when none runs; sharing the database, it keeps looking, since
+   * another process may start one, or die holding one.
+   */
   async function tick(): Promise<void> {
     if (closed || !store.isOpen()) return close();
-    const running = await simulations.running();
-    if (running.length === 0) return stopTimer();
-    for (const tenantId of running) {
-      if (queue.has(tenantId)) continue;
-      const row = await simulations.get(tenantId);
-      if (row?.nextChangeAt == null || row.nextChangeAt > clocks.now(tenantId)) continue;
-      catchUp(tenantId).catch(report(`simulation of tenant ${tenantId}`));
+    if (ticking) return;
+    ticking = true;
+    try {
+      const running = await simulations.running();
+      const mine = await lease.hold(running);
+      if (running.length === 0 && !lease.shared) return stopTimer();
+      for (const tenantId of running) {
+        if (!mine.has(tenantId) || queue.has(tenantId)) continue;
+        const row = await simulations.get(tenantId);
+        if (row?.nextChangeAt == null || row.nextChangeAt > clocks.now(tenantId)) continue;
+        catchUp(tenantId).catch(report(`simulation of tenant ${tenantId}`));
+      }
+    } finally {
+      ticking = false;
     }
   }
 
   function startTimer(): void {
     if (timer !== null || closed) return;
-    timer = setInterval(() => void tick().catch(report('simulation timer')), TICK_MS);
+    // A tick that met the store closing under it has nothing to report.
+    const failed = report('simulation timer');
+    timer = setInterval(() => void tick().catch((error: unknown) => (closed || !store.isOpen() ? undefined : failed(error))), TICK_MS);
     timer.unref();
   }
 
@@ -149,9 +166,11 @@ export function makeSimulationRunner(store: Store, options: { log?: Logger } = {
     timer = null;
   }
 
-  function close(): void {
+  /** Ends the timer and lets go of the lease; resolves once let go. */
+  function close(): Promise<void> {
     closed = true;
     stopTimer();
+    return lease.close();
   }
 
   clocks.beforeAdvance(async (tenantId, toMs) => {
@@ -162,10 +181,13 @@ export function makeSimulationRunner(store: Store, options: { log?: Logger } = {
     return `At ${row.changesPerMinute} changes a minute the simulation would make more than ${MAX_CHANGES_PER_ADVANCE.toLocaleString('en')} changes by ${utc(toMs)}; advance by less at a time, or stop the simulation first (D53).`;
   });
   clocks.onAdvance((tenantId) => catchUp(tenantId));
-  // The simulations that ran when the server stopped resume.
-  simulations.running().then((running) => {
-    if (running.length > 0) startTimer();
-  }, report('simulations to resume'));
+  // The simulations that ran when the server stopped resume; sharing the database, the timer looks for them from the start.
+  if (lease.shared) startTimer();
+  else {
+    simulations.running().then((running) => {
+      if (running.length > 0) startTimer();
+    }, report('simulations to resume'));
+  }
 
   return {
     /** The tenant's simulation. */
@@ -189,7 +211,7 @@ export function makeSimulationRunner(store: Store, options: { log?: Logger } = {
     },
     /** Makes every change due by the tenant's time; answers how many it made. */
     catchUp,
-    /** Ends the timer: the server is closing. */
+    /** Ends the timer and lets go of the lease: the server is closing. */
     close,
   };
 }

@@ -7,7 +7,10 @@ import { newAdminToken } from '../http/admin-auth.ts';
 import { integerFlag } from '../../fixtures/cli.ts';
 import { maxSeed } from '../../fixtures/generate.ts';
 import { loadStartingDataset, type StartingDataset, startingDataset } from './starting-dataset.ts';
-import { type SeededTenant, seedDemo } from './demo.ts';
+import { seedDemo } from './demo.ts';
+import { banner, type StartingData } from './serve-banner.ts';
+import { CRASH_LIMIT, CRASH_WINDOW_MS, runPrimary, STOP_BOUND_MS } from './serve-cluster.ts';
+import { DRAIN_GRACE_MS, isServeWorker, runWorker } from './serve-worker.ts';
 import { warmValidators } from '../http/validate.ts';
 import { consoleLogger } from '../http/log.ts';
 import { DEFAULT_LOG_RETENTION } from '../request-log/recorder.ts';
@@ -17,6 +20,9 @@ import { openPostgresStore } from '../store/postgres/open-store.ts';
 import { startSandbox } from './start-sandbox.ts';
 
 const DEFAULT_DB = '.waybill/sandbox.db';
+
+/** The most worker processes `--workers` starts. */
+const MAX_WORKERS = 64;
 
 function command(): Command {
   return new Command('waybill serve')
@@ -33,6 +39,7 @@ function command(): Command {
     )
     .addOption(new Option('--fixtures <file>', 'start from a dataset file `waybill fixtures` wrote, instead of the demo tenant').conflicts('seed'))
     .addOption(new Option('--seed <n>', 'start from the dataset `waybill fixtures --seed <n>` writes (500 orders), made in memory').argParser(integerFlag('--seed', 0, maxSeed)))
+    .addOption(new Option('--workers <n>', `processes serving the one port, PostgreSQL only (1 to ${MAX_WORKERS})`).default(1).argParser(integerFlag('--workers', 1, MAX_WORKERS)))
     .addHelpText('after', `
 --fixtures and --seed load the dataset into a tenant of its own, with new API keys
 (printed once), into an empty database only: a new file, ':memory:' or a new PostgreSQL
@@ -50,6 +57,15 @@ It is written in batches every 50 ms: the last batch may be lost if the process 
 On PostgreSQL (14 or later) the sandbox migrates the database at start, under a lock, so
 several processes may start at once; a database a newer waybill migrated is refused.
 
+--workers N (PostgreSQL only) runs N processes on the one port (Node's cluster): the one
+you start migrates and seeds the database, forks the workers and prints the banner once;
+the workers share everything through the database. A worker that dies is replaced (one
+line on stderr); ${CRASH_LIMIT} deaths within ${CRASH_WINDOW_MS / 1000} s end the sandbox with exit 1. SIGTERM or SIGINT
+stops every worker taking new connections, lets the answers in progress finish (${DRAIN_GRACE_MS / 1000} s at
+most), and exits 0 once all have closed; a worker still running ${STOP_BOUND_MS / 1000} s later is killed.
+Several \`waybill serve\` on several machines over one database work as well, behind any
+load balancer, with no sticky sessions.
+
 Examples:
   waybill serve
   waybill serve --port 4100 --db :memory:
@@ -60,6 +76,7 @@ Examples:
   waybill serve --db :memory: --admin-token-file .waybill/admin-token.json
   waybill serve --db postgres://waybill@127.0.0.1:5432/waybill
   WAYBILL_DB=postgres://waybill:secret@db.internal:5432/sandbox waybill serve --host 0.0.0.0
+  waybill serve --workers 4 --db postgres://waybill@127.0.0.1:5432/waybill
 `)
     .exitOverride();
 }
@@ -68,10 +85,18 @@ Examples:
 export async function main(argv: string[]): Promise<number> {
   const program = command();
   if (!parseCommandLine(program, argv)) return 0;
-  const options = program.opts<{ port: number; host: string; db: string; quiet: boolean; logRetention: number; fixtures?: string; seed?: number; adminTokenFile?: string }>();
+  const options = program.opts<{ port: number; host: string; db: string; quiet: boolean; logRetention: number; fixtures?: string; seed?: number; adminTokenFile?: string; workers: number }>();
   const parsed = parseDbTarget(options.db);
   if (!parsed.ok) throw new UsageError(parsed.message);
   const target = parsed.target;
+  // requirement: D83
+  if (options.workers > 1 && target.engine === 'sqlite') {
+    throw new UsageError(`--workers ${options.workers}: a SQLite database is served by one process (its file takes one writer at a time); run several workers on PostgreSQL (--db postgres://…), or leave --workers out`);
+  }
+  if (isServeWorker()) {
+    const { host, port, quiet, logRetention } = options;
+    return runWorker({ openStore: () => openStoreOrExplain(target), host, port, quiet, logRetention, explainListenError: (error) => listenError(error, options) });
+  }
   // What banners and messages name: the file, or the URL with its password masked.
   const db = target.engine === 'sqlite' ? target.file : target.shown;
   const tokenFile = adminTokenFileOf(options.adminTokenFile, db);
@@ -85,30 +110,38 @@ export async function main(argv: string[]): Promise<number> {
     await store.close();
     throw error;
   }
+  const adminToken = process.env['WAYBILL_ADMIN_TOKEN'] || newAdminToken();
+  if (options.workers > 1) {
+    // The database is migrated and seeded: the workers open it themselves.
+    await store.close();
+    return runPrimary({
+      workers: options.workers,
+      adminToken,
+      ready(url, pids) {
+        const removeTokenFile = leaveTokenFile(url, adminToken, tokenFile);
+        process.stdout.write(banner(url, db, start, adminToken, tokenFile, pids));
+        return removeTokenFile;
+      },
+    });
+  }
   const sandbox = await startSandbox({
     store,
     closeStore: true,
     log: consoleLogger({ quiet: options.quiet }),
-    adminToken: process.env['WAYBILL_ADMIN_TOKEN'] || newAdminToken(),
+    adminToken,
     logRetention: options.logRetention,
     host: options.host,
     port: options.port,
-  }).catch((error: unknown) => {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`port ${options.port} on ${options.host} is in use; pick another with --port`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${options.host}`);
-    throw error;
-  });
-  const { url, adminToken } = sandbox;
+  }).catch((error: unknown) => Promise.reject(listenError(error, options)));
+  const { url } = sandbox;
   // Compile the request validators now, a step per event-loop turn, rather than on each operation's first request.
   void warmValidators();
   let removeTokenFile = () => {};
   try {
-    // requirement: D45
-    if (tokenFile !== null) removeTokenFile = writeAdminTokenFile(url, adminToken, tokenFile);
+    removeTokenFile = leaveTokenFile(url, adminToken, tokenFile);
   } catch (error) {
     await sandbox.close();
-    throw new UsageError(`--admin-token-file ${tokenFile}: cannot write it (${(error as Error).message}); give another path, or none`);
+    throw error;
   }
   // The signal handlers are in place before the banner tells anyone the sandbox is up.
   const stopped = new Promise<string>((resolve) => {
@@ -118,10 +151,28 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.write(banner(url, db, start, adminToken, tokenFile));
   process.stdout.write(`\n${await stopped}: shutting down\n`);
   // Answers in progress get two seconds to finish.
-  await sandbox.close({ graceMs: 2000 });
-  // requirement: D45
+  await sandbox.close({ graceMs: DRAIN_GRACE_MS });
   removeTokenFile();
   return 0;
+}
+
+/** A failure to listen as the one line the user reads; any other error as it is. */
+function listenError(error: unknown, options: { port: number; host: string }): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new UsageError(`port ${options.port} on ${options.host} is in use; pick another with --port`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new UsageError(`cannot listen on ${options.host}`);
+  return error;
+}
+
+// requirement: D45
+/** Leaves the admin token for local tools in `tokenFile` (none when null); answers how to remove it at the end. */
+function leaveTokenFile(url: string, adminToken: string, tokenFile: string | null): () => void {
+  if (tokenFile === null) return () => {};
+  try {
+    return writeAdminTokenFile(url, adminToken, tokenFile);
+  } catch (error) {
+    throw new UsageError(`--admin-token-file ${tokenFile}: cannot write it (${(error as Error).message}); give another path, or none`);
+  }
 }
 
 // requirement: D78
@@ -152,13 +203,6 @@ async function openStoreOrExplain(target: DbTarget): Promise<Store> {
   }
 }
 
-/** What the sandbox starts with: the tenant it seeded (with keys to show) or the one it found. */
-interface StartingData {
-  tenantId: string | null;
-  seeded?: { headline: string; keysTitle: string; tenant: SeededTenant };
-  note?: string;
-}
-
 /** Seeds the demo tenant into an empty database, or loads the dataset asked for. */
 async function startingData(store: Store, dataset: StartingDataset | null, db: string): Promise<StartingData> {
   if (dataset !== null) {
@@ -176,39 +220,4 @@ async function startingData(store: Store, dataset: StartingDataset | null, db: s
     return { tenantId: tenant.tenantId, seeded: { headline, keysTitle: 'demo API keys', tenant } };
   }
   return { tenantId: tenants[0]!.id, note: 'existing database: its demo keys were printed when it was created; delete the file (or drop the database) to start over.' };
-}
-
-// requirement: D64
-/**
- * What the sandbox prints when it is ready. The console link carries the admin token in its
- * fragment, which a browser keeps to itself (never sent, never a Referer); the console takes
- * it out of the address at once (D64).
- */
-function banner(url: string, db: string, start: StartingData, adminToken: string, tokenFile: string | null): string {
-  const fixed = process.env['WAYBILL_ADMIN_TOKEN'] ? 'from WAYBILL_ADMIN_TOKEN' : 'new at every start; set WAYBILL_ADMIN_TOKEN to fix it';
-  const left = tokenFile === null
-    ? `not left in a file${db === ':memory:' ? ' (--db :memory:)' : ''}; --admin-token-file PATH leaves it for local tools`
-    : `left for local tools in ${tokenFile}`;
-  const lines = [
-    `waybill sandbox listening on ${url}`,
-    `  console: ${url}/console#token=${encodeURIComponent(adminToken)}  (signs you in; what follows # never leaves the browser)`,
-    `  API reference: ${url}/docs  (documents: ${url}/openapi.yaml, ${url}/sandbox.yaml; health: ${url}/health)`,
-    `  integration API: ${url}/api/v1/integration`,
-    `  database: ${db}`,
-    `  control plane: ${url}/sandbox/v1  admin token: ${adminToken}  (${fixed}; ${left})`,
-    `  create a key: curl -s -X POST -H 'Authorization: Bearer ${adminToken}' -H 'Content-Type: application/json' -d '{"name":"my-key","scopes":["orders:read","orders:write","trips:read"]}' '${url}/sandbox/v1/tenants/${start.tenantId ?? '<tenant id>'}/keys'`,
-  ];
-  if (start.seeded !== undefined) {
-    const { headline, keysTitle, tenant } = start.seeded;
-    lines.push(
-      `  ${headline}`,
-      `  ${keysTitle} (shown once; only their hashes are stored):`,
-      ...tenant.keys.map((key) => `    ${key.name.padEnd(22)} ${key.secret}  [${key.scopes.join(' ') || 'no scopes'}]`),
-      '',
-      '  try it:',
-      `    curl -s -H 'X-Api-Key: ${tenant.keys[0]!.secret}' '${url}/api/v1/integration/orders?limit=2'`,
-    );
-  }
-  if (start.note !== undefined) lines.push(`  ${start.note}`);
-  return `${lines.join('\n')}\n\n`;
 }

@@ -82,7 +82,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const closeRest = async () => {
     if (ownsLog) await requestLog?.close();
     if (ownsStore) {
-      simulationOf(store).close();
+      await simulationOf(store).close();
       await store.close();
     }
   };
