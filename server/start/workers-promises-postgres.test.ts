@@ -7,14 +7,14 @@
  * wrote it, and a worker killed under write load loses nothing it acknowledged.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, releaseCluster, skipWithoutPostgres } from '../../dev/testing/postgres.ts';
 import { orderIntake } from '../../dev/testing/sandbox.ts';
-import { fresh, processOf } from '../../dev/testing/fresh-request.ts';
+import { fresh, type FreshAnswer, processOf } from '../../dev/testing/fresh-request.ts';
 import { serve, type ServeChild } from '../../dev/testing/serve-child.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'waybill-workers-'));
@@ -26,22 +26,11 @@ const ORDERS = '/api/v1/integration/orders';
 const admin = (base: string, path: string, init: { method?: string; json?: unknown } = {}) =>
   fresh(base, `/sandbox/v1${path}`, { ...init, headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
 
-/** The process ids of `pid`'s children (the workers of a primary), read from /proc. */
-function childrenOf(pid: number): number[] {
-  const children: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // Field 4 of stat, after the command in parentheses, is the parent's id.
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (parent === pid) children.push(Number(entry));
-    } catch {
-      // A process that ended while the folder was read.
-    }
-  }
-  return children;
-}
+/** The pids of the workers the banner lists (D83). */
+const workerPids = (banner: string) => /workers: 2 processes on one port \(pids (\d+), (\d+)\)/.exec(banner)!.slice(1).map(Number);
+
+/** The processes that served `answers`: both workers, where a scenario claims to run across them. */
+const servedBy = (answers: readonly FreshAnswer[]) => new Set(answers.map((answer) => processOf(answer.requestId)));
 
 /** Waits until `condition` holds, looking every 50 ms, for at most `ms`. */
 async function until(condition: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
@@ -82,7 +71,6 @@ describe.skipIf(skipWithoutPostgres('workers'))('waybill serve --workers 2 on Po
     sandbox = await serve(dir, ['--db', database, '--workers', '2'], env);
     base = /listening on (\S+)/.exec(sandbox.banner)![1]!;
     tenantId = (await admin(base, '/tenants', { json: { name: 'Workers', country: 'NL' } })).json().id;
-    await until(() => childrenOf(sandbox.child.pid!).length === 2, 30_000, 'two workers');
   }, 120_000);
 
   afterAll(async () => {
@@ -92,8 +80,10 @@ describe.skipIf(skipWithoutPostgres('workers'))('waybill serve --workers 2 on Po
     await releaseCluster();
   });
 
-  it('serves from two worker processes', () => {
-    expect(childrenOf(sandbox.child.pid!)).toHaveLength(2);
+  it('serves from two worker processes, a connection to each in turn', async () => {
+    expect(workerPids(sandbox.banner)).toHaveLength(2);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => fresh(base, '/health')));
+    expect(servedBy(answers).size).toBe(2);
   });
 
   it('answers a key of 30 a minute, called 90 times on fresh connections, at most 30 times 200', async () => {
@@ -101,8 +91,10 @@ describe.skipIf(skipWithoutPostgres('workers'))('waybill serve --workers 2 on Po
     expect((await admin(base, `/tenants/${tenantId}/clock`, { method: 'PUT', json: { mode: 'frozen' } })).status).toBe(200);
     try {
       const key = await newKey(30);
-      const statuses: number[] = [];
-      for (let n = 0; n < 90; n++) statuses.push((await fresh(base, '/api/v1/integration/whoami', { headers: { 'X-Api-Key': key.secret } })).status);
+      const answers: FreshAnswer[] = [];
+      for (let n = 0; n < 90; n++) answers.push(await fresh(base, '/api/v1/integration/whoami', { headers: { 'X-Api-Key': key.secret } }));
+      expect(servedBy(answers).size).toBe(2);
+      const statuses = answers.map((answer) => answer.status);
       expect({ ok: statuses.filter((status) => status === 200).length, limited: statuses.filter((status) => status === 429).length }).toEqual({ ok: 30, limited: 60 });
     } finally {
       expect((await admin(base, `/tenants/${tenantId}/clock`, { method: 'PUT', json: { mode: 'system' } })).status).toBe(200);
@@ -117,6 +109,7 @@ describe.skipIf(skipWithoutPostgres('workers'))('waybill serve --workers 2 on Po
     const payment = { paymentId: randomUUID(), amount: 12.5, currency: 'EUR' };
     const answers = await Promise.all(Array.from({ length: 40 }, () =>
       fresh(base, `${ORDERS}/externalid/${externalId}/payment`, { headers: { 'X-Api-Key': key.secret, 'Idempotency-Key': idempotencyKey }, json: payment })));
+    expect(servedBy(answers).size).toBe(2);
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
     expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(1);
@@ -137,11 +130,15 @@ describe.skipIf(skipWithoutPostgres('workers'))('waybill serve --workers 2 on Po
   it('refuses a key revoked through one worker on each of the next 20 calls, whichever worker they reach', async () => {
     const key = await newKey(6000);
     // Both workers know the key first (each cached it answering a call).
-    for (let n = 0; n < 10; n++) expect((await fresh(base, '/api/v1/integration/whoami', { headers: { 'X-Api-Key': key.secret } })).status).toBe(200);
+    const known: FreshAnswer[] = [];
+    for (let n = 0; n < 10; n++) known.push(await fresh(base, '/api/v1/integration/whoami', { headers: { 'X-Api-Key': key.secret } }));
+    expect(known.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    expect(servedBy(known).size).toBe(2);
     expect((await admin(base, `/tenants/${tenantId}/keys/${key.id}/revoke`, { method: 'POST' })).status).toBe(200);
-    const statuses: number[] = [];
-    for (let n = 0; n < 20; n++) statuses.push((await fresh(base, '/api/v1/integration/whoami', { headers: { 'X-Api-Key': key.secret } })).status);
-    expect(statuses).toEqual(Array(20).fill(401));
+    const refused: FreshAnswer[] = [];
+    for (let n = 0; n < 20; n++) refused.push(await fresh(base, '/api/v1/integration/whoami', { headers: { 'X-Api-Key': key.secret } }));
+    expect(servedBy(refused).size).toBe(2);
+    expect(refused.map((answer) => answer.status)).toEqual(Array(20).fill(401));
   });
 
   it('misses no change of 4 writers, spread over both workers, to a follower polling meanwhile', { timeout: 600_000 }, async () => {
@@ -149,6 +146,7 @@ describe.skipIf(skipWithoutPostgres('workers'))('waybill serve --workers 2 on Po
     const WRITES = 250;
     const keys = await Promise.all(Array.from({ length: WRITERS + 1 }, () => newKey(6000)));
     const prefix = `F${randomUUID().slice(0, 6)}`;
+    const writes: FreshAnswer[] = [];
     /** One writer: a new order through the control plane, or (one time in three) a payment on one of its orders. */
     const writer = async (n: number) => {
       const mine: string[] = [];
@@ -157,9 +155,12 @@ describe.skipIf(skipWithoutPostgres('workers'))('waybill serve --workers 2 on Po
           const externalId = mine[w % mine.length]!;
           const paid = await fresh(base, `${ORDERS}/externalid/${externalId}/payment`, { headers: { 'X-Api-Key': keys[n]!.secret }, json: { paymentId: randomUUID(), amount: 1, currency: 'EUR' } });
           expect(paid.status).toBe(200);
+          writes.push(paid);
         } else {
           const externalId = `${prefix}-${n}-${w}`;
-          expect((await admin(base, `/tenants/${tenantId}/orders`, { json: orderIntake(externalId) })).status).toBe(201);
+          const created = await admin(base, `/tenants/${tenantId}/orders`, { json: orderIntake(externalId) });
+          expect(created.status).toBe(201);
+          writes.push(created);
           mine.push(externalId);
         }
       }
@@ -199,8 +200,9 @@ describe.skipIf(skipWithoutPostgres('workers'))('waybill serve --workers 2 on Po
     }
     const written = final.filter((order) => order.externalId.startsWith(prefix));
     expect(written).toHaveLength(Math.ceil((WRITES * 2) / 3) * WRITERS);
-    // The follower read while the writers wrote, and both workers served them.
+    // The follower read while the writers wrote, and both workers served the writes.
     expect(seenDuringWrites).toBeGreaterThan(0);
+    expect(servedBy(writes).size).toBe(2);
     expect(final.filter((order) => !seen.has(`${order.id} ${order.updatedAtUtc}`))).toEqual([]);
   });
 
@@ -224,14 +226,14 @@ describe.skipIf(skipWithoutPostgres('workers'))('waybill serve --workers 2 on Po
     };
     const writers = Array.from({ length: 8 }, (_, n) => writer(n));
     await until(() => created.length >= 200, 60_000, '200 writes acknowledged');
-    const [victim] = childrenOf(sandbox.child.pid!);
+    const [victim] = workerPids(sandbox.banner);
     process.kill(victim!, 'SIGKILL');
     const acknowledgedAtKill = created.length;
     // The sandbox goes on answering: the other worker, then the replacement.
     await until(() => created.length >= acknowledgedAtKill + 200, 60_000, '200 more writes acknowledged after the kill');
     stop = true;
     await Promise.all(writers);
-    await until(() => childrenOf(sandbox.child.pid!).length === 2 && !childrenOf(sandbox.child.pid!).includes(victim!), 30_000, 'a replacement worker');
+    await until(() => new RegExp(`worker ${victim} killed by SIGKILL; started worker \\d+ in its place`).test(sandbox.err), 30_000, 'a replacement worker');
     const client = new pg.Client({ connectionString: database });
     await client.connect();
     try {
