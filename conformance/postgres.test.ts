@@ -1,7 +1,8 @@
 /**
  * The conformance suite against the sandbox on PostgreSQL, as a user runs both: `waybill
  * serve --db postgres://…` in a process of its own, and `waybill conformance --provision`
- * against it. Every check runs; the run must pass with nothing left ungraded.
+ * against it, as one process and as two workers on one port. Every check runs; the run must
+ * pass with nothing left ungraded.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,7 +18,8 @@ import type { RunReport } from './engine/types/report.ts';
 const bin = fileURLToPath(new URL('../bin/waybill.js', import.meta.url));
 const ADMIN_TOKEN = 'wba_conformance-on-postgres-admin-token';
 
-describe.skipIf(skipWithoutPostgres('conformance'))('the conformance suite with --provision against a sandbox on PostgreSQL', () => {
+// One process, and two workers on one port (D83): the promises the suite grades hold across processes (D81, D82).
+describe.skipIf(skipWithoutPostgres('conformance')).each([1, 2])('the conformance suite with --provision against a sandbox on PostgreSQL, --workers %i', (workers) => {
   let work: string;
   let child: ChildProcess | undefined;
   let url: string;
@@ -26,7 +28,7 @@ describe.skipIf(skipWithoutPostgres('conformance'))('the conformance suite with 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'waybill-conformance-pg-'));
     database = await freshDatabase();
-    child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--quiet', '--admin-token-file', 'none', '--db', database], {
+    child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--quiet', '--admin-token-file', 'none', '--workers', String(workers), '--db', database], {
       cwd: work, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, WAYBILL_ADMIN_TOKEN: ADMIN_TOKEN },
     });
     url = await new Promise<string>((resolve, reject) => {
@@ -42,7 +44,12 @@ describe.skipIf(skipWithoutPostgres('conformance'))('the conformance suite with 
     });
   }, 60_000);
   afterAll(async () => {
-    child?.kill('SIGTERM');
+    // Its workers stopped too before the next sandbox starts (or the cluster stops).
+    if (child !== undefined && child.exitCode === null) {
+      const exited = new Promise((resolve) => child!.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
     rmSync(work, { recursive: true, force: true });
     await releaseCluster();
   });

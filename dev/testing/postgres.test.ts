@@ -1,11 +1,10 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
 import { postgresBinaries, startCluster } from './postgres-cluster.ts';
-import { freshDatabase, postgresRequired, releaseCluster, skipWithoutPostgres } from './postgres.ts';
+import { freshDatabase, postgresRequired, releaseCluster, queryDatabase as query, skipWithoutPostgres } from './postgres.ts';
 
 /** A fake `/usr/lib/postgresql` holding the given versions, each with the named binaries. */
 function fakeRoot(versions: Record<string, string[]>): string {
@@ -15,16 +14,6 @@ function fakeRoot(versions: Record<string, string[]>): string {
     for (const tool of tools) writeFileSync(join(root, version, 'bin', tool), '');
   }
   return root;
-}
-
-async function query<T>(url: string, text: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text)).rows as T[];
-  } finally {
-    await client.end();
-  }
 }
 
 describe('finding the PostgreSQL binaries', () => {

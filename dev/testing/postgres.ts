@@ -72,3 +72,14 @@ export async function releaseCluster(): Promise<void> {
   own = undefined;
   if (started !== undefined) (await started).stop();
 }
+
+/** Runs `text` with `values` on the database at `url`, on a connection of its own; answers its rows. */
+export async function queryDatabase<T>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}

@@ -144,6 +144,8 @@ export function makeSimulationRunner(store: Store, options: { log?: Logger } = {
       if (running.length === 0 && !lease.shared) return stopTimer();
       for (const tenantId of running) {
         if (!mine.has(tenantId) || queue.has(tenantId)) continue;
+        // A clock another process set (or advanced) reaches this process's cache first (D81).
+        await store.shared?.versions.check(tenantId);
         const row = await simulations.get(tenantId);
         if (row?.nextChangeAt == null || row.nextChangeAt > clocks.now(tenantId)) continue;
         catchUp(tenantId).catch(report(`simulation of tenant ${tenantId}`));

@@ -9,25 +9,13 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshDatabase, releaseCluster, skipWithoutPostgres } from '../../dev/testing/postgres.ts';
+import { freshDatabase, releaseCluster, queryDatabase as query, skipWithoutPostgres } from '../../dev/testing/postgres.ts';
 import { bannerKey, feeds, serve, waybill } from '../../dev/testing/serve-child.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'waybill-serve-pg-'));
 const ADMIN_TOKEN = 'wba_serve-on-postgres-admin-token';
 const env = { ...process.env, WAYBILL_ADMIN_TOKEN: ADMIN_TOKEN };
-
-/** Runs `text` on the database at `url`; answers its rows. */
-async function query<T>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
 
 /** `url` with `password` in its user part. */
 const withPassword = (url: string, password: string) => url.replace('postgres@', `postgres:${password}@`);

@@ -11,9 +11,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { freshDatabase, releaseCluster, skipWithoutPostgres } from '../../dev/testing/postgres.ts';
+import { freshDatabase, releaseCluster, queryDatabase as query, skipWithoutPostgres } from '../../dev/testing/postgres.ts';
+import { fresh, type FreshAnswer as Answer, processOf } from '../../dev/testing/fresh-request.ts';
 import { bannerKey, serve, type ServeChild, waybill } from '../../dev/testing/serve-child.ts';
 import { expectOnSchedule, schedule, type SimulationView } from '../../dev/testing/simulation-schedule.ts';
 import { leaseApplicationName } from '../simulation/lease.ts';
@@ -23,33 +23,6 @@ const dir = mkdtempSync(join(tmpdir(), 'waybill-serve-workers-'));
 const ADMIN_TOKEN = 'wba_serve-workers-admin-token';
 const env = { ...process.env, WAYBILL_ADMIN_TOKEN: ADMIN_TOKEN };
 const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
-
-/** An answer read whole. */
-interface Answer {
-  status: number;
-  requestId: string;
-  body: string;
-}
-
-/** One request on a connection of its own (no keep-alive pool): each is a new connection the primary hands to a worker. */
-function fresh(base: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, requestId: String(res.headers['x-request-id']), body }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    // A connection the primary handed a worker as it was killed is never answered (node:cluster's): fail it rather than wait forever.
-    req.setTimeout(20_000, () => req.destroy(new Error(`no answer to ${path} within 20 s`)));
-    req.end(options.body);
-  });
-}
-
-/** The process a request id came from: each process issues ids of a random prefix of its own (D23's `req_` + 8 characters). */
-const processOf = (requestId: string) => /^req_[A-Za-z0-9_-]{8}/.exec(requestId)?.[0] ?? requestId;
 
 /** The pids of the workers the banner lists. */
 const workerPids = (banner: string) => /workers: 2 processes on one port \(pids (\d+), (\d+)\)/.exec(banner)!.slice(1).map(Number);
@@ -69,17 +42,6 @@ function output(served: ServeChild): { readonly text: string } {
   let text = served.banner;
   served.child.stdout!.on('data', (chunk) => (text += chunk));
   return { get text() { return text; } };
-}
-
-/** Runs `text` on the database at `url`; answers its rows. */
-async function query<T>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
 }
 
 /** Starts `waybill serve --workers 2` on a fresh database; answers it with its base URL, demo tenant and key, and worker pids. */
@@ -192,7 +154,7 @@ describe.skipIf(skipWithoutPostgres('waybill serve --workers'))('waybill serve -
       const headers = { ...admin, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Expect: '100-continue' };
       const req = request(`${base}/sandbox/v1/tenants`, { method: 'POST', agent: false, headers });
       const continued = new Promise<void>((resolve) => req.once('continue', () => req.write(body.slice(0, 10), () => resolve())));
-      const answered = new Promise<Answer>((resolve, reject) => {
+      const answered = new Promise<Pick<Answer, 'status' | 'requestId' | 'body'>>((resolve, reject) => {
         req.on('response', (res) => {
           let text = '';
           res.setEncoding('utf8');

@@ -10,9 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, releaseCluster, skipWithoutPostgres } from '../../dev/testing/postgres.ts';
+import { freshDatabase, queryDatabase as query, releaseCluster, skipWithoutPostgres } from '../../dev/testing/postgres.ts';
 import { orderIntake } from '../../dev/testing/sandbox.ts';
 import { fresh, type FreshAnswer, processOf } from '../../dev/testing/fresh-request.ts';
 import { serve, type ServeChild } from '../../dev/testing/serve-child.ts';
@@ -54,17 +53,6 @@ describe.skipIf(skipWithoutPostgres('workers'))('waybill serve --workers 2 on Po
     const { id, secret } = created.json<{ id: string; secret: string }>();
     return { id, secret };
   }
-
-  /** The workers that served the tenant's logged calls since `afterId` (the request log names each entry's process). */
-  const workersOf = async (since: number) => {
-    const client = new pg.Client({ connectionString: database });
-    await client.connect();
-    try {
-      return (await client.query<{ n: number }>('SELECT count(DISTINCT worker)::int AS n FROM request_log WHERE tenant_id = $1 AND id > $2', [tenantId, since])).rows[0]!.n;
-    } finally {
-      await client.end();
-    }
-  };
 
   beforeAll(async () => {
     database = await freshDatabase();
@@ -118,13 +106,7 @@ describe.skipIf(skipWithoutPostgres('workers'))('waybill serve --workers 2 on Po
     for (const answer of answers.filter((one) => one.status === 429)) expect(answer.json().type).toMatch(/idempotency/i);
     // One call ran the operation; every other 200 is its answer replayed.
     expect(answers.filter((answer) => answer.status === 200 && answer.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
-    const client = new pg.Client({ connectionString: database });
-    await client.connect();
-    try {
-      expect((await client.query<{ n: number }>('SELECT count(*)::int AS n FROM order_payments WHERE payment_id = $1', [payment.paymentId])).rows[0]!.n).toBe(1);
-    } finally {
-      await client.end();
-    }
+    expect((await query<{ n: number }>(database, 'SELECT count(*)::int AS n FROM order_payments WHERE payment_id = $1', [payment.paymentId]))[0]!.n).toBe(1);
   });
 
   it('refuses a key revoked through one worker on each of the next 20 calls, whichever worker they reach', async () => {
@@ -234,14 +216,8 @@ describe.skipIf(skipWithoutPostgres('workers'))('waybill serve --workers 2 on Po
     stop = true;
     await Promise.all(writers);
     await until(() => new RegExp(`worker ${victim} killed by SIGKILL; started worker \\d+ in its place`).test(sandbox.err), 30_000, 'a replacement worker');
-    const client = new pg.Client({ connectionString: database });
-    await client.connect();
-    try {
-      const stored = new Set((await client.query<{ external_id: string }>('SELECT external_id FROM orders WHERE external_id LIKE $1', [`${prefix}-%`])).rows.map((row) => row.external_id));
-      expect(created.filter((externalId) => !stored.has(externalId))).toEqual([]);
-    } finally {
-      await client.end();
-    }
+    const stored = new Set((await query<{ external_id: string }>(database, 'SELECT external_id FROM orders WHERE external_id LIKE $1', [`${prefix}-%`])).map((row) => row.external_id));
+    expect(created.filter((externalId) => !stored.has(externalId))).toEqual([]);
     console.info(`kill -9 of a worker under write load: ${created.length} writes acknowledged, all stored; ${cut} requests cut`);
     expect(cut).toBeGreaterThan(0);
   });
