@@ -1,7 +1,7 @@
 /** The test clock of each tenant (D52): what it answers, and every time the tenant sees that it drives. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { durationMs } from './control-plane.ts';
-import { call, memoryStore, orderIntake, type RunningServer, sandboxClient, type SandboxClient, startServer, TEST_ADMIN_TOKEN } from '../../dev/testing/sandbox.ts';
+import { call, memoryStore, orderIntake, type RunningServer, sandboxClient, type SandboxClient, seedTenant, startServer, TEST_ADMIN_TOKEN } from '../../dev/testing/sandbox.ts';
 import { restartableDatabase } from '../../dev/testing/test-store.ts';
 
 /** The wall clock of the test's sandbox: it only moves when a test moves it. */
@@ -209,6 +209,31 @@ describe('keeping the clock', () => {
       await second.close();
     } finally {
       database.remove();
+    }
+  });
+});
+
+describe('a tenant\'s caches read again (D81)', () => {
+  it('keep a clock set, or a rule added, in this process after a reading of the database that began before it', async () => {
+    const store = await memoryStore(() => wall);
+    try {
+      const { tenantId } = await seedTenant(store);
+      const clockSeen = store.clocks.writesOf(tenantId);
+      const rulesSeen = store.faults.writesOf(tenantId);
+      const [clockBefore, rulesBefore] = await Promise.all([store.clocks.read(tenantId), store.faults.read(tenantId)]);
+      // Written here while the reading was under way: the reading is older, and must not put it back.
+      await store.clocks.set(tenantId, 'frozen', wall + 60_000);
+      await store.faults.add(tenantId, { operation: 'whoami', keyId: null, fault: 'reset', status: null, retryAfterSeconds: null, problemType: null, latencyMs: null, durationMs: null, when: null, times: 1, probability: null, seed: null });
+      store.clocks.put(tenantId, clockBefore, clockSeen);
+      store.faults.put(tenantId, rulesBefore, rulesSeen);
+      expect(store.clocks.view(tenantId)).toMatchObject({ mode: 'frozen', nowUtc: new Date(wall + 60_000).toISOString() });
+      expect(store.faults.rulesOf(tenantId)).toHaveLength(1);
+      // A reading that began after them is kept.
+      const fresh = store.clocks.writesOf(tenantId);
+      store.clocks.put(tenantId, await store.clocks.read(tenantId), fresh);
+      expect(store.clocks.view(tenantId).mode).toBe('frozen');
+    } finally {
+      await store.close();
     }
   });
 });

@@ -78,6 +78,9 @@ export function makeClocks(sql: Sql, base: Clock) {
   const now = (tenantId: string): number => pinned.get(tenantId) ?? reading(settingOf(tenantId), base());
   const modeOf = (setting: ClockSetting): ClockMode => (setting.frozenAt !== null ? 'frozen' : setting.offsetMs !== 0 ? 'offset' : 'system');
 
+  // How many settings this process wrote per tenant: a setting read from the database before
+  // one of them committed must not replace it in the cache (`put`).
+  const writes = new Map<string, number>();
   /** Stores `setting` unless it moves the tenant's time backwards, both read at the wall time `wall`. */
   async function apply(tenantId: string, setting: ClockSetting, wall: number): Promise<ClockView> {
     const before = reading(settingOf(tenantId), wall);
@@ -85,6 +88,7 @@ export function makeClocks(sql: Sql, base: Clock) {
     if (after < before) throw new ClockBackwards(before, after);
     if (setting.frozenAt === null && setting.offsetMs === 0) await sql.run(REMOVE, [tenantId]);
     else await sql.run(UPSERT, [tenantId, setting.frozenAt, setting.offsetMs]);
+    writes.set(tenantId, (writes.get(tenantId) ?? 0) + 1);
     settings.set(tenantId, setting);
     return view(tenantId);
   }
@@ -160,8 +164,11 @@ export function makeClocks(sql: Sql, base: Clock) {
       const row = await sql.one<{ frozen_at: number | null; offset_ms: number }>(READ_ONE, [tenantId]);
       return row && { frozenAt: row.frozen_at, offsetMs: row.offset_ms };
     },
-    /** Keeps `setting`, as `read` answered it, as the tenant's. */
-    put(tenantId: string, setting: ClockSetting | undefined): void {
+    /** How many settings of the tenant this process wrote: taken before a `read`, handed to `put`. */
+    writesOf: (tenantId: string): number => writes.get(tenantId) ?? 0,
+    /** Keeps `setting`, as `read` answered it, as the tenant's, unless this process wrote one since `writesOf` answered `seen`. */
+    put(tenantId: string, setting: ClockSetting | undefined, seen: number): void {
+      if ((writes.get(tenantId) ?? 0) !== seen) return;
       if (setting === undefined) settings.delete(tenantId);
       else settings.set(tenantId, setting);
     },

@@ -85,6 +85,10 @@ const REMOVE_ALL = statement('DELETE FROM fault_rules WHERE tenant_id = ?');
 /** The fault rules over `sql`, stamped with each tenant's clock; `load` before use. A counter that cannot be written is told to `onError`. */
 export function makeFaults(sql: Sql, clock: TenantClock, onError: (error: unknown) => void = (error) => process.stderr.write(`fault rules: ${String(error)}\n`)) {
   // The tenants that have rules, each with its rules oldest first; a tenant without rules has no entry.
+  // Rules this process added or deleted, per tenant: rules read from the database before one of
+  // those writes committed must not replace the cache that holds it (`put`).
+  const writes = new Map<string, number>();
+  const wrote = (tenantId: string) => writes.set(tenantId, (writes.get(tenantId) ?? 0) + 1);
   let byTenant = new Map<string, FaultRule[]>();
   /** Reads every rule into the cache (at start, and after a reset emptied the table). */
   const load = async () => {
@@ -123,6 +127,7 @@ export function makeFaults(sql: Sql, clock: TenantClock, onError: (error: unknow
     async add(tenantId: string, spec: FaultRuleSpec): Promise<FaultRule> {
       const rule: FaultRule = ruleOf({ id: randomUUID(), tenant_id: tenantId, rule: JSON.stringify(spec), remaining: spec.times, matched: 0, fired: 0, created_at: utc(clock(tenantId)) });
       await sql.run(INSERT, [rule.id, tenantId, JSON.stringify(spec), rule.remaining, rule.createdAtUtc]);
+      wrote(tenantId);
       byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), rule]);
       return { ...rule };
     },
@@ -155,6 +160,7 @@ export function makeFaults(sql: Sql, clock: TenantClock, onError: (error: unknow
     /** Deletes the tenant's rule `id`; false when the tenant has no such rule. */
     async remove(tenantId: string, id: string): Promise<boolean> {
       if ((await sql.run(REMOVE_ONE, [tenantId, id])).changes === 0) return false;
+      wrote(tenantId);
       const left = (byTenant.get(tenantId) ?? []).filter((rule) => rule.id !== id);
       if (left.length === 0) byTenant.delete(tenantId);
       else byTenant.set(tenantId, left);
@@ -163,14 +169,18 @@ export function makeFaults(sql: Sql, clock: TenantClock, onError: (error: unknow
     /** Deletes every rule of the tenant. */
     async clear(tenantId: string): Promise<void> {
       await sql.run(REMOVE_ALL, [tenantId]);
+      wrote(tenantId);
       byTenant.delete(tenantId);
     },
     /** Reads the rules (at start; and after a reset emptied the table, the cache follows). */
     load,
     /** Reads the tenant's rules from the database, for `put` (D81). */
     read,
-    /** Keeps `rules`, as `read` answered them, as the tenant's. */
-    put(tenantId: string, rules: FaultRule[]): void {
+    /** How many times this process added or deleted rules of the tenant: taken before a `read`, handed to `put`. */
+    writesOf: (tenantId: string): number => writes.get(tenantId) ?? 0,
+    /** Keeps `rules`, as `read` answered them, as the tenant's, unless this process added or deleted one since `writesOf` answered `seen`. */
+    put(tenantId: string, rules: FaultRule[], seen: number): void {
+      if ((writes.get(tenantId) ?? 0) !== seen) return;
       if (rules.length === 0) byTenant.delete(tenantId);
       else byTenant.set(tenantId, rules);
     },

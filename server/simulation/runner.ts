@@ -175,14 +175,25 @@ export function makeSimulationRunner(store: Store, options: { log?: Logger } = {
     return lease.close();
   }
 
+  // The tenant's count of changes as each advance began: sharing the database, the process
+  // holding the simulation's lease may make some of an advance's changes (D84), which the
+  // advance still answers as its own.
+  const countsBefore = new Map<string, number>();
   clocks.beforeAdvance(async (tenantId, toMs) => {
     const row = await simulations.get(tenantId);
+    countsBefore.set(tenantId, row?.changes ?? 0);
     if (row === undefined || !row.running || row.nextChangeAt === null || !(await isActive(tenantId))) return null;
     const due = countDue(row.timeline, row.nextChangeAt, row.changesPerMinute, toMs, MAX_CHANGES_PER_ADVANCE);
     if (due <= MAX_CHANGES_PER_ADVANCE) return null;
     return `At ${row.changesPerMinute} changes a minute the simulation would make more than ${MAX_CHANGES_PER_ADVANCE.toLocaleString('en')} changes by ${utc(toMs)}; advance by less at a time, or stop the simulation first (D53).`;
   });
-  clocks.onAdvance((tenantId) => catchUp(tenantId));
+  clocks.onAdvance(async (tenantId) => {
+    const made = await catchUp(tenantId);
+    const before = countsBefore.get(tenantId);
+    countsBefore.delete(tenantId);
+    if (!lease.shared || before === undefined) return made;
+    return Math.max(made, ((await simulations.get(tenantId))?.changes ?? 0) - before);
+  });
   // The simulations that ran when the server stopped resume; sharing the database, the timer looks for them from the start.
   if (lease.shared) startTimer();
   else {

@@ -18,8 +18,8 @@ const ONE = statement('SELECT version FROM tenants WHERE id = ?');
 /** The caches a tenant's version stands for. */
 export interface VersionedCaches {
   keys: Pick<Keys, 'forget'>;
-  clocks: Pick<Clocks, 'read' | 'put'>;
-  faults: Pick<Faults, 'read' | 'put'>;
+  clocks: Pick<Clocks, 'read' | 'put' | 'writesOf'>;
+  faults: Pick<Faults, 'read' | 'put' | 'writesOf'>;
 }
 
 // requirement: D81
@@ -37,9 +37,11 @@ export function makeTenantVersions(sql: Sql, caches: VersionedCaches) {
    * applied last leaves its rules, clock and version, never a mix with an older version.
    */
   async function reload(tenantId: string, version: number | null): Promise<void> {
+    // A setting or rule this process writes meanwhile is newer than what the reads answer: it stays.
+    const seen = { clock: caches.clocks.writesOf(tenantId), rules: caches.faults.writesOf(tenantId) };
     const [clock, rules] = await Promise.all([caches.clocks.read(tenantId), caches.faults.read(tenantId)]);
-    caches.clocks.put(tenantId, clock);
-    caches.faults.put(tenantId, rules);
+    caches.clocks.put(tenantId, clock, seen.clock);
+    caches.faults.put(tenantId, rules, seen.rules);
     // Keys read before this are read again: a key cache fill that started earlier is dropped (key-cache.ts).
     caches.keys.forget(tenantId);
     if (version === null) known.delete(tenantId);
