@@ -5,7 +5,7 @@
  * answer that is not 2xx is counted.
  */
 import autocannon, { type AutocannonRequest } from 'autocannon';
-import { cpuSeconds, machineBusySeconds, treeCpuSeconds } from './machine.ts';
+import { machineBusySeconds, treeCpuSeconds } from './machine.ts';
 
 /** How the load is applied. */
 export interface LoadSettings {
@@ -69,7 +69,7 @@ export async function measure(target: { url: string; pid: number; databasePid?: 
   let loadAtStart = process.cpuUsage();
   let startedAt = 0;
   instance.on('start', () => {
-    cpuAtStart = cpuSeconds(target.pid);
+    cpuAtStart = treeCpuSeconds(target.pid);
     databaseAtStart = databaseCpu();
     machineAtStart = machineBusySeconds();
     loadAtStart = process.cpuUsage();
@@ -80,7 +80,7 @@ export async function measure(target: { url: string; pid: number; databasePid?: 
   });
   const result = await instance;
   const elapsedS = (performance.now() - startedAt) / 1000;
-  const cpuAtEnd = cpuSeconds(target.pid);
+  const cpuAtEnd = treeCpuSeconds(target.pid);
   const databaseAtEnd = databaseCpu();
   const machineAtEnd = machineBusySeconds();
   const load = process.cpuUsage(loadAtStart);

@@ -66,3 +66,23 @@ export async function waitForQuiet(options: { maxBusyPct?: number; timeoutS?: nu
   }
   return null;
 }
+
+/** Resident memory of the process `pid` and its children (a primary and its workers), in MB, or null without /proc. */
+export function treeRssMb(pid: number): number | null {
+  const rssKb = (entry: string | number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1] ?? 0);
+  try {
+    let total = rssKb(pid);
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) total += rssKb(entry);
+      } catch {
+        // A process that ended meanwhile.
+      }
+    }
+    return Math.round(total / 1024);
+  } catch {
+    return null;
+  }
+}
