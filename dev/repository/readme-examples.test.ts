@@ -24,6 +24,7 @@ const notRun: readonly { pattern: RegExp; why: string }[] = [
   { pattern: /^npm install\b/, why: 'installs from the npm registry (the network) into this clone or the machine' },
   { pattern: /^(WAYBILL_ADMIN_TOKEN=sandbox-admin )?npm start\b|^npx waybill serve$/, why: 'the sandbox itself: this test starts it as `WAYBILL_ADMIN_TOKEN=sandbox-admin waybill serve` on a free port in its folder' },
   { pattern: /^npx waybill serve --fixtures /, why: 'a second long-running sandbox; server/start/serve.test.ts serves that dataset' },
+  { pattern: /^createdb waybill$|^npx waybill serve --db postgres:\/\//, why: "a PostgreSQL server of the reader's own; server/start/serve-postgres.test.ts serves a database of a throwaway cluster the same way" },
   { pattern: /^npx waybill serve --workers /, why: 'a long-running sandbox of several processes on a PostgreSQL server; server/start/serve-workers-postgres.test.ts runs it on a throwaway cluster' },
   { pattern: /^npm test$/, why: 'the whole suite, this test among it' },
   { pattern: /^npm pack$/, why: 'builds and packs the clone (npm run check:package does it); the file name it writes is checked from package.json below' },

@@ -3,7 +3,7 @@
  * `latency` rule that fires adding its wait, the first other rule that fires deciding the
  * answer — or, when the request sends `Prefer: fault=…` / `latency=…`, from that alone.
  */
-import type { FaultKind, FaultProblemType, FaultRule, FaultWhen } from './store.ts';
+import { type FaultKind, type FaultProblemType, type FaultRule, type FaultWhen, spendInMemory } from './store.ts';
 import type { components } from '../../spec/sandbox-types.ts';
 import { DRAW, draw, drawBetween } from './draw.ts';
 import { needsAnswer } from './kinds.ts';
@@ -67,13 +67,6 @@ function waitOf(rule: FaultRule, n: number): number {
 
 /** Planning a call: yields each rule with `times` about to fire, to be answered whether one of its times was spent for it. */
 export type Planning = Generator<FaultRule, FaultPlan | null, boolean>;
-
-/** Takes one of the rule's `times` from the rule itself; false when none is left (one process, whose memory is the truth). */
-export function spendInMemory(rule: FaultRule): boolean {
-  if (rule.remaining === null || rule.remaining <= 0) return false;
-  rule.remaining -= 1;
-  return true;
-}
 
 // requirement: D51
 /**

@@ -14,7 +14,6 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../spec/sandbox-types.ts';
 import { type TenantClock, utc } from '../domain/time.ts';
 import { type Sql, statement } from '../store/sql.ts';
-import { spendInMemory } from './plan.ts';
 
 type Schemas = components['schemas'];
 
@@ -69,6 +68,13 @@ function ruleOf(row: FaultRow): FaultRule {
     fired: row.fired,
     createdAtUtc: row.created_at,
   };
+}
+
+/** Takes one of the rule's `times` from the rule itself; false when none is left (one process, whose memory is the truth). */
+export function spendInMemory(rule: FaultRule): boolean {
+  if (rule.remaining === null || rule.remaining <= 0) return false;
+  rule.remaining -= 1;
+  return true;
 }
 
 // In the order the rules were added: a new row's rowid is past every other's.
