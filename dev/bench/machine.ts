@@ -18,11 +18,26 @@ export function cpuSeconds(pid: number): number | null {
   }
 }
 
-/** CPU seconds the process `pid` and its children have used so far (a PostgreSQL server: its postmaster and backends), or null. */
+/** CPU seconds of the children of `pid` that ended (and were waited for), or 0. */
+function endedChildrenSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU seconds the process `pid` and its children have used so far (a PostgreSQL server: its
+ * postmaster and backends), those that ended included, so that it never goes down when a
+ * backend closes; or null.
+ */
 export function treeCpuSeconds(pid: number): number | null {
   const own = cpuSeconds(pid);
   if (own === null) return null;
-  let total = own;
+  let total = own + endedChildrenSeconds(pid);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {

@@ -87,4 +87,14 @@ describe('the README\'s bench tables', () => {
     expect(() => withReadmeTables('no markers', report('sqlite'))).toThrow(/<!-- bench:sqlite:start -->/);
   });
 
+  it('are those of the runs kept in dev/bench/readme-runs (written by npm run bench -- --readme), never typed by hand', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    for (const [engine, file] of [['sqlite', 'latest.json'], ['postgres', 'latest-postgres.json']] as const) {
+      const path = join(README_RUNS, file);
+      expect(existsSync(path), `${path}: run npm run bench -- --readme${engine === 'postgres' ? ' --db postgres' : ''}`).toBe(true);
+      const [start, end] = readmeMarkers(engine);
+      const block = readme.slice(readme.indexOf(start) + start.length, readme.indexOf(end)).trim();
+      expect(block).toBe(formatMarkdown(JSON.parse(readFileSync(path, 'utf8')) as BenchReport));
+    }
+  });
 });
