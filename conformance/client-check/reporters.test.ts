@@ -64,7 +64,7 @@ describe('reporters on a client-check report', () => {
   it('name the client by its command line, shell-quoted, with the admin token redacted as everywhere else in a report', () => {
     const secrets = [{ value: 'wba_s3cret-token', name: 'adminToken', envVar: 'WAYBILL_ADMIN_TOKEN' }];
     expect(gradedClient('python3', ['my client.py', '--token', 'wba_s3cret-token', "it's"], secrets)).toEqual({ command: `python3 'my client.py' --token <redacted:adminToken> 'it'\\''s'` });
-    expect(gradedClient('./bin/sync', ['--page-size=50', '--url=http://127.0.0.1:4000/x'], secrets)).toEqual({ command: './bin/sync --page-size=50 --url=http://127.0.0.1:4000/x' });
+    expect(gradedClient('./bin/sync', ['--page-size=50', '--url=http://sandbox.invalid/x'], secrets)).toEqual({ command: './bin/sync --page-size=50 --url=http://sandbox.invalid/x' });
   });
 
   it('the console names the client and counts scenarios in the singular for one; the HTML header leaves out what only a conformance run has', async () => {

@@ -4,7 +4,7 @@
 // Exit 0 = they match, 1 = they differ, 2 = the seed file is absent.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
 
 /** One code of the catalog, as the seed lists it and as errors.yaml stores it. */
@@ -144,16 +144,17 @@ export function compareQuotes(seeds: ReadonlyMap<string, string>, entries: reado
 
 // A directory gets the catalog file name appended, so both the seeds dir and the file itself work.
 function seedCatalogPath(): string {
-  const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+  // No default: the seed documents are not part of the repository (spec/DECISIONS.md quotes them).
   const given = process.argv[2] ?? process.env.WAYBILL_SEEDS_DIR;
-  const path = given ? resolve(given) : resolve(repoRoot, '../shared/seeds');
+  if (given === undefined || given === '') return '';
+  const path = resolve(given);
   return existsSync(path) && statSync(path).isDirectory() ? resolve(path, CATALOG_FILE) : path;
 }
 
 function main(): number {
   const seedPath = seedCatalogPath();
-  if (!existsSync(seedPath)) {
-    console.error(`check:seeds: seed catalog not found at ${seedPath}`);
+  if (seedPath === '' || !existsSync(seedPath)) {
+    console.error(seedPath === '' ? 'check:seeds: no seed documents given' : `check:seeds: seed catalog not found at ${seedPath}`);
     console.error('Pass the seeds directory (or the catalog file) as the first argument, or set WAYBILL_SEEDS_DIR.');
     return 2;
   }
