@@ -64,7 +64,7 @@ describe.skipIf(skipWithoutPostgres('conformance')).each([1, 2])('the conformanc
       for (const spy of quiet) spy.mockRestore();
     }
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as RunReport;
-    const notPassed = report.results.filter((result) => result.outcome !== 'pass').map((result) => `${result.id}: ${result.outcome} ${JSON.stringify(result).slice(0, 300)}`);
+    const notPassed = report.results.filter((result) => result.outcome !== 'pass').map((result) => `${result.id}: ${result.outcome} ${result.reason ?? result.error?.message ?? JSON.stringify(result.findings.map(({ message, expected, received }) => ({ message, expected, received })))}`);
     expect(notPassed).toEqual([]);
     expect(report.verdict).toEqual({ verdict: 'PASS', reasons: [] });
     expect(report.counts.checks).toBeGreaterThan(100);

@@ -20,6 +20,12 @@ export interface RequestContext {
   rawBody?: Buffer;
   /** Called with every answer this request sends (the idempotency store listens); the answer waits for a promise it returns. */
   onAnswer?: (status: number, contentType: string | null, body: string) => Promise<void> | undefined;
+  /**
+   * Lets go of the request's Idempotency-Key once its answer is stored and before it is sent,
+   * so that a retry made on seeing the answer never finds the key still in flight (D13); the
+   * answer waits for a promise it returns.
+   */
+  letGoOfKey?: () => Promise<void> | undefined;
   /** The orders and trips this request changed (the request log records them, D48). */
   changed?: { orderIds: string[]; tripIds: string[] };
   /** The fault injected into this request (D51), which the request log marks. */

@@ -4,14 +4,21 @@ import { contextOf } from './context.ts';
 import type { ProblemError } from './problem.ts';
 
 /**
- * Tells the idempotency store what is about to be sent, then sends it with `send`: once the
- * answer is stored, when storing it takes a wait (a retry must find it). Sent all the same
- * when storing fails: the write it answers happened.
+ * Tells the idempotency store what is about to be sent, lets go of the request's key, then
+ * sends it with `send`: once the answer is stored and the key free, when either takes a wait
+ * (a retry must find the answer, and not the key in flight). Sent all the same when storing
+ * fails: the write it answers happened.
  */
 function answer(res: Response, status: number, contentType: string | null, body: string, send: () => void): void {
-  const storing = contextOf(res).onAnswer?.(status, contentType, body);
-  if (storing === undefined) send();
-  else storing.then(send, send);
+  const context = contextOf(res);
+  const storing = context.onAnswer?.(status, contentType, body);
+  const sendFree = () => {
+    const lettingGo = context.letGoOfKey?.();
+    if (lettingGo === undefined) send();
+    else lettingGo.then(send, send);
+  };
+  if (storing === undefined) sendFree();
+  else storing.then(sendFree, sendFree);
 }
 
 /**

@@ -139,6 +139,28 @@ describe.skipIf(skipWithoutPostgres('two processes'))('two sandboxes on one Post
     expect(await a.store.sql.one(statement('SELECT count(*) AS n FROM idempotency_in_flight'))).toEqual({ n: 0 });
   });
 
+  it('replay a completed payment sent again through B the moment A answered it, never 429 in flight: each key let go before its answer left, however slow the database', async () => {
+    const { keys } = await tenant();
+    // A's database lets go of keys slowly: a client that retries on seeing the answer is faster.
+    const sql = a.store.sql;
+    const run = sql.run;
+    sql.run = async (query, args) => {
+      if (query.postgres.startsWith('DELETE FROM idempotency_in_flight')) await new Promise((resolve) => setTimeout(resolve, 150));
+      return run.call(sql, query, args);
+    };
+    const repeats: unknown[] = [];
+    try {
+      for (let n = 0; n < 10; n += 1) {
+        const sent = await pay(a, keys.full, `EXT-${5 + n}`, payment(100 + n), `completed-${n}`);
+        const again = await pay(b, keys.full, `EXT-${5 + n}`, payment(100 + n), `completed-${n}`);
+        repeats.push([sent.status, again.status, again.headers.get('idempotent-replayed')]);
+      }
+    } finally {
+      sql.run = run;
+    }
+    expect(repeats).toEqual(Array.from({ length: 10 }, () => [200, 200, 'true']));
+  });
+
   it('take over an Idempotency-Key whose holder stopped renewing it once it expired, and never a live one', async () => {
     const { tenantId, keys } = await tenant();
     const hold = statement("INSERT INTO idempotency_in_flight (tenant_id, key, holder, expires_at) VALUES (?, ?, 'a process', clock_timestamp() + CAST(? AS interval))");

@@ -53,7 +53,15 @@ export function makeIdempotency(options: { store: Idempotency; shared?: SharedIn
     }
     inFlight.add(slot);
     if (options.shared === undefined) {
-      res.on('close', () => inFlight.delete(slot));
+      // Once only: after the answer, the slot may be another request's with the same key.
+      let held = true;
+      const free = () => {
+        if (held) inFlight.delete(slot);
+        held = false;
+        return undefined;
+      };
+      contextOf(res).letGoOfKey = free;
+      res.on('close', free);
       next();
       return;
     }
@@ -63,14 +71,16 @@ export function makeIdempotency(options: { store: Idempotency; shared?: SharedIn
   // requirement: D82
   /**
    * Holds the key in the database as well, or answers 429 when a request of any process
-   * holds it. This process's slot is freed once the database's row is gone, so that its
+   * holds it. The key is let go once the answer is stored and before it is sent (or when the
+   * client goes); this process's slot is freed once the database's row is gone, so that its
    * next request with the key never finds its own row still there.
    */
   function holdShared(shared: SharedInFlight, tenantId: string, key: string, slot: string, res: Response, next: NextFunction): void {
     let lease: InFlightLease | null | undefined;
     let closed = false;
+    let released: Promise<void> | undefined;
     const free = () => inFlight.delete(slot);
-    const release = (held: InFlightLease) => held.release().finally(free);
+    const release = (held: InFlightLease) => (released ??= held.release().finally(free));
     // The client may go before the database answers: whichever comes second lets the key go.
     res.on('close', () => {
       closed = true;
@@ -83,7 +93,10 @@ export function makeIdempotency(options: { store: Idempotency; shared?: SharedIn
           free();
           if (!closed) next(inFlightProblem());
         } else if (closed) release(taken);
-        else next();
+        else {
+          contextOf(res).letGoOfKey = () => release(taken);
+          next();
+        }
       },
       (error: unknown) => {
         lease = null;
@@ -112,9 +125,14 @@ export function makeIdempotency(options: { store: Idempotency; shared?: SharedIn
         next(problem('api.malformed_request', message, [fieldError(HEADER, 'api.malformed_request', message, key)]));
         return;
       }
-      res.status(stored.status).set('Idempotent-Replayed', 'true');
-      if (stored.contentType !== null) res.type(stored.contentType).send(stored.body);
-      else res.end();
+      const replay = () => {
+        res.status(stored.status).set('Idempotent-Replayed', 'true');
+        if (stored.contentType !== null) res.type(stored.contentType).send(stored.body);
+        else res.end();
+      };
+      const lettingGo = context.letGoOfKey?.();
+      if (lettingGo === undefined) replay();
+      else await lettingGo.then(replay, replay);
       return;
     }
     context.onAnswer = (status, contentType, body) => {
