@@ -14,6 +14,8 @@ export interface ValidInput {
 /** The per-request state the middleware shares. */
 export interface RequestContext {
   requestId: string;
+  /** The integration operation the request reached (its route names it), for the request log. */
+  operation?: string;
   principal?: KeyPrincipal;
   input?: ValidInput;
   /** The request body's bytes as received (for the Idempotency-Key fingerprint). */

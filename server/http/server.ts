@@ -8,6 +8,9 @@ import type { Socket } from 'node:net';
 import type { Express } from 'express';
 import { newRequestId } from './request-id.ts';
 
+/** What the server hands its requests to: an Express app, or a listener carrying an Express app's prototypes. */
+export type RequestApp = ((request: IncomingMessage, response: ServerResponse) => void) & Pick<Express, 'request' | 'response'>;
+
 /** The raw HTTP/1.1 text of a problem answer written straight to a socket; `path` when the request line was read. */
 function rawProblem(status: number, reason: string, type: string, detail: string, path: string): string {
   const requestId = newRequestId();
@@ -70,7 +73,7 @@ function writeProblem(response: ServerResponse, status: number, reason: string, 
  * prototypes with `Object.setPrototypeOf`, which is a no-op for these; on Node's plain
  * objects it reshapes them, and that alone cost about 80 µs of a 150 µs request (`npm run bench`).
  */
-function appClasses(app: Express): { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } {
+function appClasses(app: Pick<Express, 'request' | 'response'>): { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } {
   // Node's own constructors are plain functions, so they can initialise an object made by another.
   function AppRequest(this: IncomingMessage, ...args: unknown[]): void {
     Reflect.apply(IncomingMessage, this, args);
@@ -94,7 +97,7 @@ function appClasses(app: Express): { IncomingMessage: typeof IncomingMessage; Se
  * (a client's half-close included), when a partly written answer leaves no room for one, or
  * when the client closes its side in the middle of an answer (D60).
  */
-export function createHttpServer(app: Express): Server {
+export function createHttpServer(app: RequestApp): Server {
   // Host is checked below, so that its absence is answered as a problem too.
   const server = createServer({ requireHostHeader: false, ...appClasses(app) }, (request, response) => {
     if (request.headers.host === undefined && request.httpVersion === '1.1') {
@@ -106,7 +109,7 @@ export function createHttpServer(app: Express): Server {
       writeProblem(response, 400, 'Bad Request', 'api.malformed_request', 'The request target is not a valid URL.', '');
       return;
     }
-    app(request as Parameters<Express>[0], response as Parameters<Express>[1]);
+    app(request, response);
   });
   // Node ends a connection as soon as the client half-closes it, dropping the answers still
   // being made; a FIN only says the client sends nothing more. The switch is Node's own

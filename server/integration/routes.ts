@@ -10,7 +10,8 @@ import type { CursorCodec } from '../domain/cursor.ts';
 import { makeFaultInjection } from '../faults/inject.ts';
 import { makeAuth, makeRequireScope } from '../http/auth.ts';
 import { makeJsonBody } from '../http/body.ts';
-import { principalOf } from '../http/context.ts';
+import { contextOf, principalOf } from '../http/context.ts';
+import type { DispatchRoute } from '../http/dispatch.ts';
 import { makeIdempotency } from '../idempotency/middleware.ts';
 import { problem } from '../http/problem.ts';
 import { makeRateLimit, makeSharedRateLimit } from '../http/rate-limit.ts';
@@ -47,8 +48,16 @@ function whoami(_req: Request, res: Response): void {
   sendJsonText(res, 200, JSON.stringify(identity));
 }
 
-/** The integration router over `store`. */
-export function makeIntegrationRouter(options: { store: Store; cursors: CursorCodec; bodyIdleTimeoutMs: number }) {
+/** Middleware: names the operation the request reached (the request log records it, D48). */
+function reached(operationId: string): RequestHandler {
+  return function operation(_req: Request, res: Response, next: NextFunction): void {
+    contextOf(res).operation = operationId;
+    next();
+  };
+}
+
+/** The integration API's routes over `store`: each operation's method, path template and chain, served by `makeDispatch` (and by Express for what it does not take). */
+export function makeIntegrationRoutes(options: { store: Store; cursors: CursorCodec; bodyIdleTimeoutMs: number }): DispatchRoute[] {
   const { store, cursors } = options;
   const writes = makeOrderWriteHandlers({ orders: store.orders });
   const handlers: Record<string, RequestHandler> = {
@@ -66,8 +75,7 @@ export function makeIntegrationRouter(options: { store: Store; cursors: CursorCo
     ? makeRateLimit({ clock: store.clocks.now })
     : makeSharedRateLimit({ buckets: shared.buckets, versions: shared.versions, authenticate: auth });
   const idempotency = makeIdempotency({ store: store.idempotency, ...(shared === null ? {} : { shared: shared.inFlight }) });
-  const router = express.Router({ caseSensitive: true });
-
+  const routes: DispatchRoute[] = [];
   for (const operation of operations.values()) {
     const handler = handlers[operation.operationId];
     if (handler === undefined) throw new Error(`no handler for operation ${operation.operationId}`);
@@ -79,7 +87,7 @@ export function makeIntegrationRouter(options: { store: Store; cursors: CursorCo
     // requirement: int.whoami.no-scope
     // requirement: D2
     // requirement: D51
-    const chain: RequestHandler[] = [auth, rateLimit, makeRequireScope(operation.scope), faults];
+    const chain: RequestHandler[] = [reached(operation.operationId), auth, rateLimit, makeRequireScope(operation.scope), faults];
     if (write) {
       chain.push(idempotency.begin);
       if (operation.requestBody !== null) {
@@ -100,7 +108,14 @@ export function makeIntegrationRouter(options: { store: Store; cursors: CursorCo
       chain.push(makeValidate(operation));
     }
     // requirement: int.versioning.prefix
-    router[operation.method.toLowerCase() as 'get' | 'post' | 'delete'](expressPath(operation.path), ...chain, handler);
+    routes.push({ method: operation.method, path: operation.path, handlers: [...chain, handler] });
   }
+  return routes;
+}
+
+/** An Express router of `routes`, for the targets the dispatcher does not take (an absolute-form target). */
+export function expressRouterOf(routes: readonly DispatchRoute[]): express.Router {
+  const router = express.Router({ caseSensitive: true });
+  for (const route of routes) router[route.method.toLowerCase() as 'get' | 'post' | 'delete'](expressPath(route.path), ...(route.handlers as RequestHandler[]));
   return router;
 }

@@ -6,10 +6,8 @@
  * value but the Idempotency-Key and the content types: no key, no token.
  */
 import type { NextFunction, Request, Response } from 'express';
-import { operations } from '../../spec/load.ts';
 import { revokedKeyOf } from '../http/auth.ts';
 import { contextOf } from '../http/context.ts';
-import { expressPath } from '../integration/routes.ts';
 import { BODY_LIMIT } from './store.ts';
 import type { CapturedRequest, RequestLog } from './recorder.ts';
 
@@ -36,9 +34,6 @@ function capturingEnd(this: Response, ...args: unknown[]): Response {
   return Reflect.apply(state.logEnd, this, args) as Response;
 }
 
-/** `METHOD expressPath` → operationId, for the operation a request reached. */
-const operationByRoute = new Map([...operations.values()].map((op) => [`${op.method} ${expressPath(op.path)}`, op.operationId]));
-
 // requirement: D48
 /** Middleware recording the integration API's requests into `log`. */
 export function makeRequestCapture(options: { log: RequestLog }) {
@@ -54,9 +49,7 @@ export function makeRequestCapture(options: { log: RequestLog }) {
     // A client that went away before its answer was not answered; a fault's cut connection was.
     if (principal === undefined || (!res.writableFinished && injected === undefined)) return;
     const req = res.req;
-    const route = (req as Request & { route?: { path?: unknown } }).route;
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
-    const operation = typeof route?.path === 'string' ? operationByRoute.get(`${method} ${route.path}`) : undefined;
+    const operation = context.operation;
     if (operation === undefined) return;
     const state = res.locals as CaptureState;
     const contentType = res.getHeader('content-type');

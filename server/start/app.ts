@@ -1,4 +1,5 @@
 /** The reference sandbox as an Express app: `createApp(options)` wires everything, and knows no port. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import { operations } from '../../spec/load.ts';
 import { makeCursorCodec } from '../domain/cursor.ts';
@@ -6,7 +7,8 @@ import { newAdminToken } from '../http/admin-auth.ts';
 import { makeErrorHandler } from '../http/error-handler.ts';
 import { makeFallback, type RouteShape } from '../http/fallback.ts';
 import { makeRequestId } from '../http/request-id.ts';
-import { makeIntegrationRouter } from '../integration/routes.ts';
+import { expressRouterOf, makeIntegrationRoutes } from '../integration/routes.ts';
+import { makeDispatch, type Middleware } from '../http/dispatch.ts';
 import { consoleLogger, type Logger, makeAccessLog } from '../http/log.ts';
 import { makeRequestCapture } from '../request-log/capture.ts';
 import type { RequestLog } from '../request-log/recorder.ts';
@@ -37,8 +39,16 @@ function routeShapes(ops: { path: string; method: string }[]): RouteShape[] {
   return [...byPath].map(([path, methods]) => ({ path, methods }));
 }
 
+/**
+ * The sandbox as a request listener: the integration API's operations through the
+ * dispatcher (server/http/dispatch.ts), everything else through Express. It carries the
+ * Express app's `request` and `response` prototypes, with which the server makes its
+ * requests and responses (server/http/server.ts).
+ */
+export type SandboxApp = ((req: IncomingMessage, res: ServerResponse) => void) & Pick<express.Express, 'request' | 'response'>;
+
 /** The sandbox app over `store`. */
-export async function createApp(options: AppOptions): Promise<express.Express> {
+export async function createApp(options: AppOptions): Promise<SandboxApp> {
   const log = options.log ?? consoleLogger();
   const cursors = makeCursorCodec(await options.store.secret('cursor'));
   const bodyIdleTimeoutMs = options.bodyIdleTimeoutMs ?? 10_000;
@@ -49,17 +59,20 @@ export async function createApp(options: AppOptions): Promise<express.Express> {
   // requirement: D21
   // Paths are case-sensitive (D21): `/API/V1/...` is no operation.
   app.set('case sensitive routing', true);
-  app.use(makeRequestId());
+  // What runs before any route, in the app and in the dispatcher alike.
   const { requestLog } = options;
-  if (requestLog !== null) app.use(makeRequestCapture({ log: requestLog }));
-  if (log.requests) app.use(makeAccessLog({ log }));
+  const prelude: Middleware[] = [makeRequestId()];
+  if (requestLog !== null) prelude.push(makeRequestCapture({ log: requestLog }));
+  if (log.requests) prelude.push(makeAccessLog({ log }));
+  app.use(...(prelude as express.RequestHandler[]));
   const sandboxShapes = sandboxOperations.map(({ path, method }) => ({ path: `${SANDBOX_PREFIX}${path}`, method }));
   const fallback = makeFallback(routeShapes([...operations.values(), ...sandboxShapes]));
   // No operation takes OPTIONS: the routers would answer it 200 text/plain themselves (D21).
   app.use((req, res, next) => (req.method === 'OPTIONS' ? fallback(req, res, next) : next()));
   app.use(makeDocsRouter());
   app.use(makeConsoleRouter({ dir: options.consoleDir }));
-  app.use(makeIntegrationRouter({ store: options.store, cursors, bodyIdleTimeoutMs }));
+  const integration = makeIntegrationRoutes({ store: options.store, cursors, bodyIdleTimeoutMs });
+  app.use(expressRouterOf(integration));
   // The tenants' simulations resume where they stopped (D53); `simulationOf(store).close()` ends their timer.
   simulationOf(options.store, { log });
   app.use(
@@ -67,7 +80,14 @@ export async function createApp(options: AppOptions): Promise<express.Express> {
     makeSandboxRouter({ store: options.store, adminToken: options.adminToken ?? newAdminToken(), cursors, bodyIdleTimeoutMs, requestLog }),
   );
   app.use(fallback);
-  app.use(makeErrorHandler({ log }));
-  return app;
+  const errorHandler = makeErrorHandler({ log });
+  app.use(errorHandler);
+  const dispatch = makeDispatch({ routes: integration, prelude, onError: errorHandler, fallthrough: fallback });
+  return Object.assign(
+    function sandbox(req: IncomingMessage, res: ServerResponse): void {
+      if (!dispatch(req, res)) app(req as express.Request, res as express.Response);
+    },
+    { request: app.request, response: app.response },
+  );
 }
 

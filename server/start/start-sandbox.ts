@@ -4,7 +4,6 @@
  * client-check's own sandbox, the bench and the suite's proof all start it here.
  */
 import type { Server } from 'node:http';
-import type { Express } from 'express';
 import { newAdminToken } from '../http/admin-auth.ts';
 import { consoleLogger } from '../http/log.ts';
 import { createHttpServer, listen } from '../http/server.ts';
@@ -14,7 +13,7 @@ import { simulationOf } from '../simulation/runner.ts';
 import type { SqliteStore, Store } from '../store/index.ts';
 import { openStoreAt } from '../store/open-target.ts';
 import type { PostgresSql } from '../store/postgres/sql.ts';
-import { type AppOptions, createApp } from './app.ts';
+import { type AppOptions, createApp, type SandboxApp } from './app.ts';
 
 /** What a sandbox is started with; everything but the store has a default. */
 export interface SandboxOptions extends Omit<AppOptions, 'store' | 'requestLog'> {
@@ -31,7 +30,7 @@ export interface SandboxOptions extends Omit<AppOptions, 'store' | 'requestLog'>
   /** Default 0: a free port. */
   port?: number;
   /** What the HTTP server calls instead of the app (an answer rewritten in the suite's proof); it must keep the app's `request` and `response`. */
-  around?: (app: Express) => Express;
+  around?: (app: SandboxApp) => SandboxApp;
   /** A change to the HTTP server before it listens (another server's HTTP layer, in the suite's proof). */
   beforeListen?: (server: Server) => void;
 }
