@@ -5,7 +5,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeDispatch, type Middleware } from './dispatch.ts';
+import { type DispatchRoute, makeDispatch, type Middleware } from './dispatch.ts';
 import { createHttpServer, listen } from './server.ts';
 
 const routes = [
@@ -39,8 +39,8 @@ beforeAll(async () => {
     res.locals.prelude = 'ran';
     next();
   };
-  const chains = routes.map((route) => ({ ...route, handlers: [answer(`${route.method} ${route.path}`)] }));
-  chains.push({ method: 'GET', path: '/fail/{how}', handlers: [(req, res, next) => failing[req.params.how!]!(req, res, next)] });
+  const chains: DispatchRoute[] = routes.map((route) => ({ ...route, handlers: [answer(`${route.method} ${route.path}`)] }));
+  chains.push({ method: 'GET', path: '/fail/{how}', handlers: [(req, res, next) => failing[String(req.params.how)]!(req, res, next)] });
   chains.push({ method: 'GET', path: '/falls-through', handlers: [(_req, _res, next) => next()] });
   app.use((_req, res) => void res.status(404).json({ route: 'the app' }));
   const dispatch = makeDispatch({ routes: chains, prelude: [prelude], onError, fallthrough: (_req, res) => void res.status(404).json({ route: 'fallthrough' }) });

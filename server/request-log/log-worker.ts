@@ -5,10 +5,12 @@
  * `{ batch, listened }` → `{ summaries }`; `{ clear: true }` empties the log; `{ settle: true }`
  * prunes what is due and answers `{ settled: true }`;
  * `{ close: true }` prunes what is left, closes the connection and answers `{ closed: true }`.
+ * It yields to the answers: the lowest priority while it keeps up (yield-to-answers.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { makeRequestLogTable, openRequestLogDatabase } from './store.ts';
 import { type CapturedRequest, makeLogWriter } from './writer.ts';
+import { yieldToAnswers } from './yield-to-answers.ts';
 
 /** What the thread is started with. */
 export interface LogWorkerData {
@@ -18,6 +20,7 @@ export interface LogWorkerData {
 }
 
 const { file, retention, pruneStep } = workerData as LogWorkerData;
+const priority = yieldToAnswers();
 const db = openRequestLogDatabase(file);
 const writer = makeLogWriter(makeRequestLogTable(db), { retention, pruneStep });
 let pruning: NodeJS.Immediate | null = null;
@@ -44,7 +47,7 @@ function pruneAll(): void {
   }
 }
 
-parentPort!.on('message', (message: { batch: CapturedRequest[]; listened: string[] } | { clear: true } | { settle: true } | { close: true }) => {
+parentPort!.on('message', (message: { batch: CapturedRequest[]; listened: string[]; handedAt: number } | { clear: true } | { settle: true } | { close: true }) => {
   if ('settle' in message) {
     pruneAll();
     parentPort!.postMessage({ settled: true });
@@ -64,6 +67,7 @@ parentPort!.on('message', (message: { batch: CapturedRequest[]; listened: string
     parentPort!.postMessage({ closed: true });
     return;
   }
+  priority.waited(Date.now() - message.handedAt);
   try {
     const summaries = writer.write(message.batch, new Set(message.listened));
     if (summaries.length > 0) parentPort!.postMessage({ summaries });

@@ -36,7 +36,7 @@ export function workerSink(script: 'log-worker' | 'postgres-log-worker', workerD
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
     write(batch, listened) {
-      worker.postMessage({ batch, listened: [...listened] });
+      worker.postMessage({ batch, listened: [...listened], handedAt: Date.now() });
     },
     clear() {
       worker.postMessage({ clear: true });
