@@ -73,11 +73,11 @@ export interface BenchReport {
 }
 
 /**
- * The goals (issue 11): a feed page at 0.8 of the ceiling; a caught-up poll at 0.5, since
- * its answer is so small that the key check, routing and validation every request owes are
- * most of its cost; p99 growing at most 1.2x from 10,000 to 1,000,000 orders.
+ * The goals (issue 25, with the request log on as served): a feed page at 0.85 of the
+ * ceiling; a caught-up poll, what every poller sends most, at 0.8; p99 growing at most 1.2x
+ * from 10,000 to 1,000,000 orders.
  */
-const TARGET_RATIO: Record<Scenario, number> = { feedPage: 0.8, caughtUp: 0.5 };
+const TARGET_RATIO: Record<Scenario, number> = { feedPage: 0.85, caughtUp: 0.8 };
 const TARGET_P99_GROWTH = 1.2;
 
 /** Other work on the machine above this (% of one core) marks a run as disturbed. */
