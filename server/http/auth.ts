@@ -9,10 +9,11 @@ const CHALLENGE = 'ApiKey realm="waybill", header="X-Api-Key", Bearer realm="way
 // requirement: D1
 /** The key a request presents: `X-Api-Key`, else `Authorization: Bearer` (D1). */
 function presentedKey(req: Request): string | undefined {
-  const header = req.get('x-api-key');
-  if (header !== undefined && header !== '') return header;
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
-  return match?.[1];
+  // Node's parsed headers directly (what Express's `get` answers, with a lookup less).
+  const header = req.headers['x-api-key'];
+  if (typeof header === 'string' && header !== '') return header;
+  const authorization = req.headers.authorization;
+  return authorization === undefined ? undefined : /^Bearer[ ]+(\S+)\s*$/i.exec(authorization)?.[1];
 }
 
 /** The owner of the revoked key a refused request presented (D48: logged under that tenant). */

@@ -103,13 +103,14 @@ export function makeDispatch(options: { routes: readonly DispatchRoute[]; prelud
     req.baseUrl = '';
     let paramsError: Error | undefined;
     const params: Record<string, string> = {};
-    found.raw.forEach((value, i) => {
+    for (let i = 0; i < found.raw.length; i++) {
+      const value = found.raw[i]!;
       try {
         params[found.route.names[i]!] = decodeURIComponent(value);
       } catch {
         paramsError ??= undecodable(value);
       }
-    });
+    }
     req.params = params;
     run(found.route.handlers, req, res, paramsError);
     return true;

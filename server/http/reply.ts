@@ -36,7 +36,10 @@ function writeText(res: Response, status: number, contentType: string, body: str
 // requirement: int.service.json
 /** Sends JSON text already serialised (the feeds build it in SQL). */
 export function sendJsonText(res: Response, status: number, json: string): void {
-  answer(res, status, 'application/json', json, () => writeText(res, status, 'application/json', json));
+  // A read (no Idempotency-Key to store or let go) is written at once, with no closure made for it.
+  const context = contextOf(res);
+  if (context.onAnswer === undefined && context.letGoOfKey === undefined) writeText(res, status, 'application/json', json);
+  else answer(res, status, 'application/json', json, () => writeText(res, status, 'application/json', json));
 }
 
 /** Sends an empty answer (204). */

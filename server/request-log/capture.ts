@@ -94,8 +94,8 @@ export function makeRequestCapture(options: { log: RequestLog }) {
       state.logAnswer = null;
       state.logEnd = res.end;
       res.end = capturingEnd as Response['end'];
-      // 'close' rather than 'finish': a connection a fault cut (D51) never finishes its answer.
-      res.once('close', answered);
+      // 'close' rather than 'finish': a connection a fault cut (D51) never finishes its answer. It is emitted once: `on` wraps nothing.
+      res.on('close', answered);
     }
     next();
   };
