@@ -1,6 +1,6 @@
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OperationSpec } from '../../spec/load.ts';
+import { type OperationSpec, operations } from '../../spec/load.ts';
 import { createHttpServer, listen } from './server.ts';
 import { memoryLogger } from './log.ts';
 import { makeErrorHandler } from './error-handler.ts';
@@ -134,5 +134,33 @@ describe('makeSchemaCheck', () => {
     expect(wide.total).toBeNull();
     expect(wide.errors.length).toBeGreaterThan(0);
     expect(wide.errors.length).toBeLessThanOrEqual(51);
+  });
+});
+
+describe('makeValidate on a read of the integration API', () => {
+  /** Runs the orderFeed validator on a request to `url` with the parsed `query`; answers the input it left, or the error it passed on. */
+  function judgeFeed(validate: ReturnType<typeof makeValidate>, url: string, query: Record<string, unknown>, requestId?: string) {
+    const res = { locals: {} as { input?: unknown } };
+    let error: unknown;
+    const get = (name: string) => (name.toLowerCase() === 'x-request-id' ? requestId : undefined);
+    validate({ url, query, params: {}, body: undefined, get } as never, res as never, (failure?: unknown) => (error = failure));
+    return { input: res.locals.input, error };
+  }
+
+  it('remembers the input of a URL it judged valid, frozen, and judges a new URL or an invalid one every time', () => {
+    const validate = makeValidate(operations.get('orderFeed')!);
+    const first = judgeFeed(validate, '/api/v1/integration/orders?limit=5', { limit: '5' });
+    expect(first).toEqual({ input: { query: { limit: 5 }, params: {}, body: undefined }, error: undefined });
+    // The same URL: the same input, whatever the parsed query says (it is the URL's).
+    const again = judgeFeed(validate, '/api/v1/integration/orders?limit=5', { limit: 'not judged' });
+    expect(again.input).toBe(first.input);
+    expect(Object.isFrozen((again.input as { query: object }).query)).toBe(true);
+    expect(judgeFeed(validate, '/api/v1/integration/orders?limit=7', { limit: '7' }).input).toEqual({ query: { limit: 7 }, params: {}, body: undefined });
+    // Its header parameters are part of what is remembered: with an X-Request-Id it is another request, judged.
+    expect(judgeFeed(validate, '/api/v1/integration/orders?limit=5', { limit: 'not judged' }, 'req-1').input).toBeUndefined();
+    for (let n = 0; n < 2; n++) {
+      const refused = judgeFeed(validate, '/api/v1/integration/orders?limit=0x10', { limit: '0x10' });
+      expect([refused.input, (refused.error as { type?: string }).type]).toEqual([undefined, 'api.malformed_request']);
+    }
   });
 });

@@ -19,7 +19,7 @@ import {
   requireWellFormedText,
   standaloneSchema,
 } from '../../spec/load.ts';
-import { contextOf } from './context.ts';
+import { contextOf, type ValidInput } from './context.ts';
 import { errorsDetail, fieldErrors, judge, type Judgement, type Location, MAX_FIELD_ERRORS } from './field-errors.ts';
 import { fieldError, problem } from './problem.ts';
 
@@ -159,8 +159,20 @@ export function makeValidate(operation: OperationSpec, document: DocumentName = 
     warmUps.push(compiled);
   }
   const validators = compiled;
+  // A request of the integration API without a body is judged on its URL and its header
+  // parameters alone, and answers the same input for the same ones: a poller sending its
+  // cursor again is not judged again.
+  const remembered = document === 'integration' && bodySchema === undefined ? new Map<string, ValidInput>() : null;
+  // Node refuses CR, LF and NUL in a header value: none is ambiguous as a separator or as the mark of an absent header.
+  const rememberedAs = (req: Request) => (headerNames.length === 0 ? req.url : `${req.url}\n${headerNames.map((name) => req.get(name) ?? '\u0000').join('\n')}`);
 
   return function validate(req: Request, res: Response, next: NextFunction): void {
+    const known = remembered?.get(rememberedAs(req));
+    if (known !== undefined) {
+      contextOf(res).input = known;
+      next();
+      return;
+    }
     const { parameters, firstBodyError, validateBody } = validators();
     // Copies: the validators coerce in place, and the request's own objects stay as they came.
     const query = { ...(req.query as Record<string, unknown>) };
@@ -197,7 +209,26 @@ export function makeValidate(operation: OperationSpec, document: DocumentName = 
       next(problem(first.code as CatalogCode, errorsDetail(first, all.length, total), listed));
       return;
     }
-    contextOf(res).input = { query, params, body: req.body };
+    const input: ValidInput = { query, params, body: req.body };
+    const as = remembered === null ? '' : rememberedAs(req);
+    if (remembered !== null && as.length <= REMEMBERED_KEY_LENGTH) {
+      if (remembered.size >= REMEMBERED_REQUESTS) remembered.delete(remembered.keys().next().value!);
+      remembered.set(as, deepFreeze(input));
+    }
+    contextOf(res).input = input;
     next();
   };
+}
+
+/** How many requests of one operation a validator remembers the input of (the oldest forgotten first), and how long the URL and headers of one may be. */
+const REMEMBERED_REQUESTS = 512;
+const REMEMBERED_KEY_LENGTH = 2048;
+
+/** `value` frozen through and through: a remembered input is shared by every request with its URL. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }

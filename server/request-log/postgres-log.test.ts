@@ -12,7 +12,7 @@ function captured(tenantId: string, n: number, overrides: Partial<CapturedReques
   return {
     tenantId, operation: 'whoami', method: 'GET', target: `/api/v1/integration/whoami?n=${n}`, status: 200, latencyMs: 1.25, keyId: 'key-1',
     requestId: `req-${n}`, idempotencyKey: null, replayed: false, requestContentType: null, requestBytes: 0, responseContentType: 'application/json',
-    responseBytes: 2, startedAt: Date.parse('2026-10-01T00:00:00Z') + n, requestBody: null, responseBody: '{}', orderIds: [], tripIds: [], fault: null, page: null,
+    responseBytes: 2, startedAt: Date.parse('2026-10-01T00:00:00Z') + n, requestBody: null, responseBody: '{}', orderIds: [], tripIds: [], fault: null, feedPage: null,
     ...overrides,
   };
 }

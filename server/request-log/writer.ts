@@ -4,7 +4,7 @@
  * each tenant to its last `retention` entries a bounded step at a time.
  */
 import type { FaultMark } from '../faults/plan.ts';
-import { BODY_LIMIT, type LoggedPage, type LogSummaryRow, type NewLogEntry, type RequestLogTable } from './store.ts';
+import { BODY_LIMIT, type LogSummaryRow, type NewLogEntry, type RequestLogTable } from './store.ts';
 
 /** At most how many entries one transaction writes, so that an API write never waits long for the log's lock. */
 export const ROWS_PER_TRANSACTION = 50;
@@ -26,8 +26,12 @@ export interface CapturedRequest
   tripIds: readonly string[];
   /** The fault injected into the request (D51), or null. */
   fault: FaultMark | null;
-  /** The feed page the client got whole, or null (not a feed, not a 200, or cut by a fault). */
-  page: LoggedPage | null;
+  /**
+   * The feed page the client got whole, as the log keeps it (`[nextCursor, [[id, updatedAtUtc,
+   * status], …]]` JSON, made on the event loop: one string crosses to the writer thread, not
+   * three values an item), or null (not a feed, not a 200, or cut by a fault).
+   */
+  feedPage: string | null;
 }
 
 /** API keys (`wbk_…`) and generated admin tokens (`wba_…`) a client put where no key belongs: a query, a body. */
@@ -90,8 +94,7 @@ export function entryOf(request: CapturedRequest): NewLogEntry {
     orderIds: JSON.stringify(request.orderIds),
     tripIds: JSON.stringify(request.tripIds),
     fault: request.fault === null ? null : JSON.stringify(request.fault),
-    // Compact: no member names repeated per item (a page of 100 is about 8.5 KB).
-    feedPage: request.page === null ? null : JSON.stringify([request.page.nextCursor, request.page.items]),
+    feedPage: request.feedPage,
   };
 }
 
