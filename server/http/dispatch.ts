@@ -10,6 +10,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
+import { templatePattern } from './fallback.ts';
 
 /** A middleware or handler of a route, as Express would run it (it may return a Promise). */
 export type Middleware = (req: Request, res: Response, next: NextFunction) => unknown;
@@ -36,21 +37,6 @@ function undecodable(value: string): Error & { status: number } {
   return Object.assign(new Error(`Failed to decode param '${value}'`), { status: 400 });
 }
 
-/** `template` as a pattern capturing each `{param}` (one non-empty segment), with one optional trailing slash. */
-function compile(template: string): { pattern: RegExp; names: string[] } {
-  const names: string[] = [];
-  const source = template
-    .split(/(\{[^}]+\})/)
-    .map((part) => {
-      const name = /^\{([^}]+)\}$/.exec(part)?.[1];
-      if (name === undefined) return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-      names.push(name);
-      return '([^/]+)';
-    })
-    .join('');
-  return { pattern: new RegExp(`^${source}/?$`), names };
-}
-
 /**
  * A dispatcher over `routes`: answers true when it took the request (and will answer it),
  * false when the request is not for one of them. `prelude` runs first for every request it
@@ -70,7 +56,8 @@ export function makeDispatch(options: { routes: readonly DispatchRoute[]; prelud
       byPath.set(`${route.path}/`, compiled);
       literal.set(route.method, byPath);
     } else {
-      const { pattern, names } = compile(route.path);
+      const pattern = templatePattern(route.path);
+      const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
       templated.set(route.method, [...(templated.get(route.method) ?? []), { handlers: [...prelude, ...route.handlers], pattern, names }]);
     }
   }

@@ -8,9 +8,9 @@ export interface RouteShape {
   methods: string[];
 }
 
-/** A matcher for an OpenAPI path template: `{name}` is one non-empty segment. */
+/** A matcher for an OpenAPI path template: `{name}` is one non-empty segment, captured in order; one trailing slash is allowed. */
 export function templatePattern(path: string): RegExp {
-  const escaped = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
+  const escaped = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '([^/]+)');
   return new RegExp(`^${escaped}/?$`);
 }
 

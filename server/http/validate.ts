@@ -167,7 +167,8 @@ export function makeValidate(operation: OperationSpec, document: DocumentName = 
   const rememberedAs = (req: Request) => (headerNames.length === 0 ? req.url : `${req.url}\n${headerNames.map((name) => req.get(name) ?? '\u0000').join('\n')}`);
 
   return function validate(req: Request, res: Response, next: NextFunction): void {
-    const known = remembered?.get(rememberedAs(req));
+    const as = remembered === null ? '' : rememberedAs(req);
+    const known = remembered?.get(as);
     if (known !== undefined) {
       contextOf(res).input = known;
       next();
@@ -210,7 +211,6 @@ export function makeValidate(operation: OperationSpec, document: DocumentName = 
       return;
     }
     const input: ValidInput = { query, params, body: req.body };
-    const as = remembered === null ? '' : rememberedAs(req);
     if (remembered !== null && as.length <= REMEMBERED_KEY_LENGTH) {
       if (remembered.size >= REMEMBERED_REQUESTS) remembered.delete(remembered.keys().next().value!);
       remembered.set(as, deepFreeze(input));
