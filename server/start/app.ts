@@ -6,6 +6,7 @@ import { makeCursorCodec } from '../domain/cursor.ts';
 import { newAdminToken } from '../http/admin-auth.ts';
 import { makeErrorHandler } from '../http/error-handler.ts';
 import { makeFallback, type RouteShape } from '../http/fallback.ts';
+import { deriveAppClasses } from '../http/server.ts';
 import { makeRequestId } from '../http/request-id.ts';
 import { expressRouterOf, makeIntegrationRoutes } from '../integration/routes.ts';
 import { makeDispatch, type Middleware } from '../http/dispatch.ts';
@@ -83,6 +84,8 @@ export async function createApp(options: AppOptions): Promise<SandboxApp> {
   const errorHandler = makeErrorHandler({ log });
   app.use(errorHandler);
   const dispatch = makeDispatch({ routes: integration, prelude, onError: errorHandler, fallthrough: fallback });
+  // The server makes its requests and responses with these prototypes' classes (server/http/server.ts).
+  deriveAppClasses(app);
   return Object.assign(
     function sandbox(req: IncomingMessage, res: ServerResponse): void {
       if (!dispatch(req, res)) app(req as express.Request, res as express.Response);
