@@ -54,7 +54,7 @@ export function makeAuth(options: { keys: Keys }) {
       return;
     }
     // Authenticated again (D81), a request refused now is no key's, as if refused at first.
-    delete contextOf(res).principal;
+    contextOf(res).principal = undefined;
     const refuse = () => next(aboutBlank(401, 'The API key is not valid or was revoked.', { 'WWW-Authenticate': CHALLENGE }));
     options.keys.revokedOwner(key).then((owner) => {
       if (owner !== null) revokedKeys.set(res, owner);

@@ -11,34 +11,50 @@ export interface ValidInput {
   body: unknown;
 }
 
-/** The per-request state the middleware shares. */
-export interface RequestContext {
-  requestId: string;
+/**
+ * The per-request state the middleware shares, one per request as `res.locals`: a class with
+ * every field there from the start, so that all requests' contexts share one shape that V8
+ * reads fast (an `Object.create(null)` bag, Express's default, is a dictionary, and a field
+ * deleted from an object turns it into one). A field not known yet is undefined.
+ */
+export class RequestContext {
+  requestId = '';
   /** The integration operation the request reached (its route names it), for the request log. */
-  operation?: string;
-  principal?: KeyPrincipal;
-  input?: ValidInput;
+  operation: string | undefined = undefined;
+  principal: KeyPrincipal | undefined = undefined;
+  input: ValidInput | undefined = undefined;
   /** The request body's bytes as received (for the Idempotency-Key fingerprint). */
-  rawBody?: Buffer;
+  rawBody: Buffer | undefined = undefined;
   /** Called with every answer this request sends (the idempotency store listens); the answer waits for a promise it returns. */
-  onAnswer?: (status: number, contentType: string | null, body: string) => Promise<void> | undefined;
+  onAnswer: ((status: number, contentType: string | null, body: string) => Promise<void> | undefined) | undefined = undefined;
   /**
    * Lets go of the request's Idempotency-Key once its answer is stored and before it is sent,
    * so that a retry made on seeing the answer never finds the key still in flight (D13); the
    * answer waits for a promise it returns.
    */
-  letGoOfKey?: () => Promise<void> | undefined;
+  letGoOfKey: (() => Promise<void> | undefined) | undefined = undefined;
   /** The orders and trips this request changed (the request log records them, D48). */
-  changed?: { orderIds: string[]; tripIds: string[] };
+  changed: { orderIds: string[]; tripIds: string[] } | undefined = undefined;
   /** The fault injected into this request (D51), which the request log marks. */
-  fault?: InjectedFault;
+  fault: InjectedFault | undefined = undefined;
   /** The feed page this request answered, as the request log keeps it (D48). */
-  feedPage?: LoggedPage;
+  feedPage: LoggedPage | undefined = undefined;
+  /** Whether the request log records this request's answer (server/request-log/capture.ts), and when it started (wall clock, ms, and `performance.now()`). */
+  logged = false;
+  logStartedAt = 0;
+  logStartedMs = 0;
+  /** The body the answer was ended with, as `res.end` got it, when `logged`. */
+  logAnswer: string | Buffer | null = null;
 }
 
-/** The request context of `res`. */
+/** The request context of `res` (made with the request: `withContext`). */
 export function contextOf(res: Response): RequestContext {
   return res.locals as RequestContext;
+}
+
+/** Gives `res` a fresh request context, before any middleware runs (Express keeps a `locals` it finds). */
+export function withContext(res: object): void {
+  (res as { locals: RequestContext }).locals = new RequestContext();
 }
 
 /** The authenticated principal; throws if auth did not run (a wiring bug, answered 500). */

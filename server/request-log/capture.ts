@@ -7,31 +7,30 @@
  */
 import type { NextFunction, Request, Response } from 'express';
 import { revokedKeyOf } from '../http/auth.ts';
-import { contextOf } from '../http/context.ts';
+import { contextOf, type RequestContext } from '../http/context.ts';
 import { BODY_LIMIT, type LoggedPage } from './store.ts';
 import type { CapturedRequest, RequestLog } from './recorder.ts';
 
 /** Where the integration API lives. */
 export const INTEGRATION_PREFIX = '/api/v1/integration/';
 
-/** What the capture keeps on `res.locals` between the request and its answer. */
-interface CaptureState {
-  logStartedAt: number;
-  logStartedMs: number;
-  logAnswer: string | Buffer | null;
-  /** The `end` the response had before the capture took it: Node's, or a wrapper someone put before. */
-  logEnd: Response['end'];
-}
-
 /** A copy of the first `max` bytes of `buffer`: a view would carry its whole memory to the writer thread. */
 const copyOf = (buffer: Buffer, max: number): Uint8Array => Uint8Array.prototype.slice.call(buffer, 0, max);
 
-/** `res.end` of a captured answer: remembers the body it is given, then ends as the response would have. */
-function capturingEnd(this: Response, ...args: unknown[]): Response {
-  const state = this.locals as CaptureState;
-  const chunk = args[0];
-  if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) state.logAnswer = chunk;
-  return Reflect.apply(state.logEnd, this, args) as Response;
+/**
+ * Makes `end` of the responses of `prototype` remember the body it is given for a request the
+ * log records, then end as before. On the prototype, not on each response: an own `end` on
+ * every response would give them another shape than Node's code meets elsewhere. A wrapper a
+ * fault puts on one response (D51) calls this one in turn.
+ */
+export function captureAnswersOf(prototype: Response): void {
+  if (Object.hasOwn(prototype, 'end')) return;
+  const end = prototype.end;
+  prototype.end = function capturingEnd(this: Response, chunk?: unknown, encoding?: unknown, callback?: unknown): Response {
+    const context = this.locals as RequestContext | undefined;
+    if (context?.logged === true && (typeof chunk === 'string' || Buffer.isBuffer(chunk))) context.logAnswer = chunk;
+    return end.call(this, chunk, encoding as BufferEncoding, callback as () => void);
+  } as Response['end'];
 }
 
 /** A feed page as the log keeps it: compact, no member names repeated per item (a page of 100 is about 8.5 KB). */
@@ -54,21 +53,20 @@ export function makeRequestCapture(options: { log: RequestLog }) {
     const req = res.req;
     const operation = context.operation;
     if (operation === undefined) return;
-    const state = res.locals as CaptureState;
     const contentType = res.getHeader('content-type');
     const raw = context.rawBody;
-    const answer = injected?.answer !== undefined ? injected.answer : state.logAnswer;
+    const answer = injected?.answer !== undefined ? injected.answer : context.logAnswer;
     const length = injected?.answer !== undefined ? (answer === null ? 0 : Buffer.byteLength(answer)) : Number(res.getHeader('content-length'));
     // What the client got: the status sent, or 0 when no answer reached it (D51).
     const status = injected?.status ?? (res.writableFinished || res.headersSent ? res.statusCode : 0);
     const request: CapturedRequest = {
       tenantId: principal.tenantId,
-      startedAt: state.logStartedAt,
+      startedAt: context.logStartedAt,
       operation,
       method: req.method,
       target: req.originalUrl,
       status,
-      latencyMs: performance.now() - state.logStartedMs,
+      latencyMs: performance.now() - context.logStartedMs,
       keyId: principal.keyId,
       requestId: context.requestId,
       idempotencyKey: (req.headers['idempotency-key'] as string | undefined) ?? null,
@@ -91,12 +89,10 @@ export function makeRequestCapture(options: { log: RequestLog }) {
 
   return function requestCapture(req: Request, res: Response, next: NextFunction): void {
     if (req.url.startsWith(INTEGRATION_PREFIX)) {
-      const state = res.locals as CaptureState;
-      state.logStartedAt = Date.now();
-      state.logStartedMs = performance.now();
-      state.logAnswer = null;
-      state.logEnd = res.end;
-      res.end = capturingEnd as Response['end'];
+      const context = contextOf(res);
+      context.logged = true;
+      context.logStartedAt = Date.now();
+      context.logStartedMs = performance.now();
       // 'close' rather than 'finish': a connection a fault cut (D51) never finishes its answer. It is emitted once: `on` wraps nothing.
       res.on('close', answered);
     }

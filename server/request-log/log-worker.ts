@@ -9,7 +9,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { makeRequestLogTable, openRequestLogDatabase } from './store.ts';
-import { type CapturedRequest, makeLogWriter } from './writer.ts';
+import { unpackBatch } from './batch-wire.ts';
+import { makeLogWriter } from './writer.ts';
 import { yieldToAnswers } from './yield-to-answers.ts';
 
 /** What the thread is started with. */
@@ -47,7 +48,7 @@ function pruneAll(): void {
   }
 }
 
-parentPort!.on('message', (message: { batch: CapturedRequest[]; listened: string[]; handedAt: number } | { clear: true } | { settle: true } | { close: true }) => {
+parentPort!.on('message', (message: { batch: unknown[]; listened: string[]; handedAt: number } | { clear: true } | { settle: true } | { close: true }) => {
   if ('settle' in message) {
     pruneAll();
     parentPort!.postMessage({ settled: true });
@@ -69,7 +70,7 @@ parentPort!.on('message', (message: { batch: CapturedRequest[]; listened: string
   }
   priority.waited(Date.now() - message.handedAt);
   try {
-    const summaries = writer.write(message.batch, new Set(message.listened));
+    const summaries = writer.write(unpackBatch(message.batch), new Set(message.listened));
     if (summaries.length > 0) parentPort!.postMessage({ summaries });
   } catch (error) {
     report(error);

@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openPool } from '../store/postgres/pool.ts';
 import { makePostgresLogTable } from './postgres-table.ts';
 import { makePostgresLogWriter } from './postgres-writer.ts';
-import type { CapturedRequest } from './writer.ts';
+import { unpackBatch } from './batch-wire.ts';
 
 /** What the thread is started with: the database's URL (password and all), and how much to keep. */
 export interface PostgresLogWorkerData {
@@ -17,7 +17,7 @@ export interface PostgresLogWorkerData {
   pruneStep: number;
 }
 
-type Message = { batch: CapturedRequest[]; listened: string[] } | { clear: true } | { settle: true } | { close: true };
+type Message = { batch: unknown[]; listened: string[] } | { clear: true } | { settle: true } | { close: true };
 
 const { url, retention, pruneStep } = workerData as PostgresLogWorkerData;
 const pool = openPool(url, { max: 1, synchronousCommit: false });
@@ -31,7 +31,7 @@ async function handle(message: Message): Promise<void> {
     await pool.end();
     post({ closed: true });
   } else {
-    const summaries = await writer.write(message.batch, new Set(message.listened));
+    const summaries = await writer.write(unpackBatch(message.batch), new Set(message.listened));
     if (summaries.length > 0) post({ summaries });
   }
 }

@@ -8,6 +8,9 @@ import { makeRequestLog, type SqliteRequestLog } from './recorder.ts';
 import { openRequestLog } from '../start/start-sandbox.ts';
 import { testEngine } from '../../dev/testing/test-store.ts';
 import { openStore } from '../store/index.ts';
+import { openDatabase } from '../store/db.ts';
+import { makeRequestLogTable } from './store.ts';
+import { type CapturedRequest, entryOf, makeLogWriter } from './writer.ts';
 import { call, memoryStore, sandboxClient, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from '../../dev/testing/sandbox.ts';
 
 const ORDERS = '/api/v1/integration/orders';
@@ -17,6 +20,36 @@ const requestIdOf = (answer: { headers: Headers }) => answer.headers.get('x-requ
 async function listedIds(url: string, tenantId: string): Promise<string[]> {
   return (await sandboxClient(url)('listRequests', `/tenants/${tenantId}/requests?limit=100`)).body.items.map((entry: { requestId: string }) => entry.requestId);
 }
+
+/** A captured request of `tenantId`, its request id naming it. */
+const captured = (tenantId: string, requestId: string): CapturedRequest => ({
+  tenantId, operation: 'whoami', method: 'GET', target: '/api/v1/integration/whoami', status: 200, latencyMs: 1, keyId: 'key_x', requestId,
+  idempotencyKey: null, replayed: false, requestContentType: null, requestBytes: 0, responseContentType: 'application/json', responseBytes: 2,
+  startedAt: Date.now(), requestBody: null, responseBody: '{}', orderIds: [], tripIds: [], fault: null, feedPage: null,
+});
+
+describe('the writer’s pruning', () => {
+  it('deletes exactly the oldest entries over the retention, a bounded step at a time, and counts a tenant it meets first', () => {
+    const db = openDatabase(':memory:', 'request-log');
+    const table = makeRequestLogTable(db);
+    // Entries written before this writer started (a restart): counted, not assumed.
+    table.insert(['a0', 'a1', 'a2'].map((id) => entryOf(captured('A', id))));
+    const writer = makeLogWriter(table, { retention: 5, pruneStep: 2 });
+    writer.write(Array.from({ length: 9 }, (_, n) => captured('A', `a${n + 3}`)), new Set());
+    writer.write([captured('B', 'b0'), captured('B', 'b1')], new Set());
+    const ids = (tenantId: string) => (db.prepare('SELECT request_id FROM request_log WHERE tenant_id = ? ORDER BY id').pluck().all(tenantId) as string[]);
+    let steps = 0;
+    while (writer.pruneSome()) steps += 1;
+    // 12 of A over a retention of 5: 7 deleted, 2 a step (4 steps, the last with one).
+    expect(steps + 1).toBe(4);
+    expect(ids('A')).toEqual(['a7', 'a8', 'a9', 'a10', 'a11']);
+    expect(ids('B')).toEqual(['b0', 'b1']);
+    writer.write([captured('A', 'a12')], new Set());
+    while (writer.pruneSome());
+    expect(ids('A')).toEqual(['a8', 'a9', 'a10', 'a11', 'a12']);
+    db.close();
+  });
+});
 
 describe('retention', () => {
   it('keeps the last N entries of each tenant and leaves other tenants alone; 0 turns the log off', async () => {

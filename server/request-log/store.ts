@@ -143,24 +143,29 @@ export type RequestLogReads = ReturnType<typeof makeRequestLogReads>;
 // requirement: D48
 /** Request-log statements on SQLite, prepared once: the writer's, on whichever thread writes. */
 export function makeRequestLogTable(db: Db) {
+  // Positional parameters: better-sqlite3 binds a named one by looking its name up on the object, each row.
   const insert = db.prepare(`INSERT INTO request_log (tenant_id, at, operation, method, target, status, problem_type, field_errors,
     latency_ms, key_id, request_id, idempotency_key, replayed, request_content_type, request_body, request_bytes,
     response_content_type, response_body, response_bytes, order_ids, trip_ids, fault, feed_page)
-    VALUES (@tenantId, @at, @operation, @method, @target, @status, @problemType, @fieldErrors, @latencyMs, @keyId, @requestId,
-    @idempotencyKey, @replayed, @requestContentType, @requestBody, @requestBytes, @responseContentType, @responseBody,
-    @responseBytes, @orderIds, @tripIds, @fault, @feedPage)`);
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const page = db.prepare<unknown[], LogSummaryRow>(PAGE.sqlite);
   const one = db.prepare<[string, number], LogRow>(ONE.sqlite);
   const after = db.prepare<[string, number, number], LogSummaryRow>(AFTER.sqlite);
   const count = db.prepare<[string], { n: number }>(COUNT.sqlite);
-  // The newest id that falls outside the last `keep` entries of the tenant.
-  const cutoff = db.prepare<[string, number], number>('SELECT id FROM request_log WHERE tenant_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?').pluck();
-  const deleteStep = db.prepare(
-    'DELETE FROM request_log WHERE id IN (SELECT id FROM request_log WHERE tenant_id = ? AND id <= ? ORDER BY id LIMIT ?)',
-  );
+  // The tenant's oldest entries: the walk reads only the rows it deletes (an OFFSET past the
+  // entries kept would read all of them, every time).
+  const deleteOldest = db.prepare('DELETE FROM request_log WHERE id IN (SELECT id FROM request_log WHERE tenant_id = ? ORDER BY id LIMIT ?)');
   const clear = db.prepare('DELETE FROM request_log');
   const insertAll = db.transaction((entries: NewLogEntry[]): number[] =>
-    entries.map((entry) => Number(insert.run({ ...entry, replayed: entry.replayed ? 1 : 0 }).lastInsertRowid)),
+    entries.map((e) =>
+      Number(
+        insert.run(
+          e.tenantId, e.at, e.operation, e.method, e.target, e.status, e.problemType, e.fieldErrors, e.latencyMs, e.keyId, e.requestId,
+          e.idempotencyKey, e.replayed ? 1 : 0, e.requestContentType, e.requestBody, e.requestBytes, e.responseContentType, e.responseBody,
+          e.responseBytes, e.orderIds, e.tripIds, e.fault, e.feedPage,
+        ).lastInsertRowid,
+      ),
+    ),
   );
 
   return {
@@ -184,13 +189,9 @@ export function makeRequestLogTable(db: Db) {
     count(tenantId: string): number {
       return count.get(tenantId)!.n;
     },
-    /** The newest id beyond the tenant's last `keep` entries, or undefined when it has no more than `keep`. */
-    cutoff(tenantId: string, keep: number): number | undefined {
-      return cutoff.get(tenantId, keep);
-    },
-    /** Deletes at most `limit` of the tenant's oldest entries with an id up to `upTo`; returns how many. */
-    deleteStep(tenantId: string, upTo: number, limit: number): number {
-      return deleteStep.run(tenantId, upTo, limit).changes;
+    /** Deletes the tenant's `limit` oldest entries (fewer when it has fewer); returns how many. */
+    deleteStep(tenantId: string, limit: number): number {
+      return deleteOldest.run(tenantId, limit).changes;
     },
     /** Deletes every entry (the sandbox's reset, D38). */
     clear(): void {

@@ -1,13 +1,14 @@
 /**
  * A request log's writer thread (D48), on either engine: the event loop only hands each
  * batch over; cutting the bodies, writing and pruning happen on the thread. Messages to
- * it: `{ batch, listened }` (answered `{ summaries }` for the listened tenants' entries),
+ * it: `{ batch, listened }` (the batch packed: batch-wire.ts) (answered `{ summaries }` for the listened tenants' entries),
  * `{ clear: true }`, `{ settle: true }` (answered `{ settled: true }` once every batch before
  * it is written and pruned), `{ close: true }` (answered `{ closed: true }`); `{ error }` on a failure.
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { packBatch } from './batch-wire.ts';
 import type { BatchSink, SinkOptions } from './sink.ts';
 import type { LogSummaryRow } from './store.ts';
 
@@ -36,7 +37,7 @@ export function workerSink(script: 'log-worker' | 'postgres-log-worker', workerD
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
     write(batch, listened) {
-      worker.postMessage({ batch, listened: [...listened], handedAt: Date.now() });
+      worker.postMessage({ batch: packBatch(batch), listened: [...listened], handedAt: Date.now() });
     },
     clear() {
       worker.postMessage({ clear: true });

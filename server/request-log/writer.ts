@@ -1,7 +1,8 @@
 /**
  * What the request log does with a batch (D48), on whichever thread writes it: cut the
  * bodies to 16 KiB, read the problem's type and field errors, insert the batch, and prune
- * each tenant to its last `retention` entries a bounded step at a time.
+ * each tenant to its last `retention` entries a bounded step at a time (SQLite; the
+ * PostgreSQL writer is postgres-writer.ts).
  */
 import type { FaultMark } from '../faults/plan.ts';
 import { BODY_LIMIT, type LogSummaryRow, type NewLogEntry, type RequestLogTable } from './store.ts';
@@ -124,22 +125,27 @@ export function summaryOf(id: number, entry: NewLogEntry): LogSummaryRow {
 /** The writing half of the request log over `table`. */
 export function makeLogWriter(table: RequestLogTable, options: { retention: number; pruneStep: number }) {
   const { retention, pruneStep } = options;
-  // An estimate of each tenant's entry count (a count on its first write, then kept up), to prune only when over.
+  // Each tenant's entry count: counted on its first write, then kept up. This writer is the
+  // only one that adds or deletes entries of its file, so the count stays exact.
   const counts = new Map<string, number>();
   const overRetention = new Set<string>();
 
-  /** One bounded prune step of one tenant; true when the tenant is within its retention. */
+  /**
+   * One bounded prune step of one tenant: deletes its oldest entries over the retention, at
+   * most `pruneStep`; true when the tenant is within its retention. Fewer deleted than
+   * counted over (the file changed under the writer) counts the tenant again.
+   */
   function pruneTenant(tenantId: string): boolean {
-    const upTo = table.cutoff(tenantId, retention);
-    if (upTo === undefined) {
-      counts.set(tenantId, table.count(tenantId));
+    const count = counts.get(tenantId) ?? table.count(tenantId);
+    const step = Math.min(count - retention, pruneStep);
+    if (step <= 0) {
+      counts.set(tenantId, count);
       return true;
     }
-    if (table.deleteStep(tenantId, upTo, pruneStep) < pruneStep) {
-      counts.set(tenantId, retention);
-      return true;
-    }
-    return false;
+    const deleted = table.deleteStep(tenantId, step);
+    const left = deleted === step ? count - deleted : table.count(tenantId);
+    counts.set(tenantId, left);
+    return left <= retention;
   }
 
   return {

@@ -4,6 +4,7 @@ import express from 'express';
 import { operations } from '../../spec/load.ts';
 import { makeCursorCodec } from '../domain/cursor.ts';
 import { newAdminToken } from '../http/admin-auth.ts';
+import { withContext } from '../http/context.ts';
 import { makeErrorHandler } from '../http/error-handler.ts';
 import { makeFallback, type RouteShape } from '../http/fallback.ts';
 import { deriveAppClasses } from '../http/server.ts';
@@ -11,7 +12,7 @@ import { makeRequestId } from '../http/request-id.ts';
 import { expressRouterOf, makeIntegrationRoutes } from '../integration/routes.ts';
 import { makeDispatch, type Middleware } from '../http/dispatch.ts';
 import { consoleLogger, type Logger, makeAccessLog } from '../http/log.ts';
-import { makeRequestCapture } from '../request-log/capture.ts';
+import { captureAnswersOf, makeRequestCapture } from '../request-log/capture.ts';
 import type { RequestLog } from '../request-log/recorder.ts';
 import { makeSandboxRouter, SANDBOX_PREFIX, sandboxOperations } from '../control-plane/routes.ts';
 import { simulationOf } from '../simulation/runner.ts';
@@ -86,8 +87,10 @@ export async function createApp(options: AppOptions): Promise<SandboxApp> {
   const dispatch = makeDispatch({ routes: integration, prelude, onError: errorHandler, fallthrough: fallback });
   // The server makes its requests and responses with these prototypes' classes (server/http/server.ts).
   deriveAppClasses(app);
+  if (requestLog !== null) captureAnswersOf(app.response);
   return Object.assign(
     function sandbox(req: IncomingMessage, res: ServerResponse): void {
+      withContext(res);
       if (!dispatch(req, res)) app(req as express.Request, res as express.Response);
     },
     { request: app.request, response: app.response },
