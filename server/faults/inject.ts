@@ -121,7 +121,7 @@ function interceptAnswer(res: Response, plan: FaultPlan, faults: Faults): void {
     if (actsAfterWrite(plan) && (this.statusCode < 200 || this.statusCode > 299)) {
       for (const rule of plan.afterRules) faults.unfire(rule);
       const context = contextOf(this);
-      if (plan.beforeMark === null) delete context.fault;
+      if (plan.beforeMark === null) context.fault = undefined;
       else context.fault = { mark: plan.beforeMark };
       Reflect.apply(end, this, args);
       return this;

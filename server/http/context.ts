@@ -39,6 +39,16 @@ export class RequestContext {
   fault: InjectedFault | undefined = undefined;
   /** The feed page this request answered, as the request log keeps it (D48). */
   feedPage: LoggedPage | undefined = undefined;
+  /**
+   * Headers of the answer not set on the response yet, as name, value, name, value: the answer
+   * writes them with its own in one `writeHead` (a `setHeader` each cost 3–4 times as much),
+   * or, written any other way, the response sets them before its head goes out
+   * (`writePendingHeaders`, server/http/reply.ts).
+   */
+  headers: string[] = [];
+  /** The answer's content type and byte length, when it was written with `writeHead` alone (the response then holds no header to read). */
+  answerType: string | null = null;
+  answerBytes = 0;
   /** Whether the request log records this request's answer (server/request-log/capture.ts), and when it started (wall clock, ms, and `performance.now()`). */
   logged = false;
   logStartedAt = 0;
@@ -50,6 +60,27 @@ export class RequestContext {
 /** The request context of `res` (made with the request: `withContext`). */
 export function contextOf(res: Response): RequestContext {
   return res.locals as RequestContext;
+}
+
+/**
+ * Sets header `name` of the answer of `res`: kept in its request context until the answer is
+ * written (replacing one of the same name kept before), or set on the response at once when
+ * it has none (a response the sandbox's app did not make).
+ */
+export function setAnswerHeader(res: Response, name: string, value: string): void {
+  const context = res.locals;
+  if (!(context instanceof RequestContext)) {
+    res.setHeader(name, value);
+    return;
+  }
+  const { headers } = context;
+  for (let at = 0; at < headers.length; at += 2) {
+    if (headers[at] === name) {
+      headers[at + 1] = value;
+      return;
+    }
+  }
+  headers.push(name, value);
 }
 
 /** Gives `res` a fresh request context, before any middleware runs (Express keeps a `locals` it finds). */

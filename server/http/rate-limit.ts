@@ -10,16 +10,16 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { TenantClock } from '../domain/time.ts';
 import type { TenantVersions } from '../tenants/versions.ts';
-import { principalOf } from './context.ts';
+import { principalOf, setAnswerHeader } from './context.ts';
 import { problem } from './problem.ts';
 import { type Bucket, fullBucket, limitHeaders, type SharedBuckets, take } from './token-bucket.ts';
 
 /** Answers the request after its token was taken (or not): the headers, then 429 or on. */
 function limited(res: Response, next: NextFunction, limit: number, tokens: number, taken: boolean): void {
   const { remaining, reset } = limitHeaders(tokens, limit);
-  res.setHeader('RateLimit-Limit', String(limit));
-  res.setHeader('RateLimit-Remaining', String(remaining));
-  res.setHeader('RateLimit-Reset', String(reset));
+  setAnswerHeader(res, 'RateLimit-Limit', String(limit));
+  setAnswerHeader(res, 'RateLimit-Remaining', String(remaining));
+  setAnswerHeader(res, 'RateLimit-Reset', String(reset));
   if (!taken) {
     next(problem('api.rate_limited', `Rate limit of ${limit} requests per minute exceeded; retry after ${reset} s.`, undefined, { headers: { 'Retry-After': String(reset) } }));
     return;

@@ -1,6 +1,6 @@
 /** The two ways an answer leaves the server; both tell the idempotency store what was sent. */
 import type { Request, Response } from 'express';
-import { contextOf } from './context.ts';
+import { contextOf, RequestContext } from './context.ts';
 import type { ProblemError } from './problem.ts';
 
 /**
@@ -24,13 +24,48 @@ function answer(res: Response, status: number, contentType: string | null, body:
 /**
  * Writes `body` with its type and length straight to Node's response: the text is final,
  * so Express's `send` (type sniffing, ETag and freshness checks) would only cost time on the
- * feeds' hot path. Node itself leaves the body out of an answer to HEAD.
+ * feeds' hot path. Node itself leaves the body out of an answer to HEAD. The head goes out in
+ * one `writeHead` with the headers the request context kept (request id, rate limit), unless
+ * something took over `end` (a fault, D51, may still change the head when the answer comes):
+ * then the headers are set on the response and the head is written at `end`, as before.
  */
 function writeText(res: Response, status: number, contentType: string, body: string): void {
+  const type = `${contentType}; charset=utf-8`;
+  const bytes = Buffer.byteLength(body);
+  const context = res.locals;
+  if (context instanceof RequestContext && !Object.hasOwn(res, 'end') && !res.headersSent) {
+    const headers = context.headers;
+    context.headers = [];
+    headers.push('Content-Type', type, 'Content-Length', String(bytes));
+    context.answerType = type;
+    context.answerBytes = bytes;
+    res.writeHead(status, headers);
+    res.end(body);
+    return;
+  }
   res.statusCode = status;
-  res.setHeader('Content-Type', `${contentType}; charset=utf-8`);
-  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.setHeader('Content-Type', type);
+  res.setHeader('Content-Length', bytes);
   res.end(body);
+}
+
+/**
+ * Makes the responses of `prototype` set the headers their request context kept
+ * (`setAnswerHeader`) before their head goes out, however it goes out: Node writes every
+ * head through `writeHead`, called or implied by the first write or `end`. Once per prototype.
+ */
+export function writePendingHeaders(prototype: Response): void {
+  if (Object.hasOwn(prototype, 'writeHead')) return;
+  const writeHead = prototype.writeHead;
+  prototype.writeHead = function writeHeadWithPending(this: Response, ...args: unknown[]): Response {
+    const context = this.locals;
+    if (context instanceof RequestContext && context.headers.length > 0) {
+      const pending = context.headers;
+      context.headers = [];
+      for (let at = 0; at < pending.length; at += 2) if (!this.hasHeader(pending[at]!)) this.setHeader(pending[at]!, pending[at + 1]!);
+    }
+    return Reflect.apply(writeHead, this, args) as Response;
+  } as Response['writeHead'];
 }
 
 // requirement: int.service.json

@@ -1,7 +1,7 @@
 /** Request ids (D23): every answer carries `X-Request-Id`, echoing a sane client value. */
 import { randomBytes } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { contextOf } from './context.ts';
+import { contextOf, setAnswerHeader } from './context.ts';
 
 const ACCEPTED = /^[\x21-\x7e]{1,128}$/;
 
@@ -23,7 +23,7 @@ export function makeRequestId() {
     const sent = req.headers['x-request-id'];
     const id = typeof sent === 'string' && ACCEPTED.test(sent) ? sent : newRequestId();
     contextOf(res).requestId = id;
-    res.setHeader('X-Request-Id', id);
+    setAnswerHeader(res, 'X-Request-Id', id);
     next();
   };
 }

@@ -53,10 +53,11 @@ export function makeRequestCapture(options: { log: RequestLog }) {
     const req = res.req;
     const operation = context.operation;
     if (operation === undefined) return;
-    const contentType = res.getHeader('content-type');
+    // An answer written with `writeHead` alone (server/http/reply.ts) holds no header to read: its context says.
+    const contentType = context.answerType ?? res.getHeader('content-type');
     const raw = context.rawBody;
     const answer = injected?.answer !== undefined ? injected.answer : context.logAnswer;
-    const length = injected?.answer !== undefined ? (answer === null ? 0 : Buffer.byteLength(answer)) : Number(res.getHeader('content-length'));
+    const length = injected?.answer !== undefined ? (answer === null ? 0 : Buffer.byteLength(answer)) : context.answerType !== null ? context.answerBytes : Number(res.getHeader('content-length'));
     // What the client got: the status sent, or 0 when no answer reached it (D51).
     const status = injected?.status ?? (res.writableFinished || res.headersSent ? res.statusCode : 0);
     const request: CapturedRequest = {

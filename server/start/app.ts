@@ -9,6 +9,7 @@ import { makeErrorHandler } from '../http/error-handler.ts';
 import { makeFallback, type RouteShape } from '../http/fallback.ts';
 import { deriveAppClasses } from '../http/server.ts';
 import { makeRequestId } from '../http/request-id.ts';
+import { writePendingHeaders } from '../http/reply.ts';
 import { expressRouterOf, makeIntegrationRoutes } from '../integration/routes.ts';
 import { makeDispatch, type Middleware } from '../http/dispatch.ts';
 import { consoleLogger, type Logger, makeAccessLog } from '../http/log.ts';
@@ -87,6 +88,8 @@ export async function createApp(options: AppOptions): Promise<SandboxApp> {
   const dispatch = makeDispatch({ routes: integration, prelude, onError: errorHandler, fallthrough: fallback });
   // The server makes its requests and responses with these prototypes' classes (server/http/server.ts).
   deriveAppClasses(app);
+  // Its responses set the headers their request context kept (request id, rate limit) before their head goes out.
+  writePendingHeaders(app.response);
   if (requestLog !== null) captureAnswersOf(app.response);
   return Object.assign(
     function sandbox(req: IncomingMessage, res: ServerResponse): void {
