@@ -16,7 +16,9 @@ export function packBatch(batch: readonly CapturedRequest[]): unknown[] {
   for (const e of batch) {
     packed.push(
       e.tenantId, e.operation, e.method, e.target, e.status, e.latencyMs, e.keyId, e.requestId, e.idempotencyKey, e.replayed, e.requestContentType,
-      e.requestBytes, e.responseContentType, e.responseBytes, e.startedAt, e.requestBody, e.responseBody, e.orderIds, e.tripIds, e.fault, e.feedPage,
+      e.requestBytes, e.responseContentType, e.responseBytes, e.startedAt, e.requestBody, e.responseBody,
+      // Most entries changed nothing: null crosses cheaper than an empty array.
+      e.orderIds.length === 0 ? null : e.orderIds, e.tripIds.length === 0 ? null : e.tripIds, e.fault, e.feedPage,
     );
   }
   return packed;
@@ -46,8 +48,8 @@ export function unpackBatch(packed: readonly unknown[]): CapturedRequest[] {
       startedAt: v[14] as number,
       requestBody: v[15] as Uint8Array | null,
       responseBody: v[16] as string | Uint8Array | null,
-      orderIds: v[17] as string[],
-      tripIds: v[18] as string[],
+      orderIds: (v[17] as string[] | null) ?? [],
+      tripIds: (v[18] as string[] | null) ?? [],
       fault: v[19] as CapturedRequest['fault'],
       feedPage: v[20] as string | null,
     });
