@@ -68,6 +68,16 @@ function writeProblem(response: ServerResponse, status: number, reason: string, 
 }
 
 /**
+ * A class derived from `Base` with nothing of its own, made anonymous on purpose: run from the
+ * sources, tsx (esbuild's keepNames) names a named class by redefining its `name` afterwards,
+ * and a response class so changed kept V8 from ever optimizing Node's `parserOnIncoming`
+ * (every try aborted on a changed dependency), which then ran unoptimized for every request.
+ */
+function subclassOf<T extends abstract new (...args: never[]) => object>(Base: T): T {
+  return class extends (Base as unknown as new (...args: unknown[]) => object) {} as unknown as T;
+}
+
+/**
  * Gives `app` request and response prototypes of classes derived from Node's own, so that
  * the server makes its requests and responses with them (`createHttpServer`) and Express,
  * which gives every request and response `app.request` and `app.response` as prototypes with
@@ -83,12 +93,12 @@ function writeProblem(response: ServerResponse, status: number, reason: string, 
 export function deriveAppClasses(app: Pick<Express, 'request' | 'response'>): { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } {
   const derived = (prototype: object) => Object.hasOwn(prototype, 'constructor') ? (prototype.constructor as { prototype: unknown }).prototype === prototype : false;
   if (!derived(app.request)) {
-    class AppRequest extends IncomingMessage {}
+    const AppRequest = subclassOf(IncomingMessage);
     Object.setPrototypeOf(AppRequest.prototype, app.request);
     app.request = AppRequest.prototype as Express['request'];
   }
   if (!derived(app.response)) {
-    class AppResponse extends ServerResponse {}
+    const AppResponse = subclassOf(ServerResponse);
     Object.setPrototypeOf(AppResponse.prototype, app.response);
     app.response = AppResponse.prototype as Express['response'];
   }
