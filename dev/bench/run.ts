@@ -116,7 +116,7 @@ async function compare(
         const waited = await waitForQuiet({ onWait: (busy) => progress(`waiting for other work on the machine to finish (${Math.round(busy)}% of a core busy)`) });
         if (waited === null) progress('  the machine did not go quiet within a minute; measuring anyway');
         progress(`running ${label} (${settings.warmupS} s warm-up + ${settings.durationS} s)`);
-        // The baseline gets the same requests, key header included, and ignores the key.
+        // The baseline gets the same requests, key header included: on PostgreSQL it takes the key's token as the sandbox does, else it ignores the key.
         const figures = await measure(server, FEED_PATH, cursors, database.keys, settings);
         runs.push({ server: server.name, scenario, orders: database.orders, round, figures });
         const bad = figures.non2xx + figures.errors + figures.timeouts;

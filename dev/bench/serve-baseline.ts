@@ -4,7 +4,11 @@
  * (`makeOrders(...).feedPage`), its cursor codec, and the page text of
  * `server/integration/feeds.ts` — with no Express, auth, rate limit, validation or
  * request id. The tenant is fixed on the command line. Prints its base URL on stdout.
- * Over a SQLite file, or the PostgreSQL database a `postgres://` URL names.
+ * Over a SQLite file, or the PostgreSQL database a `postgres://` URL names. On PostgreSQL it
+ * also makes the one statement the sandbox makes there for every request besides the feed's
+ * (D81: the key's rate-limit token, with the tenant's version), for the key the request
+ * names, so that both servers send the database the same SQL (issue 25); on SQLite the
+ * sandbox takes its tokens in memory.
  *
  *   node --import tsx dev/bench/serve-baseline.ts --db FILE|URL --tenant ID [--port 0]
  */
@@ -21,6 +25,8 @@ import { postgresSql } from '../../server/store/postgres/sql.ts';
 import { type Sql, statement } from '../../server/store/sql.ts';
 import { sqliteSql } from '../../server/store/sqlite-sql.ts';
 import { makeTenants } from '../../server/tenants/store.ts';
+import { makeSharedBuckets } from '../../server/http/token-bucket.ts';
+import { MAX_RATE_LIMIT } from '../../server/tenants/keys.ts';
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, tenant: { type: 'string' }, port: { type: 'string', default: '0' } } });
 if (values.db === undefined || values.tenant === undefined) throw new Error('--db FILE|URL and --tenant ID are required');
@@ -40,6 +46,9 @@ const orders = makeOrders(sql, makeTenants(sql, systemClock));
 const secret = await sql.one<{ value: string }>(statement("SELECT value FROM meta WHERE key = 'secret:cursor'"));
 if (secret === undefined) throw new Error('the database has no cursor secret; rebuild it with --rebuild');
 const cursors = makeCursorCodec(Buffer.from(secret.value, 'base64'));
+// The bench's keys each allow MAX_RATE_LIMIT a minute (build-db.ts); the key id is in the key's text.
+const buckets = sql.engine === 'postgres' ? makeSharedBuckets(sql, systemClock) : null;
+const KEY_ID = /^wbk_([A-Za-z0-9]{12})_/;
 
 const server = createServer(async (req, res) => {
   const url = req.url ?? '';
@@ -47,6 +56,14 @@ const server = createServer(async (req, res) => {
   if ((mark === -1 ? url : url.slice(0, mark)) !== '/api/v1/integration/orders') {
     res.writeHead(404).end();
     return;
+  }
+  if (buckets !== null) {
+    const keyId = KEY_ID.exec(String(req.headers['x-api-key'] ?? ''))?.[1];
+    if (keyId === undefined) {
+      res.writeHead(401).end();
+      return;
+    }
+    await buckets.take(tenantId, `key_${keyId}`, MAX_RATE_LIMIT);
   }
   const query = new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1));
   const cursor = query.get('cursor');
