@@ -47,3 +47,12 @@ describe('the batch wire format', () => {
     expect(() => unpackBatch(packBatch([entry(1)]).slice(1))).toThrow(/multiple of 21/);
   });
 });
+
+describe('the feed page text', () => {
+  it('is JSON.stringify’s text of [nextCursor, items] for the keys the sandbox writes', async () => {
+    const { feedPageText } = await import('./capture.ts');
+    const items = [['0b0c6c1e-1f0e-4f7e-9b1a-3c2d1e0f9a8b', '2026-11-27T08:00:00.000Z', 'New'], ['trp_x', '2026-11-27T08:00:00.001Z', 'OnHold']] as const;
+    for (const nextCursor of ['eyJ.abc_-', null]) expect(feedPageText({ nextCursor, items })).toBe(JSON.stringify([nextCursor, items]));
+    expect(feedPageText({ nextCursor: null, items: [] })).toBe('[null,[]]');
+  });
+});

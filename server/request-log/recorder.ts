@@ -1,6 +1,7 @@
 /**
  * The request log (D48): captured requests wait in memory and are written in batches
- * (every `flushMs`, at once when `batchSize` are waiting, and at close) by a sink of the
+ * (every `flushMs`, at once when `batchSize` are waiting or their bodies reach `batchChars`,
+ * and at close) by a sink of the
  * engine's. On SQLite the log is a database of its own beside the sandbox's
  * (`requestLogFile`): over a file a thread of its own writes it (`log-worker.ts`), so the
  * event loop only hands a batch over; in memory, where no other connection can reach the
@@ -61,11 +62,21 @@ export interface SqliteRequestLog extends RequestLog {
 }
 
 
+/**
+ * How much body and page text a batch holds before it goes, whatever its age: answers kept
+ * waiting across a young-generation collection are copied by it and moved to the old one
+ * (a batch of 200 feed pages is about 3.5 MB), while the copy `postMessage` makes lives
+ * outside the JavaScript heap.
+ */
+export const BATCH_CHARS = 256 * 1024;
+
 /** Options of the request log; the defaults are `waybill serve`'s. */
 export interface RequestLogOptions {
   retention?: number;
   flushMs?: number;
   batchSize?: number;
+  /** A batch goes once its bodies and pages hold this many characters (bytes of a request body), whatever its age. */
+  batchChars?: number;
   pruneStep?: number;
   /** SQLite: where batches are written; `worker` needs a database file; default `worker` for a file, `main` for `:memory:`. */
   thread?: 'main' | 'worker';
@@ -83,6 +94,7 @@ export function makeRecorder(options: RequestLogOptions, sinkOf: (sinkOptions: S
   const retention = Math.max(1, options.retention ?? DEFAULT_LOG_RETENTION);
   const flushMs = options.flushMs ?? 50;
   const batchSize = options.batchSize ?? 200;
+  const batchChars = options.batchChars ?? BATCH_CHARS;
   const onError = options.onError ?? reportLogError;
   const listeners = new Map<string, Set<LogListener>>();
   const heard: LogListener = (summaries) => {
@@ -98,6 +110,8 @@ export function makeRecorder(options: RequestLogOptions, sinkOf: (sinkOptions: S
   };
   const sink = sinkOf({ retention, pruneStep: options.pruneStep ?? 500, onError, heard });
   let waiting: CapturedRequest[] = [];
+  // The characters of the bodies and pages waiting: a batch of big answers goes before it has aged.
+  let waitingChars = 0;
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
 
@@ -109,6 +123,7 @@ export function makeRecorder(options: RequestLogOptions, sinkOf: (sinkOptions: S
     if (waiting.length === 0) return;
     const batch = waiting;
     waiting = [];
+    waitingChars = 0;
     sink.write(batch, new Set(listeners.keys()));
   }
 
@@ -117,7 +132,8 @@ export function makeRecorder(options: RequestLogOptions, sinkOf: (sinkOptions: S
     record(request) {
       if (closed) return;
       waiting.push(request);
-      if (waiting.length >= batchSize) flush();
+      waitingChars += (request.responseBody?.length ?? 0) + (request.requestBody?.length ?? 0) + (request.feedPage?.length ?? 0);
+      if (waiting.length >= batchSize || waitingChars >= batchChars) flush();
       else if (timer === null) {
         timer = setTimeout(flush, flushMs);
         timer.unref();
@@ -147,6 +163,7 @@ export function makeRecorder(options: RequestLogOptions, sinkOf: (sinkOptions: S
     },
     clear() {
       waiting = [];
+      waitingChars = 0;
       sink.clear();
     },
     settle() {
