@@ -97,7 +97,8 @@ const LIVE_TRIPS = sqlList(['Confirmed', 'InProgress'] satisfies TripStatus[]);
 
 const COLUMNS = 'tenant_id, running, changes_per_minute, seed, unknown_statuses, run, started_at, changes, position, next_change_at, timeline, pool';
 const BY_TENANT = statement(`SELECT ${COLUMNS} FROM simulations WHERE tenant_id = ?`);
-const RUNNING_IDS = statement('SELECT tenant_id FROM simulations WHERE running = 1 ORDER BY tenant_id');
+/** The tenants whose simulation runs: on PostgreSQL each process's timer asks every tick (runner.ts), whatever else it serves. */
+export const RUNNING_IDS = statement('SELECT tenant_id FROM simulations WHERE running = 1 ORDER BY tenant_id');
 const UPSERT = statement(
   `INSERT INTO simulations (tenant_id, running, changes_per_minute, seed, unknown_statuses, run, started_at, changes, position, next_change_at, timeline)
    VALUES (?, 1, ?, ?, ?, 1, ?, 0, 0, ?, ?)
