@@ -99,9 +99,17 @@ export function requestLogFile(file: string): string {
   return file === ':memory:' || file === '' ? ':memory:' : `${file.replace(/\.db$/, '')}.requests.db`;
 }
 
+/**
+ * The log file's page size. A feed page's entry (its body cut at 16 KiB, and the page) spans
+ * five pages of SQLite's default 4 KiB and two of 16 KiB: writing and later pruning one cost
+ * the writer thread ~104 µs of CPU at 4 KiB and ~65 µs at 16 KiB (200-entry batches at the
+ * retention); a caught-up poll's entry costs the same at both (~11 µs). 32 and 64 KiB cost more.
+ */
+export const LOG_PAGE_SIZE = 16384;
+
 /** Opens (creating if needed) the request log's database `file`, commits unsynced. */
 export function openRequestLogDatabase(file: string): Db {
-  const db = openDatabase(file, 'request-log');
+  const db = openDatabase(file, 'request-log', { pageSize: LOG_PAGE_SIZE });
   db.pragma('synchronous = NORMAL');
   return db;
 }

@@ -27,11 +27,20 @@ export const MMAP_BYTES = 1024 * 1024 * 1024;
 /**
  * Opens (creating if needed) the database at `file` (`:memory:` allowed) and brings its
  * schema up to date; `schema` names a folder of `migrations/` for a database of another
- * kind (the request log's, D48).
+ * kind (the request log's, D48). `pageSize` is the file's page size: a new file is made with
+ * it, and one made with another is rewritten to it once (VACUUM, outside WAL, which fixes a
+ * file's page size), its rows kept.
  */
-export function openDatabase(file: string, schema?: string): Db {
+export function openDatabase(file: string, schema?: string, options: { pageSize?: number } = {}): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
+  if (options.pageSize !== undefined && db.pragma('page_size', { simple: true }) !== options.pageSize) {
+    // A new file takes the size before its first write; one already written, only once out of WAL.
+    const written = (db.pragma('page_count', { simple: true }) as number) > 0;
+    if (written) db.pragma('journal_mode = DELETE');
+    db.pragma(`page_size = ${options.pageSize}`);
+    if (written) db.exec('VACUUM');
+  }
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
