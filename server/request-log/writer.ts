@@ -54,7 +54,13 @@ const bufferOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffs
 /** A body as text cut to `BODY_LIMIT` bytes of UTF-8 (`bytes` is its whole length). */
 function cut(body: string | Uint8Array | null, bytes: number): string | null {
   if (body === null) return null;
-  if (typeof body === 'string') return bytes <= BODY_LIMIT ? body : Buffer.from(body.slice(0, BODY_LIMIT)).subarray(0, BODY_LIMIT).toString('utf8');
+  if (typeof body === 'string') {
+    if (bytes <= BODY_LIMIT) return body;
+    const head = body.slice(0, BODY_LIMIT);
+    // A character a byte (ASCII, as JSON answers mostly are): the first BODY_LIMIT characters are the first BODY_LIMIT
+    // bytes. Counting them is a third of encoding and decoding them (4 µs against 12 for a feed page).
+    return Buffer.byteLength(head) === head.length ? head : Buffer.from(head).subarray(0, BODY_LIMIT).toString('utf8');
+  }
   return bufferOf(body).subarray(0, BODY_LIMIT).toString('utf8');
 }
 
