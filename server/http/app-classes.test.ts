@@ -78,6 +78,7 @@ describe('an Express app served by createHttpServer', () => {
 describe('the sandbox', () => {
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   const seen: Seen[] = [];
+  const listeners: { finish: number; close: number }[] = [];
   beforeAll(async () => {
     sandbox = await startSandbox({
       store: ':memory:',
@@ -85,8 +86,10 @@ describe('the sandbox', () => {
       around: (app) =>
         Object.assign(
           (req: IncomingMessage, res: ServerResponse) => {
+            const finishing = res.listenerCount('finish');
             app(req, res);
             seen.push(seenOf(req, res));
+            listeners.push({ finish: res.listenerCount('finish') - finishing, close: res.listenerCount('close') });
           },
           { request: app.request, response: app.response },
         ),
@@ -102,5 +105,11 @@ describe('the sandbox', () => {
     // Express found the prototypes it gives already there, and changed none.
     expect(seen[1]!.requestPrototype).toBe(seen[0]!.requestPrototype);
     expect(seen[1]!.responsePrototype).toBe(seen[0]!.responsePrototype);
+  });
+
+  it('adds no listener to an integration call’s response: its connection and its log entry are kept by hooks of its class', async () => {
+    listeners.length = 0;
+    expect((await fetch(`${sandbox.url}/api/v1/integration/whoami`)).status).toBe(401);
+    expect(listeners).toEqual([{ finish: 0, close: 0 }]);
   });
 });

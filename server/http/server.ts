@@ -6,6 +6,7 @@
 import { createServer, IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express } from 'express';
+import { onAnswerEvent } from './answer-events.ts';
 import { newRequestId } from './request-id.ts';
 
 /** What the server hands its requests to: an Express app, or a listener carrying an Express app's prototypes. */
@@ -105,6 +106,47 @@ export function deriveAppClasses(app: Pick<Express, 'request' | 'response'>): { 
   return { IncomingMessage: app.request.constructor as typeof IncomingMessage, ServerResponse: app.response.constructor as typeof ServerResponse };
 }
 
+/** Where a connection's state is kept: on its socket. */
+const CONNECTION = Symbol('waybill connection');
+type TrackedSocket = Socket & { [CONNECTION]?: ConnectionState };
+
+/** The state of the connection over `socket`, made on first use. */
+function stateOf(socket: Socket): ConnectionState {
+  return ((socket as TrackedSocket)[CONNECTION] ??= { answers: [], answeredBytes: 0, latest: null, waiting: null, closing: false });
+}
+
+/** Writes the connection's last answer and half-closes it; the client's FIN, or LINGER_MS, closes it for good. */
+function endWith(socket: Socket, state: ConnectionState, answer: string): void {
+  state.closing = true;
+  socket.end(answer);
+  // Destroying the socket now would reset the connection while the client may still be
+  // sending, and a reset can discard the answers it has not read yet (RFC 9112 §9.6).
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+}
+
+/** Takes `answer` off the connection's answers in progress. */
+function forget(state: ConnectionState, answer: ServerResponse): void {
+  const at = state.answers.indexOf(answer);
+  if (at !== -1) state.answers.splice(at, 1);
+}
+
+/** An answer is written (Node has detached it from its socket by then; its request keeps it): one waiting behind it may go. */
+function answerFinished(response: ServerResponse): void {
+  const socket = response.req.socket;
+  const state = stateOf(socket);
+  forget(state, response);
+  state.answeredBytes = socket.bytesWritten;
+  if (state.answers.length === 0 && state.waiting !== null && socket.writable) endWith(socket, state, state.waiting);
+}
+
+/** An answer closed before it was written (its connection went): one waiting behind it never can go. */
+function answerClosed(response: ServerResponse): void {
+  const state = (response.req.socket as TrackedSocket)[CONNECTION];
+  if (state === undefined || response.writableFinished) return;
+  forget(state, response);
+  if (state.waiting !== null) response.req.socket.destroy();
+}
+
 // requirement: int.errors.problem-json
 // requirement: D23
 // requirement: D60
@@ -118,7 +160,12 @@ export function deriveAppClasses(app: Pick<Express, 'request' | 'response'>): { 
  */
 export function createHttpServer(app: RequestApp): Server {
   // Host is checked below, so that its absence is answered as a problem too.
-  const server = createServer({ requireHostHeader: false, ...deriveAppClasses(app) }, (request, response) => {
+  const classes = deriveAppClasses(app);
+  const Response = classes.ServerResponse;
+  const server = createServer({ requireHostHeader: false, ...classes }, (request, response) => {
+    const state = stateOf(request.socket);
+    state.latest = request;
+    state.answers.push(response);
     if (request.headers.host === undefined && request.httpVersion === '1.1') {
       writeProblem(response, 400, 'Bad Request', 'api.malformed_request', 'An HTTP/1.1 request must carry a Host header (RFC 9112 §3.2).', (request.url ?? '').split('?')[0]!);
       return;
@@ -138,50 +185,13 @@ export function createHttpServer(app: RequestApp): Server {
   // has gone, not half-closed: it waits for answers to begin, not for the rest of one.
   server.on('connection', (socket: Socket) => socket.on('end', clientEnded));
   function clientEnded(this: Socket): void {
-    if (connections.get(this)?.answers.some((answer) => answer.headersSent && !answer.writableEnded)) this.destroy();
+    if ((this as TrackedSocket)[CONNECTION]?.answers.some((answer) => answer.headersSent && !answer.writableEnded)) this.destroy();
   }
-  const connections = new WeakMap<Socket, ConnectionState>();
-  const stateOf = (socket: Socket): ConnectionState => {
-    let state = connections.get(socket);
-    if (state === undefined) connections.set(socket, (state = { answers: [], answeredBytes: 0, latest: null, waiting: null, closing: false }));
-    return state;
-  };
-  /** Writes the connection's last answer and half-closes it; the client's FIN, or LINGER_MS, closes it for good. */
-  const endWith = (socket: Socket, state: ConnectionState, answer: string): void => {
-    state.closing = true;
-    socket.end(answer);
-    // Destroying the socket now would reset the connection while the client may still be
-    // sending, and a reset can discard the answers it has not read yet (RFC 9112 §9.6).
-    setTimeout(() => socket.destroy(), LINGER_MS).unref();
-  };
-  // One pair of listeners for every answer (not two closures per request). Node has detached
-  // the response from its socket by then; the request keeps it.
-  function answerFinished(this: ServerResponse): void {
-    const socket = this.req.socket;
-    const state = stateOf(socket);
-    forget(state, this);
-    state.answeredBytes = socket.bytesWritten;
-    if (state.answers.length === 0 && state.waiting !== null && socket.writable) endWith(socket, state, state.waiting);
-  }
-  function answerClosed(this: ServerResponse): void {
-    const state = connections.get(this.req.socket);
-    if (state === undefined || this.writableFinished) return;
-    forget(state, this);
-    if (state.waiting !== null) this.req.socket.destroy();
-  }
-  const forget = (state: ConnectionState, answer: ServerResponse): void => {
-    const at = state.answers.indexOf(answer);
-    if (at !== -1) state.answers.splice(at, 1);
-  };
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const state = stateOf(request.socket);
-    state.latest = request;
-    state.answers.push(response);
-    // Ahead of Node's own listener, which closes the socket after this answer when the client
-    // half-closed it: the answer waiting behind this one must be written first.
-    response.prependListener('finish', answerFinished);
-    response.on('close', answerClosed);
-  });
+  // The response class's 'finish' and 'close' keep each connection's answers in order: hooks on its
+  // prototype, run ahead of any listener (Node's own, which closes a half-closed connection after an
+  // answer, included), not two listeners added to every response.
+  onAnswerEvent(Response.prototype, 'finish', answerFinished);
+  onAnswerEvent(Response.prototype, 'close', answerClosed);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const state = stateOf(socket);
     // The last answer is out or on its way: what the client still sends is read and dropped.

@@ -7,6 +7,7 @@
  */
 import type { NextFunction, Request, Response } from 'express';
 import { revokedKeyOf } from '../http/auth.ts';
+import { onAnswerEvent } from '../http/answer-events.ts';
 import { contextOf, type RequestContext } from '../http/context.ts';
 import { BODY_LIMIT, type LoggedPage } from './store.ts';
 import type { CapturedRequest, RequestLog } from './recorder.ts';
@@ -18,12 +19,17 @@ export const INTEGRATION_PREFIX = '/api/v1/integration/';
 const copyOf = (buffer: Buffer, max: number): Uint8Array => Uint8Array.prototype.slice.call(buffer, 0, max);
 
 /**
- * Makes `end` of the responses of `prototype` remember the body it is given for a request the
- * log records, then end as before. On the prototype, not on each response: an own `end` on
- * every response would give them another shape than Node's code meets elsewhere. A wrapper a
- * fault puts on one response (D51) calls this one in turn.
+ * Gives the responses of `prototype` what the request log needs of a request `capture` marked:
+ * `end` remembers the body it is given, then ends as before, and 'close' hands the request to
+ * the log. On the prototype, not on each response: an own `end` on every response would give
+ * them another shape than Node's code meets elsewhere, and a 'close' listener on each would be
+ * added and emitted per answer. A wrapper a fault puts on one response (D51) calls this `end` in turn.
  */
-export function captureAnswersOf(prototype: Response): void {
+export function captureAnswersOf(prototype: Response, capture: RequestCapture): void {
+  // 'close' rather than 'finish': a connection a fault cut (D51) never finishes its answer; it is emitted once.
+  onAnswerEvent(prototype, 'close', (res) => {
+    if ((res as Response).locals?.logged === true) capture.answered(res as Response);
+  });
   if (Object.hasOwn(prototype, 'end')) return;
   const end = prototype.end;
   prototype.end = function capturingEnd(this: Response, chunk?: unknown, encoding?: unknown, callback?: unknown): Response {
@@ -47,13 +53,15 @@ export function feedPageText(page: LoggedPage): string {
 }
 
 // requirement: D48
-/** Middleware recording the integration API's requests into `log`. */
-export function makeRequestCapture(options: { log: RequestLog }) {
+/** Middleware marking the integration API's requests for `log`, and what records one once its connection is done with it (`captureAnswersOf`). */
+export type RequestCapture = ((req: Request, res: Response, next: NextFunction) => void) & { answered(res: Response): void };
+
+/** Middleware recording the integration API's requests into `log` (its responses' class hooked by `captureAnswersOf`). */
+export function makeRequestCapture(options: { log: RequestLog }): RequestCapture {
   const { log } = options;
 
   /** Records the request once its connection is done with it: answered, or cut short by a fault (D51). */
-  function answered(this: Response): void {
-    const res = this;
+  function answered(res: Response): void {
     const context = contextOf(res);
     // A revoked key of a tenant is that tenant's request, refused 401; no key or an unknown one is nobody's.
     const principal = context.principal ?? revokedKeyOf(res);
@@ -98,15 +106,14 @@ export function makeRequestCapture(options: { log: RequestLog }) {
     log.record(request);
   }
 
-  return function requestCapture(req: Request, res: Response, next: NextFunction): void {
+  function requestCapture(req: Request, res: Response, next: NextFunction): void {
     if (req.url.startsWith(INTEGRATION_PREFIX)) {
       const context = contextOf(res);
       context.logged = true;
       context.logStartedAt = Date.now();
       context.logStartedMs = performance.now();
-      // 'close' rather than 'finish': a connection a fault cut (D51) never finishes its answer. It is emitted once: `on` wraps nothing.
-      res.on('close', answered);
     }
     next();
-  };
+  }
+  return Object.assign(requestCapture, { answered });
 }

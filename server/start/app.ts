@@ -65,7 +65,8 @@ export async function createApp(options: AppOptions): Promise<SandboxApp> {
   // What runs before any route, in the app and in the dispatcher alike.
   const { requestLog } = options;
   const prelude: Middleware[] = [makeRequestId()];
-  if (requestLog !== null) prelude.push(makeRequestCapture({ log: requestLog }));
+  const capture = requestLog === null ? null : makeRequestCapture({ log: requestLog });
+  if (capture !== null) prelude.push(capture);
   if (log.requests) prelude.push(makeAccessLog({ log }));
   app.use(...(prelude as express.RequestHandler[]));
   const sandboxShapes = sandboxOperations.map(({ path, method }) => ({ path: `${SANDBOX_PREFIX}${path}`, method }));
@@ -90,7 +91,7 @@ export async function createApp(options: AppOptions): Promise<SandboxApp> {
   deriveAppClasses(app);
   // Its responses set the headers their request context kept (request id, rate limit) before their head goes out.
   writePendingHeaders(app.response);
-  if (requestLog !== null) captureAnswersOf(app.response);
+  if (capture !== null) captureAnswersOf(app.response, capture);
   return Object.assign(
     function sandbox(req: IncomingMessage, res: ServerResponse): void {
       withContext(res);
