@@ -64,7 +64,7 @@ export function makeFeedHandler(feed: FeedName, options: { pages: PageSource; cu
     // requirement: D6
     const nextCursor = page.next === null ? null : options.cursors.encode(feed, tenantId, page.next);
     // The request log keeps the page's keys whatever the body's size (D48): taken from the rows, not the JSON.
-    contextOf(res).feedPage = { nextCursor, items: page.keys };
+    contextOf(res).feedPage = { nextCursor, keys: page.keys };
     sendJsonText(res, 200, pageJson(page.items, nextCursor));
   };
 }

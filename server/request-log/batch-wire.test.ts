@@ -1,7 +1,7 @@
 /** A batch packed for the writer thread arrives as it left: every field of every entry, in order. */
 import { describe, expect, it } from 'vitest';
 import { FIELD_COUNT, packBatch, unpackBatch } from './batch-wire.ts';
-import type { CapturedRequest } from './writer.ts';
+import { type CapturedRequest, feedPageText } from './writer.ts';
 
 /** An entry with every field set (`Required`: a field added to CapturedRequest must be added here too). */
 function entry(n: number): Required<CapturedRequest> {
@@ -26,33 +26,33 @@ function entry(n: number): Required<CapturedRequest> {
     orderIds: n % 2 === 0 ? [] : [`ord_${n}`],
     tripIds: [`trp_${n}`, `trp_${n + 1}`],
     fault: n % 2 === 0 ? null : { fault: 'latency', source: 'rule', ruleId: `flt_${n}`, when: 'before', latencyMs: n },
-    feedPage: n % 2 === 0 ? `[null,[["o${n}","2026-01-01T00:00:00.000Z","New"]]]` : null,
+    // A page with items and a cursor, a caught-up one, none.
+    feedPage: n % 4 === 0 ? { nextCursor: `eyJ.${n}`, keys: [`o${n}`, '2026-01-01T00:00:00.000Z', 'New', `o${n + 1}`, '2026-01-01T00:00:00.001Z', 'OnHold'] } : n % 4 === 2 ? { nextCursor: null, keys: [] } : null,
   } as Required<CapturedRequest>;
 }
 
 describe('the batch wire format', () => {
   it('carries every field of every entry across a structured clone, as a flat array', () => {
-    const batch = [entry(0), entry(1), entry(2), entry(3)];
+    const batch = [entry(0), entry(1), entry(2), entry(3), entry(4)];
     const packed = packBatch(batch);
     expect(packed).toHaveLength(batch.length * FIELD_COUNT);
     expect(packed.every((value) => value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Uint8Array || 'fault' in value)).toBe(true);
     expect(unpackBatch(structuredClone(packed))).toEqual(batch);
   });
 
-  it('has one value per field of an entry', () => {
-    expect(FIELD_COUNT).toBe(Object.keys(entry(0)).length);
+  it('has one value per field of an entry, the feed page two (its cursor, its keys)', () => {
+    expect(FIELD_COUNT).toBe(Object.keys(entry(0)).length + 1);
   });
 
   it('refuses a batch cut short', () => {
-    expect(() => unpackBatch(packBatch([entry(1)]).slice(1))).toThrow(/multiple of 21/);
+    expect(() => unpackBatch(packBatch([entry(1)]).slice(1))).toThrow(/multiple of 22/);
   });
 });
 
 describe('the feed page text', () => {
-  it('is JSON.stringify’s text of [nextCursor, items] for the keys the sandbox writes', async () => {
-    const { feedPageText } = await import('./capture.ts');
-    const items = [['0b0c6c1e-1f0e-4f7e-9b1a-3c2d1e0f9a8b', '2026-11-27T08:00:00.000Z', 'New'], ['trp_x', '2026-11-27T08:00:00.001Z', 'OnHold']] as const;
-    for (const nextCursor of ['eyJ.abc_-', null]) expect(feedPageText({ nextCursor, items })).toBe(JSON.stringify([nextCursor, items]));
-    expect(feedPageText({ nextCursor: null, items: [] })).toBe('[null,[]]');
+  it('is JSON.stringify’s text of [nextCursor, items] for the keys the sandbox writes', () => {
+    const items = [['0b0c6c1e-1f0e-4f7e-9b1a-3c2d1e0f9a8b', '2026-11-27T08:00:00.000Z', 'New'], ['trp_x', '2026-11-27T08:00:00.001Z', 'OnHold']];
+    for (const nextCursor of ['eyJ.abc_-', null]) expect(feedPageText({ nextCursor, keys: items.flat() })).toBe(JSON.stringify([nextCursor, items]));
+    expect(feedPageText({ nextCursor: null, keys: [] })).toBe('[null,[]]');
   });
 });

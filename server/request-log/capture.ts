@@ -9,7 +9,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { revokedKeyOf } from '../http/auth.ts';
 import { onAnswerEvent } from '../http/answer-events.ts';
 import { contextOf, type RequestContext } from '../http/context.ts';
-import { BODY_LIMIT, type LoggedPage } from './store.ts';
+import { BODY_LIMIT } from './store.ts';
 import type { CapturedRequest, RequestLog } from './recorder.ts';
 
 /** Where the integration API lives. */
@@ -37,19 +37,6 @@ export function captureAnswersOf(prototype: Response, capture: RequestCapture): 
     if (context?.logged === true && (typeof chunk === 'string' || Buffer.isBuffer(chunk))) context.logAnswer = chunk;
     return end.call(this, chunk, encoding as BufferEncoding, callback as () => void);
   } as Response['end'];
-}
-
-/**
- * A feed page as the log keeps it: `[nextCursor, [[id, updatedAtUtc, status], …]]`, compact,
- * no member names repeated per item (a page of 100 is about 8.5 KB). Its strings are the
- * sandbox's own — ids it made, timestamps of its clock, status names of the contract — none
- * of which holds a character JSON escapes, so each is written between quotes as it is: half
- * the time of JSON.stringify, which took a third of a feed page's log cost on the event loop.
- */
-export function feedPageText(page: LoggedPage): string {
-  const items: string[] = [];
-  for (const [id, updatedAt, status] of page.items) items.push(`["${id}","${updatedAt}","${status}"]`);
-  return `[${JSON.stringify(page.nextCursor)},[${items.join(',')}]]`;
 }
 
 // requirement: D48
@@ -101,7 +88,7 @@ export function makeRequestCapture(options: { log: RequestLog }): RequestCapture
       tripIds: context.changed?.tripIds ?? [],
       fault: injected?.mark ?? null,
       // The page as the client got it: whole (not cut by a `malformed` fault), with a body (not HEAD).
-      feedPage: status === 200 && req.method === 'GET' && injected?.mark.fault !== 'malformed' && context.feedPage !== undefined ? feedPageText(context.feedPage) : null,
+      feedPage: status === 200 && req.method === 'GET' && injected?.mark.fault !== 'malformed' && context.feedPage !== undefined ? context.feedPage : null,
     };
     log.record(request);
   }

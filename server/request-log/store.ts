@@ -7,16 +7,15 @@
  * NORMAL): the log may lose its last batches to a power cut.
  */
 import { type Db, openDatabase } from '../store/db.ts';
-import type { FeedItemKey } from '../store/feed-sql.ts';
 import { type Sql, statement } from '../store/sql.ts';
 
 /** How much of a request or response body an entry keeps, in bytes. */
 export const BODY_LIMIT = 16 * 1024;
 
-/** A feed page as the request log keeps it (D48): its nextCursor and each item's id, updatedAtUtc and status. */
+/** A feed page as the request log keeps it (D48): its nextCursor and each item's id, updatedAtUtc and status, flat (`FeedRows.keys`). */
 export interface LoggedPage {
   nextCursor: string | null;
-  items: readonly FeedItemKey[];
+  keys: readonly string[];
 }
 
 /** An entry as the recorder hands it over, bodies already cut to `BODY_LIMIT`. */

@@ -5,7 +5,8 @@
  * PostgreSQL writer is postgres-writer.ts).
  */
 import type { FaultMark } from '../faults/plan.ts';
-import { BODY_LIMIT, type LogSummaryRow, type NewLogEntry, type RequestLogTable } from './store.ts';
+import { KEY_STRINGS } from '../store/feed-sql.ts';
+import { BODY_LIMIT, type LoggedPage, type LogSummaryRow, type NewLogEntry, type RequestLogTable } from './store.ts';
 
 /**
  * At most how many entries one transaction writes on the event loop (a log in memory), so
@@ -32,11 +33,11 @@ export interface CapturedRequest
   /** The fault injected into the request (D51), or null. */
   fault: FaultMark | null;
   /**
-   * The feed page the client got whole, as the log keeps it (`[nextCursor, [[id, updatedAtUtc,
-   * status], …]]` JSON, made on the event loop: one string crosses to the writer thread, not
-   * three values an item), or null (not a feed, not a 200, or cut by a fault).
+   * The feed page the client got whole: its next cursor and its items' keys as the store read
+   * them (flat strings, which cross to the writer thread as they are; its text is made there,
+   * `feedPageText`), or null (not a feed, not a 200, or cut by a fault).
    */
-  feedPage: string | null;
+  feedPage: LoggedPage | null;
 }
 
 /** API keys (`wbk_…`) and generated admin tokens (`wba_…`) a client put where no key belongs: a query, a body. */
@@ -102,6 +103,22 @@ export function isoTime(time: number): string {
   return `${isoPrefix}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
 }
 
+/**
+ * A feed page as the log keeps it: `[nextCursor, [[id, updatedAtUtc, status], …]]`, compact,
+ * no member names repeated per item (a page of 100 is about 8.5 KB). Its strings are the
+ * sandbox's own — ids it made, timestamps of its clock, status names of the contract — none
+ * of which holds a character JSON escapes, so each is written between quotes as it is.
+ */
+export function feedPageText(page: LoggedPage): string {
+  const { keys } = page;
+  const cursor = JSON.stringify(page.nextCursor);
+  if (keys.length === 0) return `[${cursor},[]]`;
+  // One join of the items' inner texts: the fewest strings made on the way (a template an item made three more).
+  const items = new Array<string>(keys.length / KEY_STRINGS);
+  for (let at = 0, i = 0; at < keys.length; at += KEY_STRINGS, i++) items[i] = keys[at] + '","' + keys[at + 1] + '","' + keys[at + 2];
+  return `[${cursor},[["${items.join('"],["')}"]]]`;
+}
+
 /** The row of a captured request. */
 export function entryOf(request: CapturedRequest): NewLogEntry {
   const problem = problemOf(request);
@@ -128,7 +145,7 @@ export function entryOf(request: CapturedRequest): NewLogEntry {
     orderIds: JSON.stringify(request.orderIds),
     tripIds: JSON.stringify(request.tripIds),
     fault: request.fault === null ? null : JSON.stringify(request.fault),
-    feedPage: request.feedPage,
+    feedPage: request.feedPage === null ? null : feedPageText(request.feedPage),
   };
 }
 

@@ -42,20 +42,31 @@ export interface FeedPosition {
   id: string;
 }
 
-/** What the request log keeps of a page's item (D48): its id, updatedAtUtc and status, as the row has them. */
-export type FeedItemKey = readonly [id: string, updatedAtUtc: string, status: string];
+/** How many strings an item's key takes in `FeedRows.keys`: its id, updatedAtUtc and status. */
+export const KEY_STRINGS = 3;
 
 /** One page of a feed as the store returns it: each item's JSON text and key, and the last item's position. */
 export interface FeedRows {
   items: string[];
-  /** The items' keys, in page order: the request log keeps them whatever the body's size. */
-  keys: FeedItemKey[];
+  /**
+   * The items' keys, in page order, flat: each item's id, updatedAtUtc and status, as the row
+   * has them (the request log keeps them whatever the body's size, D48). Flat, they are no
+   * array an item to make, and cross to the log's writer thread as plain strings.
+   */
+  keys: string[];
   /** Position of the last item of the page, or null when the page ends the feed (D6). */
   next: FeedPosition | null;
 }
 
 /** A row of a feed query, its columns in select order: the item's position, status and JSON text. */
 export type FeedRow = readonly [updatedAt: string, id: string, status: string, json: string];
+
+/** The flat keys of `rows` (`FeedRows.keys`). */
+function keysOf(rows: readonly FeedRow[]): string[] {
+  const keys: string[] = [];
+  for (const row of rows) keys.push(row[1], row[0], row[2]);
+  return keys;
+}
 
 // requirement: int.orders-feed.caught-up
 // requirement: D6
@@ -69,7 +80,7 @@ export function toFeedRows(rows: FeedRow[], limit: number): FeedRows {
   const last = page[page.length - 1];
   return {
     items: page.map((row) => row[3]),
-    keys: page.map((row): FeedItemKey => [row[1], row[0], row[2]]),
+    keys: keysOf(page),
     next: more && last !== undefined ? { updatedAt: last[0], id: last[1] } : null,
   };
 }

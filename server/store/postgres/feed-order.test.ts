@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, releaseCluster, skipWithoutPostgres } from '../../../dev/testing/postgres.ts';
-import { type FeedPosition, lowerBound, toFeedRows } from '../feed-sql.ts';
+import { type FeedPosition, KEY_STRINGS, lowerBound, toFeedRows } from '../feed-sql.ts';
 import { migrate } from './migrate.ts';
 import { openPool } from './pool.ts';
 import { nextStamp, tenantWrite } from './tenant-write.ts';
@@ -61,14 +61,13 @@ async function follow(pool: pg.Pool, done: () => boolean): Promise<Set<string>> 
     const [after, afterId] = lowerBound(position, since);
     const { rows } = await pool.query<[string, string, string, string]>({ text: FEED_PAGE, values: [TENANT, after, afterId, 101], rowMode: 'array' });
     const page = toFeedRows(rows, 100);
-    for (const [id, updatedAt] of page.keys) seen.add(`${id} ${updatedAt}`);
+    for (let at = 0; at < page.keys.length; at += KEY_STRINGS) seen.add(`${page.keys[at]} ${page.keys[at + 1]}`);
     if (page.next !== null) {
       position = page.next;
       continue;
     }
     // Caught up (D6): poll again `since` the last stamp processed (D4).
-    const tail = page.keys[page.keys.length - 1];
-    if (tail !== undefined) since = tail[1];
+    if (page.keys.length > 0) since = page.keys[page.keys.length - KEY_STRINGS + 1]!;
     position = null;
     if (last) return seen;
     last = finishing;
