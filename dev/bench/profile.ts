@@ -17,6 +17,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchDatabase } from './build-db.ts';
+import { requireFreshBuild } from './served.ts';
 import { killChildren, startChild } from './children.ts';
 import { formatProfile, summarizeProfile } from './cpu-profile.ts';
 import { sampleCursors } from './cursors.ts';
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
   const server = values.server === 'baseline' ? 'baseline' : 'sandbox';
   const scenario = values.scenario === 'caughtUp' ? 'caughtUp' : 'feedPage';
   const progress = (line: string) => process.stderr.write(`${line}\n`);
+  requireFreshBuild();
   const database = await benchDatabase(Number(values.orders), { progress });
   const cursors = sampleCursors(database.file, database.tenantId, 4000, 50);
   const name = `${server}-${scenario}${server === 'sandbox' ? `-log-${requestLog}` : ''}-${new Date().toISOString().replace(/[:.]/g, '-')}`;

@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadSettings, RunFigures } from './load.ts';
+import type { ServedCode } from './served.ts';
 
 export type ServerName = 'sandbox' | 'baseline';
 export type Scenario = 'feedPage' | 'caughtUp';
@@ -54,7 +55,7 @@ export interface BenchReport {
   finishedAtUtc: string;
   /** `database` is the engine and its version: `SQLite 3.53.2`, `PostgreSQL 15.14`. */
   machine: { cpuModel: string; cores: number; memoryGb: number; platform: string; node: string; database: string };
-  settings: LoadSettings & { rounds: number; requestLog: 'on' | 'off'; engine: 'sqlite' | 'postgres'; pageLimit: number; cursorsPerDatabase: number; keysRotated: number; sizes: { small: number; large: number } };
+  settings: LoadSettings & { rounds: number; requestLog: 'on' | 'off'; /** Where the servers' code came from (runs before it was recorded ran the sources). */ code?: ServedCode; engine: 'sqlite' | 'postgres'; pageLimit: number; cursorsPerDatabase: number; keysRotated: number; sizes: { small: number; large: number } };
   /** `buildSeconds` is null for a database reused from an earlier run. */
   databases: { orders: number; liveOrders: number; file: string; megabytes: number; built: boolean; buildSeconds: number | null }[];
   runs: RunRecord[];
@@ -240,7 +241,8 @@ export function machineLine(report: BenchReport): string {
   return (
     `${report.startedAtUtc.slice(0, 10)}, ${machine.cpuModel} x${machine.cores}, ${machine.memoryGb} GB, node ${machine.node}, ${machine.database}; ` +
     `${settings.connections} connections, ${settings.durationS} s per run after ${settings.warmupS} s warm-up, median of ${settings.rounds} rounds; ` +
-    `sandbox request log ${settings.requestLog ?? 'on'}`
+    `sandbox request log ${settings.requestLog ?? 'on'}` +
+    (settings.code === undefined ? '' : `; servers ${settings.code === 'dist' ? 'compiled (dist/, as waybill serve runs)' : 'from the TypeScript sources (tsx)'}`)
   );
 }
 

@@ -18,6 +18,7 @@ import { availableParallelism, cpus, platform, release, totalmem } from 'node:os
 import { parseArgs } from 'node:util';
 import { type BenchDatabase, benchDatabase } from './build-db.ts';
 import { killChildren, type ServerChild, startChild } from './children.ts';
+import { requireFreshBuild, servedCode } from './served.ts';
 import { type FeedCursors, sampleCursors } from './cursors.ts';
 import { type BenchEngine, benchEngine } from './engine.ts';
 import { type LoadSettings, measure } from './load.ts';
@@ -44,6 +45,9 @@ const HELP = `npm run bench [-- options]
   --db E             the engine: sqlite (default), postgres (a throwaway cluster of the
                      machine's PostgreSQL binaries), or a postgres:// URL of a server on
                      which the benchmark databases are copied and kept
+
+The servers run the compiled dist/ of \`npm run build\`, as waybill serve does (it must be
+newer than the sources); WAYBILL_BENCH_CODE=sources runs the TypeScript through tsx instead.
 `;
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
@@ -139,6 +143,7 @@ async function main(): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
+  requireFreshBuild();
   const engine = await benchEngine(db, progress);
   try {
     return await bench(engine, { rebuild, readme }, settings, sizes);
@@ -195,7 +200,7 @@ async function bench(engine: BenchEngine, { rebuild, readme }: { rebuild: boolea
       node: process.version,
       database: await engine.version(large),
     },
-    settings: { ...settings, engine: engine.name, pageLimit: PAGE_LIMIT, cursorsPerDatabase: CURSORS_PER_DATABASE, keysRotated: large.keys.length, sizes },
+    settings: { ...settings, code: servedCode(), engine: engine.name, pageLimit: PAGE_LIMIT, cursorsPerDatabase: CURSORS_PER_DATABASE, keysRotated: large.keys.length, sizes },
     databases: [large, small].map((d) => ({
       orders: d.orders,
       liveOrders: d.liveOrders,

@@ -15,18 +15,22 @@
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { makeCursorCodec } from '../../server/domain/cursor.ts';
-import { systemClock } from '../../server/domain/time.ts';
-import { listen } from '../../server/http/server.ts';
-import { pageJson } from '../../server/integration/feeds.ts';
-import { MMAP_BYTES } from '../../server/store/db.ts';
-import { makeOrders } from '../../server/orders/store.ts';
-import { postgresSql } from '../../server/store/postgres/sql.ts';
-import { type Sql, statement } from '../../server/store/sql.ts';
-import { sqliteSql } from '../../server/store/sqlite-sql.ts';
-import { makeTenants } from '../../server/tenants/store.ts';
-import { makeSharedBuckets } from '../../server/http/token-bucket.ts';
-import { MAX_RATE_LIMIT } from '../../server/tenants/keys.ts';
+import type { Sql } from '../../server/store/sql.ts';
+import { served } from './served.ts';
+
+// The sandbox's own modules, from where the sandbox child takes them: compiled, unless WAYBILL_BENCH_CODE=sources (served.ts).
+const { makeCursorCodec } = await served<typeof import('../../server/domain/cursor.ts')>('server/domain/cursor');
+const { systemClock } = await served<typeof import('../../server/domain/time.ts')>('server/domain/time');
+const { listen } = await served<typeof import('../../server/http/server.ts')>('server/http/server');
+const { pageJson } = await served<typeof import('../../server/integration/feeds.ts')>('server/integration/feeds');
+const { MMAP_BYTES } = await served<typeof import('../../server/store/db.ts')>('server/store/db');
+const { makeOrders } = await served<typeof import('../../server/orders/store.ts')>('server/orders/store');
+const { postgresSql } = await served<typeof import('../../server/store/postgres/sql.ts')>('server/store/postgres/sql');
+const { statement } = await served<typeof import('../../server/store/sql.ts')>('server/store/sql');
+const { sqliteSql } = await served<typeof import('../../server/store/sqlite-sql.ts')>('server/store/sqlite-sql');
+const { makeTenants } = await served<typeof import('../../server/tenants/store.ts')>('server/tenants/store');
+const { makeSharedBuckets } = await served<typeof import('../../server/http/token-bucket.ts')>('server/http/token-bucket');
+const { MAX_RATE_LIMIT } = await served<typeof import('../../server/tenants/keys.ts')>('server/tenants/keys');
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, tenant: { type: 'string' }, port: { type: 'string', default: '0' } } });
 if (values.db === undefined || values.tenant === undefined) throw new Error('--db FILE|URL and --tenant ID are required');

@@ -12,8 +12,11 @@
  */
 import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
-import { consoleLogger } from '../../server/http/log.ts';
-import { startSandbox } from '../../server/start/start-sandbox.ts';
+import { served } from './served.ts';
+
+// The server as `waybill serve` runs it: compiled, unless WAYBILL_BENCH_CODE=sources (served.ts).
+const { consoleLogger } = await served<typeof import('../../server/http/log.ts')>('server/http/log');
+const { startSandbox } = await served<typeof import('../../server/start/start-sandbox.ts')>('server/start/start-sandbox');
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, port: { type: 'string', default: '0' }, 'request-log': { type: 'string', default: 'on' }, workers: { type: 'string', default: '1' } } });
 if (values.db === undefined) throw new Error('--db FILE|URL is required');

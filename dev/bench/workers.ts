@@ -11,6 +11,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchDatabase } from './build-db.ts';
+import { requireFreshBuild } from './served.ts';
 import { killChildren, type ServerChild, startChild } from './children.ts';
 import { sampleCursors } from './cursors.ts';
 import { benchEngine } from './engine.ts';
@@ -60,6 +61,7 @@ async function main(): Promise<number> {
   const engine = await benchEngine(values.db, progress);
   const started: ServerChild[] = [];
   try {
+    requireFreshBuild();
     const database = await benchDatabase(values.quick ? 100_000 : 1_000_000, { progress });
     const cursors = sampleCursors(database.file, database.tenantId, 4000, 50);
     const target = await engine.target(database);
