@@ -1,10 +1,11 @@
+import { connect } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OperationSpec, operations } from '../../spec/load.ts';
 import { createHttpServer, listen } from './server.ts';
 import { memoryLogger } from './log.ts';
 import { makeErrorHandler } from './error-handler.ts';
-import { makeSchemaCheck, makeValidate } from './validate.ts';
+import { makeSchemaCheck, makeValidate, queryOf } from './validate.ts';
 
 // A made-up operation whose body uses both extensions on one field, in the sandbox document.
 const operation: OperationSpec = {
@@ -151,16 +152,57 @@ describe('makeValidate on a read of the integration API', () => {
     const validate = makeValidate(operations.get('orderFeed')!);
     const first = judgeFeed(validate, '/api/v1/integration/orders?limit=5', { limit: '5' });
     expect(first).toEqual({ input: { query: { limit: 5 }, params: {}, body: undefined }, error: undefined });
-    // The same URL: the same input, whatever the parsed query says (it is the URL's).
-    const again = judgeFeed(validate, '/api/v1/integration/orders?limit=5', { limit: 'not judged' });
+    // The same URL: the same input, the very object remembered.
+    const again = judgeFeed(validate, '/api/v1/integration/orders?limit=5', { limit: '5' });
     expect(again.input).toBe(first.input);
     expect(Object.isFrozen((again.input as { query: object }).query)).toBe(true);
     expect(judgeFeed(validate, '/api/v1/integration/orders?limit=7', { limit: '7' }).input).toEqual({ query: { limit: 7 }, params: {}, body: undefined });
-    // Its header parameters are part of what is remembered: with an X-Request-Id it is another request, judged.
-    expect(judgeFeed(validate, '/api/v1/integration/orders?limit=5', { limit: 'not judged' }, 'req-1').input).toBeUndefined();
+    // Its header parameters are part of what is remembered: with an X-Request-Id it is another request, judged anew.
+    const withHeader = judgeFeed(validate, '/api/v1/integration/orders?limit=5', { limit: '5' }, 'req-1').input;
+    expect(withHeader).toEqual(first.input);
+    expect(withHeader).not.toBe(first.input);
     for (let n = 0; n < 2; n++) {
       const refused = judgeFeed(validate, '/api/v1/integration/orders?limit=0x10', { limit: '0x10' });
       expect([refused.input, (refused.error as { type?: string }).type]).toEqual([undefined, 'api.malformed_request']);
+    }
+  });
+});
+
+describe('queryOf', () => {
+  let base: string;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    const app = express();
+    app.set('query parser', 'simple');
+    app.get('/q', (req, res) => {
+      const ours = queryOf(req);
+      res.json({ express: { ...(req.query as object) }, ours, fresh: ours !== req.query });
+    });
+    const server = createHttpServer(app);
+    base = await listen(server, 0, '127.0.0.1');
+    close = () => new Promise((resolve) => server.close(() => resolve()));
+  });
+  afterAll(() => close());
+
+  /** What Express's getter and queryOf read from the raw request target `target`. */
+  const read = (target: string) =>
+    new Promise<{ express: unknown; ours: unknown; fresh: boolean }>((resolve, reject) => {
+      const socket = connect(Number(new URL(base).port), '127.0.0.1', () => socket.end(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('end', () => resolve(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))));
+      socket.on('error', reject);
+    });
+
+  it('reads what Express’s simple parser reads, on a fresh object', async () => {
+    const targets = [
+      '/q', '/q?', '/q?limit=5', '/q?status=New&status=OnHold&status=', '/q?a=%20b+c&%E2%82%AC=%C3%A9', '/q?a==b&&c', '/q?a=%zz',
+      '/q?cursor=eyJ.abc_-&limit=50', '/q?a=1#frag', '/q?toString=1&__proto__=x', '/q?a=b%00c',
+    ];
+    for (const target of targets) {
+      const { express: byExpress, ours, fresh } = await read(target);
+      expect({ target, ours }).toEqual({ target, ours: byExpress });
+      expect(fresh).toBe(true);
     }
   });
 });

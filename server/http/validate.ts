@@ -7,6 +7,7 @@
  * `api.malformed_request` naming the field (D9, D19).
  */
 import type { ValidateFunction } from 'ajv';
+import { parse as parseQuery } from 'node:querystring';
 import type { NextFunction, Request, Response } from 'express';
 import {
   type CatalogCode,
@@ -115,6 +116,22 @@ function withError(errors: FieldErrors, location: Location, error: FieldError): 
   return map;
 }
 
+/** Characters after which parseurl hands a target to Node's legacy `url.parse`, which may change it: Express's own getter reads those. */
+const LEGACY_PARSED = /[\t\n\f\r #\u00a0\ufeff]/;
+
+/**
+ * The request's query parameters, a fresh object the validators may coerce: what Express's
+ * `req.query` answers with the app's `simple` parser (`querystring.parse` of the text after
+ * `?`), read from the URL without the getter's parseurl and settings lookups.
+ */
+export function queryOf(req: Request): Record<string, unknown> {
+  const url = req.url;
+  const mark = url.indexOf('?');
+  if (mark === -1) return {};
+  const text = url.slice(mark + 1);
+  return { ...(LEGACY_PARSED.test(text) ? (req.query as Record<string, unknown>) : parseQuery(text)) };
+}
+
 /** The operation's header parameters the request carries, by name. */
 function headersOf(req: Request, names: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -183,7 +200,7 @@ export function makeValidate(operation: OperationSpec, document: DocumentName = 
   function judgeRequest(req: Request, res: Response, next: NextFunction, as: string): void {
     const { parameters, firstBodyError, validateBody } = validators();
     // Copies: the validators coerce in place, and the request's own objects stay as they came.
-    const query = { ...(req.query as Record<string, unknown>) };
+    const query = queryOf(req);
     const params = { ...req.params } as Record<string, string>;
     let errors: FieldErrors = null;
     for (const name of integerQuery) {
