@@ -25,6 +25,20 @@ import { measure } from './load.ts';
 
 const PROFILE_DIR = 'reports/bench/profiles';
 
+const HELP = `npx tsx dev/bench/profile.ts [options]
+
+  --server S         sandbox (default) or baseline (the bare node:http ceiling)
+  --scenario S       feedPage (default: a page of 50 at random cursors) or caughtUp (an empty page)
+  --orders N         the benchmark database's size (default 1000000)
+  --duration S       seconds profiled, after 2 s of warm-up (default 8)
+  --connections N    concurrent connections (default 10)
+  --top N            entries in each list of the summary (default 25)
+  --request-log M    the sandbox's request log: on (default, as waybill serve runs) or off
+
+The servers run the compiled dist/ of \`npm run build\` (WAYBILL_BENCH_CODE=sources for the
+TypeScript through tsx). Profiles and summary.json go to reports/bench/profiles/.
+`;
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -35,12 +49,19 @@ async function main(): Promise<void> {
       connections: { type: 'string', default: '10' },
       top: { type: 'string', default: '25' },
       'request-log': { type: 'string', default: 'on' },
+      help: { type: 'boolean', short: 'h', default: false },
     },
   });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
   const requestLog = values['request-log'];
   if (requestLog !== 'on' && requestLog !== 'off') throw new Error(`--request-log must be on or off, not ${requestLog}`);
-  const server = values.server === 'baseline' ? 'baseline' : 'sandbox';
-  const scenario = values.scenario === 'caughtUp' ? 'caughtUp' : 'feedPage';
+  if (values.server !== 'sandbox' && values.server !== 'baseline') throw new Error(`--server must be sandbox or baseline, not ${values.server}`);
+  if (values.scenario !== 'feedPage' && values.scenario !== 'caughtUp') throw new Error(`--scenario must be feedPage or caughtUp, not ${values.scenario}`);
+  const server = values.server;
+  const scenario = values.scenario;
   const progress = (line: string) => process.stderr.write(`${line}\n`);
   requireFreshBuild();
   const database = await benchDatabase(Number(values.orders), { progress });
