@@ -8,7 +8,7 @@
 import type { CapturedRequest } from './writer.ts';
 
 /** How many values one entry takes in a packed batch. */
-export const FIELD_COUNT = 22;
+export const FIELD_COUNT = 21;
 
 /** `batch` packed for `postMessage`. */
 export function packBatch(batch: readonly CapturedRequest[]): unknown[] {
@@ -18,9 +18,7 @@ export function packBatch(batch: readonly CapturedRequest[]): unknown[] {
       e.tenantId, e.operation, e.method, e.target, e.status, e.latencyMs, e.keyId, e.requestId, e.idempotencyKey, e.replayed, e.requestContentType,
       e.requestBytes, e.responseContentType, e.responseBytes, e.startedAt, e.requestBody, e.responseBody,
       // Most entries changed nothing: null crosses cheaper than an empty array.
-      e.orderIds.length === 0 ? null : e.orderIds, e.tripIds.length === 0 ? null : e.tripIds, e.fault,
-      // No page crosses as an undefined cursor; a page's keys as they are, none (caught up) as null.
-      e.feedPage === null ? undefined : e.feedPage.nextCursor, e.feedPage === null || e.feedPage.keys.length === 0 ? null : e.feedPage.keys,
+      e.orderIds.length === 0 ? null : e.orderIds, e.tripIds.length === 0 ? null : e.tripIds, e.fault, e.feedPage,
     );
   }
   return packed;
@@ -53,7 +51,7 @@ export function unpackBatch(packed: readonly unknown[]): CapturedRequest[] {
       orderIds: (v[17] as string[] | null) ?? [],
       tripIds: (v[18] as string[] | null) ?? [],
       fault: v[19] as CapturedRequest['fault'],
-      feedPage: v[20] === undefined ? null : { nextCursor: v[20] as string | null, keys: (v[21] as string[] | null) ?? [] },
+      feedPage: v[20] as string | null,
     });
   }
   return batch;

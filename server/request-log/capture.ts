@@ -10,6 +10,7 @@ import { revokedKeyOf } from '../http/auth.ts';
 import { onAnswerEvent } from '../http/answer-events.ts';
 import { contextOf, type RequestContext } from '../http/context.ts';
 import { BODY_LIMIT } from './store.ts';
+import { feedPageText } from './writer.ts';
 import type { CapturedRequest, RequestLog } from './recorder.ts';
 
 /** Where the integration API lives. */
@@ -88,7 +89,7 @@ export function makeRequestCapture(options: { log: RequestLog }): RequestCapture
       tripIds: context.changed?.tripIds ?? [],
       fault: injected?.mark ?? null,
       // The page as the client got it: whole (not cut by a `malformed` fault), with a body (not HEAD).
-      feedPage: status === 200 && req.method === 'GET' && injected?.mark.fault !== 'malformed' && context.feedPage !== undefined ? context.feedPage : null,
+      feedPage: status === 200 && req.method === 'GET' && injected?.mark.fault !== 'malformed' && context.feedPage !== undefined ? feedPageText(context.feedPage) : null,
     };
     log.record(request);
   }

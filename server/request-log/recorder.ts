@@ -69,8 +69,6 @@ export interface SqliteRequestLog extends RequestLog {
  * outside the JavaScript heap.
  */
 export const BATCH_CHARS = 256 * 1024;
-/** About how many characters one of a page's keys (an id, a timestamp, a status) counts for in `BATCH_CHARS`. */
-const PAGE_KEY_CHARS = 24;
 
 /** Options of the request log; the defaults are `waybill serve`'s. */
 export interface RequestLogOptions {
@@ -134,7 +132,7 @@ export function makeRecorder(options: RequestLogOptions, sinkOf: (sinkOptions: S
     record(request) {
       if (closed) return;
       waiting.push(request);
-      waitingChars += (request.responseBody?.length ?? 0) + (request.requestBody?.length ?? 0) + (request.feedPage === null ? 0 : request.feedPage.keys.length * PAGE_KEY_CHARS);
+      waitingChars += (request.responseBody?.length ?? 0) + (request.requestBody?.length ?? 0) + (request.feedPage?.length ?? 0);
       if (waiting.length >= batchSize || waitingChars >= batchChars) flush();
       else if (timer === null) {
         timer = setTimeout(flush, flushMs);

@@ -33,11 +33,11 @@ export interface CapturedRequest
   /** The fault injected into the request (D51), or null. */
   fault: FaultMark | null;
   /**
-   * The feed page the client got whole: its next cursor and its items' keys as the store read
-   * them (flat strings, which cross to the writer thread as they are; its text is made there,
-   * `feedPageText`), or null (not a feed, not a 200, or cut by a fault).
+   * The feed page the client got whole, as the log keeps it (`feedPageText`, made on the event
+   * loop: one string crosses to the writer thread, not three an item, each of which the
+   * structured clone writes apart), or null (not a feed, not a 200, or cut by a fault).
    */
-  feedPage: LoggedPage | null;
+  feedPage: string | null;
 }
 
 /** API keys (`wbk_…`) and generated admin tokens (`wba_…`) a client put where no key belongs: a query, a body. */
@@ -145,7 +145,7 @@ export function entryOf(request: CapturedRequest): NewLogEntry {
     orderIds: JSON.stringify(request.orderIds),
     tripIds: JSON.stringify(request.tripIds),
     fault: request.fault === null ? null : JSON.stringify(request.fault),
-    feedPage: request.feedPage === null ? null : feedPageText(request.feedPage),
+    feedPage: request.feedPage,
   };
 }
 
