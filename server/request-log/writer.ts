@@ -65,10 +65,13 @@ function cut(body: string | Uint8Array | null, bytes: number): string | null {
   return bufferOf(body).subarray(0, BODY_LIMIT).toString('utf8');
 }
 
+/** What `problemOf` answers for an answer that is no problem (most entries): made once. */
+const NO_PROBLEM: { readonly type: null; readonly errors: null } = Object.freeze({ type: null, errors: null });
+
 /** The problem `type` and field errors of a problem answer, when it is one. */
 function problemOf(request: CapturedRequest): { type: string | null; errors: string | null } {
   const { responseBody: body, responseContentType: contentType } = request;
-  if (request.status < 400 || body === null || !contentType?.startsWith('application/problem+json')) return { type: null, errors: null };
+  if (request.status < 400 || body === null || !contentType?.startsWith('application/problem+json')) return NO_PROBLEM;
   try {
     const parsed = JSON.parse(typeof body === 'string' ? body : bufferOf(body).toString('utf8')) as { type?: unknown; errors?: unknown };
     return {
@@ -76,7 +79,7 @@ function problemOf(request: CapturedRequest): { type: string | null; errors: str
       errors: Array.isArray(parsed.errors) && parsed.errors.length > 0 ? JSON.stringify(parsed.errors) : null,
     };
   } catch {
-    return { type: null, errors: null };
+    return NO_PROBLEM;
   }
 }
 
@@ -119,6 +122,9 @@ export function feedPageText(page: LoggedPage): string {
   return `[${cursor},[["${items.join('"],["')}"]]]`;
 }
 
+/** Ids as the log keeps them, a JSON array: most requests changed none. */
+const idsText = (ids: readonly string[]): string => (ids.length === 0 ? '[]' : JSON.stringify(ids));
+
 /** The row of a captured request. */
 export function entryOf(request: CapturedRequest): NewLogEntry {
   const problem = problemOf(request);
@@ -142,8 +148,8 @@ export function entryOf(request: CapturedRequest): NewLogEntry {
     responseContentType: request.responseContentType,
     responseBody: redacted(cut(request.responseBody, request.responseBytes)),
     responseBytes: request.responseBytes,
-    orderIds: JSON.stringify(request.orderIds),
-    tripIds: JSON.stringify(request.tripIds),
+    orderIds: idsText(request.orderIds),
+    tripIds: idsText(request.tripIds),
     fault: request.fault === null ? null : JSON.stringify(request.fault),
     feedPage: request.feedPage,
   };
