@@ -144,7 +144,8 @@ describe('makeValidate on a read of the integration API', () => {
     const res = { locals: {} as { input?: unknown } };
     let error: unknown;
     const get = (name: string) => (name.toLowerCase() === 'x-request-id' ? requestId : undefined);
-    validate({ url, query, params: {}, body: undefined, get } as never, res as never, (failure?: unknown) => (error = failure));
+    const headers = requestId === undefined ? {} : { 'x-request-id': requestId };
+    validate({ url, query, params: {}, body: undefined, get, headers } as never, res as never, (failure?: unknown) => (error = failure));
     return { input: res.locals.input, error };
   }
 

@@ -181,7 +181,18 @@ export function makeValidate(operation: OperationSpec, document: DocumentName = 
   // cursor again is not judged again.
   const remembered = document === 'integration' && bodySchema === undefined ? new Map<string, ValidInput>() : null;
   // Node refuses CR, LF and NUL in a header value: none is ambiguous as a separator or as the mark of an absent header.
-  const rememberedAs = (req: Request) => (headerNames.length === 0 ? req.url : `${req.url}\n${headerNames.map((name) => req.get(name) ?? '\u0000').join('\n')}`);
+  // Node's parsed headers by their lower-case names, as Express's `get` reads them (it reads Referer and Referrer as one).
+  const lowerNames = headerNames.map((name) => name.toLowerCase());
+  const valueOf = (req: Request, name: string) => {
+    const value = name === 'referer' || name === 'referrer' ? req.get(name) : req.headers[name];
+    return typeof value === 'string' ? value : '\u0000';
+  };
+  // Every integration operation has one header parameter (X-Request-Id): its key is made without an array.
+  const rememberedAs = lowerNames.length === 0
+    ? (req: Request) => req.url
+    : lowerNames.length === 1
+      ? (req: Request) => `${req.url}\n${valueOf(req, lowerNames[0]!)}`
+      : (req: Request) => `${req.url}\n${lowerNames.map((name) => valueOf(req, name)).join('\n')}`;
 
   // The lookup apart from the judging: a small function that V8 optimizes on its own (the two
   // in one ran unoptimized for every request).
