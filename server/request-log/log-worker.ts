@@ -24,7 +24,7 @@ const { file, retention, pruneStep } = workerData as LogWorkerData;
 const priority = yieldToAnswers();
 const db = openRequestLogDatabase(file);
 // Nothing else writes this file: a batch is one transaction, one commit.
-const writer = makeLogWriter(makeRequestLogTable(db), { retention, pruneStep, rowsPerTransaction: 1000 });
+const writer = makeLogWriter(makeRequestLogTable(db, retention), { pruneStep, rowsPerTransaction: 1000 });
 let pruning: NodeJS.Immediate | null = null;
 
 const report = (error: unknown) => parentPort!.postMessage({ error: error instanceof Error ? error.message : String(error) });

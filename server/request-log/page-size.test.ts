@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../store/db.ts';
-import { LOG_PAGE_SIZE, makeRequestLogTable, openRequestLogDatabase } from './store.ts';
+import { sqliteSql } from '../store/sqlite-sql.ts';
+import { LOG_PAGE_SIZE, makeRequestLogReads, makeRequestLogTable, openRequestLogDatabase } from './store.ts';
 import { type CapturedRequest, entryOf } from './writer.ts';
 
 const TENANT = '75b4856a-a594-44f9-a64b-111a5489e878';
@@ -16,31 +17,32 @@ const captured = (requestId: string, body: string): CapturedRequest => ({
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-const settings = (file: string) => {
+const settings = async (file: string) => {
   const db = openRequestLogDatabase(file);
   try {
-    return { pageSize: db.pragma('page_size', { simple: true }), journal: db.pragma('journal_mode', { simple: true }), ids: makeRequestLogTable(db).page(TENANT, {}, Number.MAX_SAFE_INTEGER, 10).map((row) => row.request_id) };
+    const ids = (await makeRequestLogReads(sqliteSql(db)).page(TENANT, {}, Number.MAX_SAFE_INTEGER, 10)).map((row) => row.request_id);
+    return { pageSize: db.pragma('page_size', { simple: true }), journal: db.pragma('journal_mode', { simple: true }), ids };
   } finally {
     db.close();
   }
 };
 
 describe('the request log file’s page size', () => {
-  it('is LOG_PAGE_SIZE for a new file, in WAL', () => {
+  it('is LOG_PAGE_SIZE for a new file, in WAL', async () => {
     dir = mkdtempSync(join(tmpdir(), 'waybill-log-pages-'));
     expect(LOG_PAGE_SIZE).not.toBe(4096);
-    expect(settings(join(dir, 'new.requests.db'))).toEqual({ pageSize: LOG_PAGE_SIZE, journal: 'wal', ids: [] });
+    expect(await settings(join(dir, 'new.requests.db'))).toEqual({ pageSize: LOG_PAGE_SIZE, journal: 'wal', ids: [] });
   });
 
-  it('rewrites a file made with the default 4 KiB pages once, keeping its entries, and leaves it in WAL', () => {
+  it('rewrites a file made with the default 4 KiB pages once, keeping its entries, and leaves it in WAL', async () => {
     dir = mkdtempSync(join(tmpdir(), 'waybill-log-pages-'));
     const file = join(dir, 'old.requests.db');
     const old = openDatabase(file, 'request-log');
     expect(old.pragma('page_size', { simple: true })).toBe(4096);
-    makeRequestLogTable(old).insert(['first', 'second'].map((id) => entryOf(captured(id, 'x'.repeat(20_000)))));
+    makeRequestLogTable(old, 10).insert(['first', 'second'].map((id) => entryOf(captured(id, 'x'.repeat(20_000)))));
     old.close();
-    expect(settings(file)).toEqual({ pageSize: LOG_PAGE_SIZE, journal: 'wal', ids: ['second', 'first'] });
+    expect(await settings(file)).toEqual({ pageSize: LOG_PAGE_SIZE, journal: 'wal', ids: ['second', 'first'] });
     // Opened again, nothing is left to change.
-    expect(settings(file).pageSize).toBe(LOG_PAGE_SIZE);
+    expect((await settings(file)).pageSize).toBe(LOG_PAGE_SIZE);
   });
 });

@@ -14,14 +14,13 @@ import { unpackBatch } from './batch-wire.ts';
 export interface PostgresLogWorkerData {
   url: string;
   retention: number;
-  pruneStep: number;
 }
 
 type Message = { batch: unknown[]; listened: string[] } | { clear: true } | { settle: true } | { close: true };
 
-const { url, retention, pruneStep } = workerData as PostgresLogWorkerData;
+const { url, retention } = workerData as PostgresLogWorkerData;
 const pool = openPool(url, { max: 1, synchronousCommit: false });
-const writer = makePostgresLogWriter(makePostgresLogTable(pool), { retention, pruneStep });
+const writer = makePostgresLogWriter(makePostgresLogTable(pool, retention));
 const post = (message: object) => parentPort!.postMessage(message);
 
 async function handle(message: Message): Promise<void> {

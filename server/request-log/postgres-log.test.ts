@@ -120,14 +120,14 @@ describe.skipIf(skipWithoutPostgres('request log'))('the request log on PostgreS
     expect((await setting(openPool(url)))?.source).not.toBe('client');
   });
 
-  it('compresses the bodies and the page with lz4 where the server has it, else stores them uncompressed, never with the slow default', async () => {
+  it('compresses the chunks’ entries and bodies with lz4 where the server has it, else stores them uncompressed, never with the slow default', async () => {
     const { rows } = await sql.pool.query<{ column: string; compression: string | null; storage: string }>(
       `SELECT attname AS column, attcompression AS compression, attstorage AS storage FROM pg_attribute
-       WHERE attrelid = 'request_log'::regclass AND attname IN ('request_body', 'response_body', 'feed_page') ORDER BY attname`,
+       WHERE attrelid = 'request_log_chunk'::regclass AND attname IN ('entries', 'bodies') ORDER BY attname`,
     );
     const lz4 = (await sql.pool.query<{ lz4: boolean }>("SELECT 'lz4' = ANY (enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'")).rows[0]!.lz4;
     const expected = lz4 ? { compression: 'l', storage: 'x' } : { compression: '', storage: 'e' };
-    expect(rows).toEqual(['feed_page', 'request_body', 'response_body'].map((column) => ({ column, ...expected })));
+    expect(rows).toEqual(['bodies', 'entries'].map((column) => ({ column, ...expected })));
   });
 
   it('writes what waits at close, then drops later entries', async () => {

@@ -22,7 +22,7 @@ export function makePostgresRequestLog(sql: PostgresSql, options: RequestLogOpti
   const reads = makeRequestLogReads(sql);
   let sink: BatchSink | undefined;
   const sinkOf = (sinkOptions: SinkOptions) => {
-    const workerData: PostgresLogWorkerData = { url: sql.url, retention: sinkOptions.retention, pruneStep: sinkOptions.pruneStep };
+    const workerData: PostgresLogWorkerData = { url: sql.url, retention: sinkOptions.retention };
     return (sink = workerSink('postgres-log-worker', workerData, sinkOptions));
   };
   // A read waits for the batches handed over before it (the recorder hands over the waiting ones first).

@@ -1,50 +1,37 @@
 /**
- * The request log's writing statements on PostgreSQL (D48, D78), over the log's own pool:
- * those of `store.ts`'s SQLite table in PostgreSQL's words, asynchronous (the control
- * plane's reads are `store.ts`'s, over the store contract). A batch is one statement of a
- * VALUES row per entry, in a transaction under the log's write lock that notifies the live
- * tails of every process (D84).
+ * The request log's writing statements on PostgreSQL (D48, D78, D85), over the log's own
+ * pool: a batch is one transaction under the log's write lock, one statement per tenant
+ * that takes the ids, moves the tenant's place and what it keeps, writes its chunk
+ * (chunks.ts) and deletes its chunks no longer kept, then a NOTIFY for the live tails of
+ * every process (D84). The control plane's reads are chunks.ts's, over the store contract.
  */
 import type pg from 'pg';
 import { LOCK_REQUEST_LOG_WRITES, REQUEST_LOG_CHANNEL } from '../store/postgres/locks.ts';
 import { rowTypes } from '../store/postgres/row-types.ts';
 import { inTransaction } from '../store/postgres/transaction.ts';
-import type { NewLogEntry } from './store.ts';
-
-/** The columns of an entry, each with the entry's field that fills it. */
-const COLUMNS: [column: string, field: keyof NewLogEntry][] = [
-  ['tenant_id', 'tenantId'], ['at', 'at'], ['operation', 'operation'], ['method', 'method'],
-  ['target', 'target'], ['status', 'status'], ['problem_type', 'problemType'], ['field_errors', 'fieldErrors'],
-  ['latency_ms', 'latencyMs'], ['key_id', 'keyId'], ['request_id', 'requestId'],
-  ['idempotency_key', 'idempotencyKey'], ['replayed', 'replayed'], ['request_content_type', 'requestContentType'],
-  ['request_body', 'requestBody'], ['request_bytes', 'requestBytes'], ['response_content_type', 'responseContentType'],
-  ['response_body', 'responseBody'], ['response_bytes', 'responseBytes'], ['order_ids', 'orderIds'],
-  ['trip_ids', 'tripIds'], ['fault', 'fault'], ['feed_page', 'feedPage'],
-];
-
-const names = COLUMNS.map(([column]) => column).join(', ');
-
-const inserts = new Map<number, string>();
-
-/** The insert of `rows` entries: one VALUES row of parameters each (a parameter is sent as it is; an array's elements would each be escaped into its text). */
-function insertText(rows: number): string {
-  let text = inserts.get(rows);
-  if (text === undefined) {
-    const values = Array.from({ length: rows }, (_, row) => `(${COLUMNS.map((_, column) => `$${row * COLUMNS.length + column + 1}`).join(', ')})`);
-    text = `INSERT INTO request_log (${names}) VALUES ${values.join(', ')} RETURNING id`;
-    inserts.set(rows, text);
-  }
-  return text;
-}
+import { encodeChunk } from './chunks.ts';
+import { byTenant, type NewLogEntry } from './store.ts';
 
 /**
- * A value as PostgreSQL's text can hold it: without NUL characters, which it refuses and
+ * One tenant's chunk: $1 the tenant, $2 its entries' count, $3 the retention, $4 and $5 the
+ * chunk. The statements of one statement see the table as it was before it: the chunk
+ * inserted is not among those deleted, and never needs to be (its last entry is kept).
+ */
+const WRITE_CHUNK = `WITH ids AS (UPDATE request_log_sequence SET last_id = last_id + $2::bigint RETURNING last_id),
+  tenant AS (
+    INSERT INTO request_log_tenants AS t (tenant_id, next_seq, kept_from) VALUES ($1, $2::bigint, greatest(0, $2::bigint - $3::bigint))
+    ON CONFLICT (tenant_id) DO UPDATE SET next_seq = t.next_seq + excluded.next_seq, kept_from = greatest(t.kept_from, t.next_seq + excluded.next_seq - $3::bigint)
+    RETURNING next_seq, kept_from),
+  dropped AS (DELETE FROM request_log_chunk c USING tenant WHERE c.tenant_id = $1 AND c.last_seq < tenant.kept_from)
+INSERT INTO request_log_chunk (tenant_id, first_id, last_id, first_seq, last_seq, entries, bodies)
+  SELECT $1, ids.last_id - $2::bigint + 1, ids.last_id, tenant.next_seq - $2::bigint, tenant.next_seq - 1, $4, $5 FROM ids, tenant
+  RETURNING first_id`;
+
+/**
+ * A text as PostgreSQL's text can hold it: without NUL characters, which it refuses and
  * SQLite keeps. A body of binary bytes shows U+FFFD where they were (its `bytes` stay).
  */
-function storable(value: unknown): unknown {
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  return typeof value === 'string' && value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value;
-}
+const storable = (text: string): string => (text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text);
 
 /** A NOTIFY payload is at most 8,000 bytes: past this, `*` stands for every tenant. */
 const PAYLOAD_LIMIT = 7900;
@@ -55,53 +42,38 @@ export function notifyPayload(tenantIds: Iterable<string>): string {
   return payload.length <= PAYLOAD_LIMIT ? payload : '*';
 }
 
-/** The request log's statements over `pool`. */
-export function makePostgresLogTable(pool: pg.Pool) {
-  const query = async <R extends object>(name: string, text: string, values: unknown[]) =>
-    (await pool.query<R>({ name: `waybill-log-${name}`, text, values, types: rowTypes })).rows;
-
+/** The request log's statements over `pool`, keeping each tenant's last `retention` entries. */
+export function makePostgresLogTable(pool: pg.Pool, retention: number) {
   return {
     // requirement: D84
     /**
-     * Writes `entries` in one statement and notifies the tenants' tails; returns their ids in
-     * order. Under the log's write lock, ids are taken and committed in one order across processes.
+     * Writes `entries` in one transaction, a chunk per tenant, prunes what they made due and
+     * notifies the tenants' tails; answers the first id of each tenant's chunk (its entries
+     * numbered on from there, in order). Under the log's write lock, ids are taken and
+     * committed in one order across processes.
      */
-    async insert(entries: NewLogEntry[]): Promise<number[]> {
-      const values = entries.flatMap((entry) => COLUMNS.map(([, field]) => storable(entry[field])));
-      const rows = await inTransaction(
+    async insert(entries: readonly NewLogEntry[]): Promise<Map<string, number>> {
+      const tenants = byTenant(entries);
+      return inTransaction(
         pool,
         async (client) => {
-          // Ids are taken in the order the rows are inserted, which is the batch's.
-          const { rows: inserted } = await client.query<{ id: number }>({ name: `waybill-log-insert-${entries.length}`, text: insertText(entries.length), values, types: rowTypes });
-          // Delivered at the commit, after the rows are visible.
-          await client.query('SELECT pg_notify($1, $2)', [REQUEST_LOG_CHANNEL, notifyPayload(entries.map((entry) => entry.tenantId))]);
-          return inserted;
+          const firstIds = new Map<string, number>();
+          for (const [tenantId, mine] of tenants) {
+            const chunk = encodeChunk(mine, storable);
+            const { rows } = await client.query<{ first_id: number }>({ name: 'waybill-log-chunk', text: WRITE_CHUNK, values: [tenantId, mine.length, retention, chunk.entries, chunk.bodies], types: rowTypes });
+            firstIds.set(tenantId, rows[0]!.first_id);
+          }
+          // Delivered at the commit, after the chunks are visible.
+          await client.query('SELECT pg_notify($1, $2)', [REQUEST_LOG_CHANNEL, notifyPayload(tenants.keys())]);
+          return firstIds;
         },
         // The lock taken in the same round trip as the BEGIN.
         `BEGIN; ${LOCK_REQUEST_LOG_WRITES}`,
       );
-      return rows.map((row) => row.id).sort((a, b) => a - b);
     },
-    /** How many entries the tenant has. */
-    async count(tenantId: string): Promise<number> {
-      return (await query<{ count: number }>('count', 'SELECT count(*) AS count FROM request_log WHERE tenant_id = $1', [tenantId]))[0]!.count;
-    },
-    /** The newest id beyond the tenant's last `keep` entries, or undefined when it has no more than `keep`. */
-    async cutoff(tenantId: string, keep: number): Promise<number | undefined> {
-      return (await query<{ id: number }>('cutoff', 'SELECT id FROM request_log WHERE tenant_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2', [tenantId, keep]))[0]?.id;
-    },
-    /** Deletes at most `limit` of the tenant's oldest entries with an id up to `upTo`; returns how many. */
-    async deleteStep(tenantId: string, upTo: number, limit: number): Promise<number> {
-      const { rowCount } = await pool.query({
-        name: 'waybill-log-delete-step',
-        text: 'DELETE FROM request_log WHERE id IN (SELECT id FROM request_log WHERE tenant_id = $1 AND id <= $2 ORDER BY id LIMIT $3)',
-        values: [tenantId, upTo, limit],
-      });
-      return rowCount ?? 0;
-    },
-    /** Deletes every entry (the sandbox's reset, D38). */
+    /** Deletes every entry (the sandbox's reset, D38); ids go on from where they were. */
     async clear(): Promise<void> {
-      await pool.query('DELETE FROM request_log');
+      await pool.query('DELETE FROM request_log_chunk; DELETE FROM request_log_tenants');
     },
   };
 }

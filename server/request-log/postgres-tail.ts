@@ -8,7 +8,6 @@
 import { dedicatedConnection } from '../store/postgres/dedicated-connection.ts';
 import { REQUEST_LOG_CHANNEL } from '../store/postgres/locks.ts';
 import type { PostgresSql } from '../store/postgres/sql.ts';
-import { statement } from '../store/sql.ts';
 import type { LogListener } from './sink.ts';
 import { makeRequestLogReads } from './store.ts';
 
@@ -16,8 +15,6 @@ import { makeRequestLogReads } from './store.ts';
 const READ_LIMIT = 500;
 /** How long after losing its connection the tail opens another, and reads what it missed meanwhile. */
 const REOPEN_MS = 1000;
-
-const LATEST = statement('SELECT coalesce(max(id), 0) AS id FROM request_log WHERE tenant_id = ?');
 
 /** The streams of one tenant in this process, and how far they got. */
 interface Tail {
@@ -101,8 +98,8 @@ export function makePostgresTail(sql: PostgresSql, onError: (error: unknown) => 
         // Listening first, then the newest id: an entry committed between the two is read on its notification.
         fresh.chain = connection
           .client()
-          .then(() => sql.one<{ id: number }>(LATEST, [tenantId]))
-          .then((row) => void (fresh.cursor = row?.id ?? 0));
+          .then(() => reads.latest(tenantId))
+          .then((id) => void (fresh.cursor = id));
         tails.set(tenantId, fresh);
         tail = fresh;
       }

@@ -26,6 +26,9 @@ export type { BatchSink, LogListener, SinkOptions } from './sink.ts';
 export const DEFAULT_LOG_RETENTION = 10_000;
 
 
+/** How many entries each tenant keeps under `options`: at least 1. */
+const retentionOf = (options: RequestLogOptions): number => Math.max(1, options.retention ?? DEFAULT_LOG_RETENTION);
+
 /** What the control plane reads of the log, whatever the engine. */
 export interface LogReads {
   /** Up to `limit` entries of the tenant older than `before`, newest first, that pass `filter`. */
@@ -91,7 +94,7 @@ export function reportLogError(error: unknown): void {
 
 /** The request log over the sink `sinkOf` makes and the engine's `reads`: batching, listeners, the order of a read after a flush. */
 export function makeRecorder(options: RequestLogOptions, sinkOf: (sinkOptions: SinkOptions) => BatchSink, reads: LogReads): RequestLog {
-  const retention = Math.max(1, options.retention ?? DEFAULT_LOG_RETENTION);
+  const retention = retentionOf(options);
   const flushMs = options.flushMs ?? 50;
   const batchSize = options.batchSize ?? 200;
   const batchChars = options.batchChars ?? BATCH_CHARS;
@@ -184,7 +187,7 @@ export function makeRequestLog(dbFile: string, options: RequestLogOptions = {}):
   const file = requestLogFile(dbFile);
   // This thread's connection: the control plane reads through it, and in memory it writes too.
   const logDb = openRequestLogDatabase(file);
-  const table = makeRequestLogTable(logDb);
+  const table = makeRequestLogTable(logDb, retentionOf(options));
   const thread = options.thread ?? (file === ':memory:' ? 'main' : 'worker');
   const sinkOf = (sinkOptions: SinkOptions): BatchSink => {
     const workerData: LogWorkerData = { file, retention: sinkOptions.retention, pruneStep: sinkOptions.pruneStep };

@@ -9,7 +9,8 @@ import { openRequestLog } from '../start/start-sandbox.ts';
 import { testEngine } from '../../dev/testing/test-store.ts';
 import { openStore } from '../store/index.ts';
 import { openDatabase } from '../store/db.ts';
-import { makeRequestLogTable } from './store.ts';
+import { sqliteSql } from '../store/sqlite-sql.ts';
+import { makeRequestLogReads, makeRequestLogTable } from './store.ts';
 import { type CapturedRequest, entryOf, makeLogWriter } from './writer.ts';
 import { call, memoryStore, sandboxClient, seedTenant, startServer, TEST_ADMIN_TOKEN, tinyDataset } from '../../dev/testing/sandbox.ts';
 
@@ -29,24 +30,27 @@ const captured = (tenantId: string, requestId: string): CapturedRequest => ({
 });
 
 describe('the writer’s pruning', () => {
-  it('deletes exactly the oldest entries over the retention, a bounded step at a time, and counts a tenant it meets first', () => {
+  it('keeps exactly the last entries of each tenant, those it wrote before a restart counted, and deletes what it dropped a bounded step at a time', async () => {
     const db = openDatabase(':memory:', 'request-log');
-    const table = makeRequestLogTable(db);
-    // Entries written before this writer started (a restart): counted, not assumed.
+    const table = makeRequestLogTable(db, 5);
+    const reads = makeRequestLogReads(sqliteSql(db));
+    // Entries written before this writer started (a restart).
     table.insert(['a0', 'a1', 'a2'].map((id) => entryOf(captured('A', id))));
-    const writer = makeLogWriter(table, { retention: 5, pruneStep: 2 });
+    const writer = makeLogWriter(table, { pruneStep: 2, rowsPerTransaction: 3 });
     writer.write(Array.from({ length: 9 }, (_, n) => captured('A', `a${n + 3}`)), new Set());
     writer.write([captured('B', 'b0'), captured('B', 'b1')], new Set());
-    const ids = (tenantId: string) => (db.prepare('SELECT request_id FROM request_log WHERE tenant_id = ? ORDER BY id').pluck().all(tenantId) as string[]);
+    const ids = async (tenantId: string) => (await reads.page(tenantId, {}, Number.MAX_SAFE_INTEGER, 100)).map((row) => row.request_id).reverse();
+    const chunks = () => db.prepare('SELECT count(*) FROM request_log_chunk').pluck().get();
+    // 12 of A over a retention of 5, in chunks of 3: shown are the last 5; stored, the 4 chunks of A and the one of B.
+    expect([await ids('A'), await ids('B'), chunks()]).toEqual([['a7', 'a8', 'a9', 'a10', 'a11'], ['b0', 'b1'], 5]);
     let steps = 0;
     while (writer.pruneSome()) steps += 1;
-    // 12 of A over a retention of 5: 7 deleted, 2 a step (4 steps, the last with one).
-    expect(steps + 1).toBe(4);
-    expect(ids('A')).toEqual(['a7', 'a8', 'a9', 'a10', 'a11']);
-    expect(ids('B')).toEqual(['b0', 'b1']);
+    // The two chunks all of whose entries went (a0–a5), a step each, and a last step that finds nothing more.
+    expect([steps + 1, chunks()]).toEqual([3, 3]);
+    expect(await ids('A')).toEqual(['a7', 'a8', 'a9', 'a10', 'a11']);
     writer.write([captured('A', 'a12')], new Set());
     while (writer.pruneSome());
-    expect(ids('A')).toEqual(['a8', 'a9', 'a10', 'a11', 'a12']);
+    expect([await ids('A'), await ids('B')]).toEqual([['a8', 'a9', 'a10', 'a11', 'a12'], ['b0', 'b1']]);
     db.close();
   });
 });

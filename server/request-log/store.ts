@@ -2,12 +2,14 @@
  * The request log's table (D48), in a database file of its own beside the sandbox's: its
  * writes would otherwise make every read of the sandbox's connection start over with an
  * empty page cache and a WAL to search (a third of the feed's throughput, `npm run bench`).
- * Batches of entries written in one transaction, pages newest first by id, one entry, the
- * entries after an id, and pruning in bounded steps. Commits do not fsync (WAL, synchronous
- * NORMAL): the log may lose its last batches to a power cut.
+ * A batch is written in one transaction, a chunk per tenant (chunks.ts, D85), and pruned in
+ * bounded steps. Commits do not fsync (WAL, synchronous NORMAL): the log may lose its last
+ * batches to a power cut.
  */
 import { type Db, openDatabase } from '../store/db.ts';
-import { type Sql, statement } from '../store/sql.ts';
+import { chunkGroups, encodeChunk } from './chunks.ts';
+
+export { makeRequestLogReads, type RequestLogReads } from './chunks.ts';
 
 /** How much of a request or response body an entry keeps, in bytes. */
 export const BODY_LIMIT = 16 * 1024;
@@ -86,10 +88,6 @@ export interface LogRow {
   feed_page: string | null;
 }
 
-/** The columns of a summary row (no bodies), as both engines select them. */
-export const SUMMARY_COLUMNS =
-  'id, tenant_id, at, operation, method, target, status, problem_type, field_errors, latency_ms, key_id, request_id, idempotency_key, replayed, order_ids, trip_ids, fault';
-
 /** A row without its bodies (the list and the stream). */
 export type LogSummaryRow = Omit<LogRow, 'request_content_type' | 'request_body' | 'request_bytes' | 'response_content_type' | 'response_body' | 'response_bytes' | 'feed_page'>;
 
@@ -113,118 +111,96 @@ export function openRequestLogDatabase(file: string): Db {
   return db;
 }
 
-// An absent filter is a null that keeps every row; the casts type it on PostgreSQL.
-const PAGE = statement(`SELECT ${SUMMARY_COLUMNS} FROM request_log
-  WHERE tenant_id = ? AND id < ?
-    AND (CAST(? AS text) IS NULL OR operation = ?)
-    AND (CAST(? AS integer) IS NULL OR (status >= ? AND status < ? + 100))
-    AND (CAST(? AS text) IS NULL OR problem_type = ?)
-    AND (CAST(? AS text) IS NULL OR key_id = ?)
-    AND (CAST(? AS text) IS NULL OR at >= ?)
-  ORDER BY id DESC LIMIT ?`);
-const ONE = statement('SELECT * FROM request_log WHERE tenant_id = ? AND id = ?');
-const AFTER = statement(`SELECT ${SUMMARY_COLUMNS} FROM request_log WHERE tenant_id = ? AND id > ? ORDER BY id LIMIT ?`);
-const COUNT = statement('SELECT count(*) AS n FROM request_log WHERE tenant_id = ?');
-
-/** The arguments of `PAGE`. */
-function pageArgs(tenantId: string, filter: LogFilter, before: number, limit: number): unknown[] {
-  const twice = (value: string | number | undefined) => [value ?? null, value ?? null];
-  const statusFrom = filter.statusFrom ?? null;
-  return [tenantId, before, ...twice(filter.operation), statusFrom, statusFrom, statusFrom, ...twice(filter.problemType), ...twice(filter.keyId), ...twice(filter.since), limit];
-}
-
-/** The reads the control plane makes of the log (D48), over the store contract. */
-export function makeRequestLogReads(sql: Sql) {
-  return {
-    /** Up to `limit` entries of the tenant older than `before`, newest first, that pass `filter`. */
-    page: (tenantId: string, filter: LogFilter, before: number, limit: number): Promise<LogSummaryRow[]> => sql.all<LogSummaryRow>(PAGE, pageArgs(tenantId, filter, before, limit)),
-    /** The tenant's entry `id`, bodies included, or undefined. */
-    get: (tenantId: string, id: number): Promise<LogRow | undefined> => sql.one<LogRow>(ONE, [tenantId, id]),
-    /** Up to `limit` entries of the tenant after `id`, oldest first (a stream resuming). */
-    after: (tenantId: string, id: number, limit: number): Promise<LogSummaryRow[]> => sql.all<LogSummaryRow>(AFTER, [tenantId, id, limit]),
-  };
-}
-
-export type RequestLogReads = ReturnType<typeof makeRequestLogReads>;
-
-/** Whether `entry` leaves every column `insertPlain` omits at the table's default (001-request-log.sql: null, 0, '[]'). */
-export function isPlain(entry: NewLogEntry): boolean {
-  return entry.problemType === null && entry.fieldErrors === null && entry.idempotencyKey === null && !entry.replayed && entry.requestContentType === null
-    && entry.requestBody === null && entry.requestBytes === 0 && entry.orderIds === '[]' && entry.tripIds === '[]' && entry.fault === null;
-}
-
 // requirement: D48
-/** Request-log statements on SQLite, prepared once: the writer's, on whichever thread writes. */
-export function makeRequestLogTable(db: Db) {
-  // Positional parameters: better-sqlite3 binds a named one by looking its name up on the object, each row.
-  const insert = db.prepare(`INSERT INTO request_log (tenant_id, at, operation, method, target, status, problem_type, field_errors,
-    latency_ms, key_id, request_id, idempotency_key, replayed, request_content_type, request_body, request_bytes,
-    response_content_type, response_body, response_bytes, order_ids, trip_ids, fault, feed_page)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  // A plain entry (most: a read answered without a problem, a fault or a body sent) leaves ten columns at their
-  // defaults: binding each value costs better-sqlite3 a conversion and SQLite a copy (a third of an insert's work).
-  const insertPlain = db.prepare(`INSERT INTO request_log (tenant_id, at, operation, method, target, status, latency_ms, key_id,
-    request_id, response_content_type, response_body, response_bytes, feed_page) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const page = db.prepare<unknown[], LogSummaryRow>(PAGE.sqlite);
-  const one = db.prepare<[string, number], LogRow>(ONE.sqlite);
-  const after = db.prepare<[string, number, number], LogSummaryRow>(AFTER.sqlite);
-  const count = db.prepare<[string], { n: number }>(COUNT.sqlite);
-  // The tenant's oldest entries, as a range of its ids: the id of the last one to go (the walk reads only the
-  // entries it passes, where an OFFSET past the entries kept would read all of them), then every id up to it.
-  const nthOldest = db.prepare<[string, number], number>('SELECT id FROM request_log WHERE tenant_id = ? ORDER BY id LIMIT 1 OFFSET ?').pluck();
-  const deleteThrough = db.prepare('DELETE FROM request_log WHERE tenant_id = ? AND id <= ?');
-  const deleteTenant = db.prepare('DELETE FROM request_log WHERE tenant_id = ?');
+/**
+ * The request log's writing statements on SQLite (D85: a chunk per batch and tenant,
+ * chunks.ts), prepared once, on whichever thread writes. `retention` is how many entries
+ * each tenant keeps.
+ */
+export function makeRequestLogTable(db: Db, retention: number) {
+  const takeIds = db.prepare<[number], number>('UPDATE request_log_sequence SET last_id = last_id + ? RETURNING last_id').pluck();
+  // The tenant's next place, and the first it keeps: its last `retention`.
+  const advance = db.prepare<[string, number, number, number, number], { next_seq: number; kept_from: number }>(`INSERT INTO request_log_tenants (tenant_id, next_seq, kept_from)
+    VALUES (?, ?, max(0, ? - ?)) ON CONFLICT (tenant_id) DO UPDATE SET next_seq = next_seq + excluded.next_seq, kept_from = max(kept_from, next_seq + excluded.next_seq - ?)
+    RETURNING next_seq, kept_from`);
+  const insertChunk = db.prepare('INSERT INTO request_log_chunk (tenant_id, first_id, last_id, first_seq, last_seq, entries, bodies) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const count = db.prepare<[string], number>('SELECT next_seq - kept_from FROM request_log_tenants WHERE tenant_id = ?').pluck();
+  // The tenant's oldest chunks whose entries it all dropped, with how many entries each holds.
+  const dropped = db.prepare<[string, string, number], { last_seq: number; n: number }>(`SELECT last_seq, last_seq - first_seq + 1 AS n FROM request_log_chunk
+    WHERE tenant_id = ? AND last_seq < (SELECT kept_from FROM request_log_tenants WHERE tenant_id = ?) ORDER BY last_seq LIMIT ?`);
+  const deleteThrough = db.prepare('DELETE FROM request_log_chunk WHERE tenant_id = ? AND last_seq <= ?');
   const deleteOldest = db.transaction((tenantId: string, limit: number): number => {
-    if (limit <= 0) return 0;
-    const last = nthOldest.get(tenantId, limit - 1);
-    return (last === undefined ? deleteTenant.run(tenantId) : deleteThrough.run(tenantId, last)).changes;
+    // The oldest chunks holding at most `limit` entries in all, and at least one chunk.
+    let entries = 0;
+    let through = -1;
+    for (const chunk of dropped.all(tenantId, tenantId, Math.max(1, limit))) {
+      if (through >= 0 && entries + chunk.n > limit) break;
+      entries += chunk.n;
+      through = chunk.last_seq;
+    }
+    if (through >= 0) deleteThrough.run(tenantId, through);
+    return entries;
   });
-  const clear = db.prepare('DELETE FROM request_log');
-  const insertAll = db.transaction((entries: NewLogEntry[]): number[] =>
-    entries.map((e) =>
-      Number(
-        (isPlain(e)
-          ? insertPlain.run(e.tenantId, e.at, e.operation, e.method, e.target, e.status, e.latencyMs, e.keyId, e.requestId, e.responseContentType, e.responseBody, e.responseBytes, e.feedPage)
-          : insert.run(
-              e.tenantId, e.at, e.operation, e.method, e.target, e.status, e.problemType, e.fieldErrors, e.latencyMs, e.keyId, e.requestId,
-              e.idempotencyKey, e.replayed ? 1 : 0, e.requestContentType, e.requestBody, e.requestBytes, e.responseContentType, e.responseBody,
-              e.responseBytes, e.orderIds, e.tripIds, e.fault, e.feedPage,
-            )
-        ).lastInsertRowid,
-      ),
-    ),
-  );
+  const clearChunks = db.prepare('DELETE FROM request_log_chunk');
+  const clearTenants = db.prepare('DELETE FROM request_log_tenants');
+  const clear = db.transaction(() => {
+    clearChunks.run();
+    clearTenants.run();
+  });
+  const insertAll = db.transaction((entries: readonly NewLogEntry[]): { firstIds: Map<string, number>; over: string[] } => {
+    const firstIds = new Map<string, number>();
+    const over: string[] = [];
+    for (const [tenantId, mine] of byTenant(entries)) {
+      const n = mine.length;
+      const lastId = takeIds.get(n)!;
+      const { next_seq: nextSeq, kept_from: keptFrom } = advance.get(tenantId, n, n, retention, retention)!;
+      firstIds.set(tenantId, lastId - n + 1);
+      let firstId = lastId - n + 1;
+      let firstSeq = nextSeq - n;
+      for (const group of chunkGroups(mine)) {
+        const chunk = encodeChunk(group);
+        insertChunk.run(tenantId, firstId, firstId + group.length - 1, firstSeq, firstSeq + group.length - 1, chunk.entries, chunk.bodies);
+        firstId += group.length;
+        firstSeq += group.length;
+      }
+      if (keptFrom > 0) over.push(tenantId);
+    }
+    return { firstIds, over };
+  });
 
   return {
-    /** Writes `entries` in one transaction; returns their ids in order. */
-    insert(entries: NewLogEntry[]): number[] {
+    /**
+     * Writes `entries` in one transaction, a chunk per tenant; answers the first id of each
+     * tenant's chunk (its entries numbered on from there, in order) and the tenants that now
+     * have entries to prune.
+     */
+    insert(entries: readonly NewLogEntry[]): { firstIds: Map<string, number>; over: string[] } {
       return insertAll(entries);
     },
-    /** Up to `limit` entries of the tenant older than `before`, newest first, that pass `filter`. */
-    page(tenantId: string, filter: LogFilter, before: number, limit: number): LogSummaryRow[] {
-      return page.all(...pageArgs(tenantId, filter, before, limit));
-    },
-    /** The tenant's entry `id`, bodies included, or undefined. */
-    get(tenantId: string, id: number): LogRow | undefined {
-      return one.get(tenantId, id);
-    },
-    /** Up to `limit` entries of the tenant after `id`, oldest first (a stream resuming). */
-    after(tenantId: string, id: number, limit: number): LogSummaryRow[] {
-      return after.all(tenantId, id, limit);
-    },
-    /** How many entries the tenant has. */
+    /** How many entries the tenant keeps. */
     count(tenantId: string): number {
-      return count.get(tenantId)!.n;
+      return count.get(tenantId) ?? 0;
     },
-    /** Deletes the tenant's `limit` oldest entries (fewer when it has fewer); returns how many. */
+    /** Deletes the tenant's oldest chunks of entries it no longer keeps, at most `limit` entries' (and at least a chunk); answers how many entries. */
     deleteStep(tenantId: string, limit: number): number {
       return deleteOldest(tenantId, limit);
     },
-    /** Deletes every entry (the sandbox's reset, D38). */
+    /** Deletes every entry (the sandbox's reset, D38); ids go on from where they were. */
     clear(): void {
-      clear.run();
+      clear();
     },
   };
 }
 
 export type RequestLogTable = ReturnType<typeof makeRequestLogTable>;
+
+/** `entries` by tenant, each tenant's in their order. */
+export function byTenant(entries: readonly NewLogEntry[]): Map<string, NewLogEntry[]> {
+  const tenants = new Map<string, NewLogEntry[]>();
+  for (const entry of entries) {
+    const mine = tenants.get(entry.tenantId);
+    if (mine === undefined) tenants.set(entry.tenantId, [entry]);
+    else mine.push(entry);
+  }
+  return tenants;
+}

@@ -6,7 +6,8 @@
  */
 import type { FaultMark } from '../faults/plan.ts';
 import { KEY_STRINGS } from '../store/feed-sql.ts';
-import { BODY_LIMIT, type LoggedPage, type LogSummaryRow, type NewLogEntry, type RequestLogTable } from './store.ts';
+import { summariesOf } from './chunks.ts';
+import { BODY_LIMIT, byTenant, type LoggedPage, type LogSummaryRow, type NewLogEntry, type RequestLogTable } from './store.ts';
 
 /**
  * At most how many entries one transaction writes on the event loop (a log in memory), so
@@ -155,81 +156,29 @@ export function entryOf(request: CapturedRequest): NewLogEntry {
   };
 }
 
-/** The summary row of an entry just written as `id`. */
-export function summaryOf(id: number, entry: NewLogEntry): LogSummaryRow {
-  return {
-    id,
-    tenant_id: entry.tenantId,
-    at: entry.at,
-    operation: entry.operation,
-    method: entry.method,
-    target: entry.target,
-    status: entry.status,
-    problem_type: entry.problemType,
-    field_errors: entry.fieldErrors,
-    latency_ms: entry.latencyMs,
-    key_id: entry.keyId,
-    request_id: entry.requestId,
-    idempotency_key: entry.idempotencyKey,
-    replayed: entry.replayed ? 1 : 0,
-    order_ids: entry.orderIds,
-    trip_ids: entry.tripIds,
-    fault: entry.fault,
-  };
-}
-
-/** The writing half of the request log over `table`. */
-export function makeLogWriter(table: RequestLogTable, options: { retention: number; pruneStep: number; rowsPerTransaction?: number }) {
-  const { retention, pruneStep } = options;
+/** The writing half of the request log over `table` (which keeps each tenant's last `retention`, counted as it writes). */
+export function makeLogWriter(table: RequestLogTable, options: { pruneStep: number; rowsPerTransaction?: number }) {
+  const { pruneStep } = options;
   const rowsPerTransaction = options.rowsPerTransaction ?? ROWS_PER_TRANSACTION;
-  // Each tenant's entry count: counted on its first write, then kept up. This writer is the
-  // only one that adds or deletes entries of its file, so the count stays exact.
-  const counts = new Map<string, number>();
+  // The tenants that may have chunks to delete.
   const overRetention = new Set<string>();
-
-  /**
-   * One bounded prune step of one tenant: deletes its oldest entries over the retention, at
-   * most `pruneStep`; true when the tenant is within its retention. Fewer deleted than
-   * counted over (the file changed under the writer) counts the tenant again.
-   */
-  function pruneTenant(tenantId: string): boolean {
-    const count = counts.get(tenantId) ?? table.count(tenantId);
-    const step = Math.min(count - retention, pruneStep);
-    if (step <= 0) {
-      counts.set(tenantId, count);
-      return true;
-    }
-    const deleted = table.deleteStep(tenantId, step);
-    const left = deleted === step ? count - deleted : table.count(tenantId);
-    counts.set(tenantId, left);
-    return left <= retention;
-  }
 
   return {
     /** Writes `batch`; returns the summaries of the entries of the `listened` tenants, oldest first. */
     write(batch: readonly CapturedRequest[], listened: ReadonlySet<string>): LogSummaryRow[] {
       const summaries: LogSummaryRow[] = [];
-      const written = new Map<string, number>();
       for (let start = 0; start < batch.length; start += rowsPerTransaction) {
-        const entries = batch.slice(start, start + rowsPerTransaction).map(entryOf);
-        const ids = table.insert(entries);
-        entries.forEach((entry, i) => {
-          written.set(entry.tenantId, (written.get(entry.tenantId) ?? 0) + 1);
-          if (listened.has(entry.tenantId)) summaries.push(summaryOf(ids[i]!, entry));
-        });
-      }
-      for (const [tenantId, count] of written) {
-        const known = counts.get(tenantId);
-        const total = known === undefined ? table.count(tenantId) : known + count;
-        counts.set(tenantId, total);
-        if (total > retention) overRetention.add(tenantId);
+        const entries = (start === 0 && batch.length <= rowsPerTransaction ? batch : batch.slice(start, start + rowsPerTransaction)).map(entryOf);
+        const { firstIds, over } = table.insert(entries);
+        for (const tenantId of over) overRetention.add(tenantId);
+        if (listened.size === 0) continue;
+        for (const [tenantId, mine] of byTenant(entries)) if (listened.has(tenantId)) summaries.push(...summariesOf(tenantId, firstIds.get(tenantId)!, mine));
       }
       return summaries;
     },
-    /** Deletes every entry and forgets the counts (the sandbox's reset). */
+    /** Deletes every entry (the sandbox's reset). */
     clear(): void {
       table.clear();
-      counts.clear();
       overRetention.clear();
     },
     /** One bounded prune step; true while more remain. */
@@ -237,7 +186,7 @@ export function makeLogWriter(table: RequestLogTable, options: { retention: numb
       const [tenantId] = overRetention;
       if (tenantId === undefined) return false;
       try {
-        if (pruneTenant(tenantId)) overRetention.delete(tenantId);
+        if (table.deleteStep(tenantId, pruneStep) === 0) overRetention.delete(tenantId);
       } catch (error) {
         overRetention.delete(tenantId);
         throw error;
