@@ -80,6 +80,7 @@ export interface RequestLogOptions {
   batchSize?: number;
   /** A batch goes once its bodies and pages hold this many characters (bytes of a request body), whatever its age. */
   batchChars?: number;
+  /** SQLite: at most how many entries' chunks one prune step deletes (at least one chunk); PostgreSQL prunes in each batch's statement. */
   pruneStep?: number;
   /** SQLite: where batches are written; `worker` needs a database file; default `worker` for a file, `main` for `:memory:`. */
   thread?: 'main' | 'worker';

@@ -16,6 +16,7 @@ export interface BatchSink {
 /** What an engine's sink is made with. */
 export interface SinkOptions {
   retention: number;
+  /** SQLite: at most how many entries' chunks one prune step deletes (PostgreSQL prunes in each batch's statement). */
   pruneStep: number;
   onError: (error: unknown) => void;
   /** Called with the summaries of each batch's entries of the tenants someone listens to. */
