@@ -15,7 +15,7 @@
  * decode the chunks and answer the rows `store.ts` describes.
  */
 import { type Sql, statement } from '../store/sql.ts';
-import type { LogFilter, LogRow, LogSummaryRow, NewLogEntry } from './store.ts';
+import type { LogFilter, LogRow, LogSummaryRow, NewLogEntry } from './entry.ts';
 
 /** An entry's summary as a chunk keeps it: the columns of `LogSummaryRow` but its id and tenant, then its bodies' content types, lengths in bytes and in the chunk's text. */
 export type EntryTuple = [
