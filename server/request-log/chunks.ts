@@ -151,22 +151,43 @@ function rowOf(tenantId: string, chunk: { first_id: number; bodies: string }, tu
       if (chars > 0) at += chars;
     }
   }
-  const [requestBody, responseBody, feedPage] = spans.map((span) => (span === null ? null : chunk.bodies.slice(span[0], span[1])));
+  const [requestBody = null, responseBody = null, feedPage = null] = spans.map((span) => (span === null ? null : chunk.bodies.slice(span[0], span[1])));
   const t = tuples[index]!;
   return {
     ...summaryRowOf(tenantId, chunk.first_id + index, t),
-    request_content_type: t[At.RequestContentType], request_body: requestBody!, request_bytes: t[At.RequestBytes],
-    response_content_type: t[At.ResponseContentType], response_body: responseBody!, response_bytes: t[At.ResponseBytes], feed_page: feedPage!,
+    request_content_type: t[At.RequestContentType], request_body: requestBody, request_bytes: t[At.RequestBytes],
+    response_content_type: t[At.ResponseContentType], response_body: responseBody, response_bytes: t[At.ResponseBytes], feed_page: feedPage,
   };
 }
 
-/** The summary rows of `entries`, a chunk's entries written from `firstId` on, as a stream hears of them. */
-export function summariesOf(tenantId: string, firstId: number, entries: readonly NewLogEntry[]): LogSummaryRow[] {
-  return entries.map((e, i) => ({
-    id: firstId + i, tenant_id: tenantId, at: e.at, operation: e.operation, method: e.method, target: e.target, status: e.status,
-    problem_type: e.problemType, field_errors: e.fieldErrors, latency_ms: e.latencyMs, key_id: e.keyId, request_id: e.requestId,
-    idempotency_key: e.idempotencyKey, replayed: e.replayed ? 1 : 0, order_ids: e.orderIds, trip_ids: e.tripIds, fault: e.fault,
-  }));
+/** `entries` by tenant, each tenant's in their order. */
+export function byTenant(entries: readonly NewLogEntry[]): Map<string, NewLogEntry[]> {
+  const tenants = new Map<string, NewLogEntry[]>();
+  for (const entry of entries) {
+    const mine = tenants.get(entry.tenantId);
+    if (mine === undefined) tenants.set(entry.tenantId, [entry]);
+    else mine.push(entry);
+  }
+  return tenants;
+}
+
+/**
+ * The summary rows of the `listened` tenants' `entries`, just written with each tenant's
+ * entries numbered from its id in `firstIds`, oldest first: what a stream hears of them.
+ */
+export function listenedSummaries(entries: readonly NewLogEntry[], firstIds: ReadonlyMap<string, number>, listened: ReadonlySet<string>): LogSummaryRow[] {
+  const summaries: LogSummaryRow[] = [];
+  if (listened.size === 0) return summaries;
+  for (const [tenantId, mine] of byTenant(entries)) {
+    if (!listened.has(tenantId)) continue;
+    const firstId = firstIds.get(tenantId)!;
+    mine.forEach((e, i) => summaries.push({
+      id: firstId + i, tenant_id: tenantId, at: e.at, operation: e.operation, method: e.method, target: e.target, status: e.status,
+      problem_type: e.problemType, field_errors: e.fieldErrors, latency_ms: e.latencyMs, key_id: e.keyId, request_id: e.requestId,
+      idempotency_key: e.idempotencyKey, replayed: e.replayed ? 1 : 0, order_ids: e.orderIds, trip_ids: e.tripIds, fault: e.fault,
+    }));
+  }
+  return summaries;
 }
 
 /** Whether the entry kept as `t` passes `filter`. */

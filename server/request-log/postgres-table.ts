@@ -9,8 +9,8 @@ import type pg from 'pg';
 import { LOCK_REQUEST_LOG_WRITES, REQUEST_LOG_CHANNEL } from '../store/postgres/locks.ts';
 import { rowTypes } from '../store/postgres/row-types.ts';
 import { inTransaction } from '../store/postgres/transaction.ts';
-import { encodeChunk } from './chunks.ts';
-import { byTenant, type NewLogEntry } from './store.ts';
+import { byTenant, encodeChunk } from './chunks.ts';
+import type { NewLogEntry } from './store.ts';
 
 /**
  * One tenant's chunk: $1 the tenant, $2 its entries' count, $3 the retention, $4 and $5 the

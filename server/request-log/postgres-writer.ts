@@ -3,9 +3,9 @@
  * cut and redact each entry (writer.ts) and write the batch, a chunk per tenant, pruning in
  * the same statements (postgres-table.ts).
  */
-import { summariesOf } from './chunks.ts';
+import { listenedSummaries } from './chunks.ts';
 import type { PostgresLogTable } from './postgres-table.ts';
-import { byTenant, type LogSummaryRow } from './store.ts';
+import type { LogSummaryRow } from './store.ts';
 import { type CapturedRequest, entryOf } from './writer.ts';
 
 /** The writing half of the request log over `table`; one batch at a time (the caller waits for each). */
@@ -14,10 +14,7 @@ export function makePostgresLogWriter(table: PostgresLogTable) {
     /** Writes `batch`; answers the summaries of the entries of the `listened` tenants, oldest first. */
     async write(batch: readonly CapturedRequest[], listened: ReadonlySet<string>): Promise<LogSummaryRow[]> {
       const entries = batch.map(entryOf);
-      const firstIds = await table.insert(entries);
-      const summaries: LogSummaryRow[] = [];
-      if (listened.size > 0) for (const [tenantId, mine] of byTenant(entries)) if (listened.has(tenantId)) summaries.push(...summariesOf(tenantId, firstIds.get(tenantId)!, mine));
-      return summaries;
+      return listenedSummaries(entries, await table.insert(entries), listened);
     },
     /** Deletes every entry (the sandbox's reset). */
     async clear(): Promise<void> {

@@ -7,7 +7,7 @@
  * batches to a power cut.
  */
 import { type Db, openDatabase } from '../store/db.ts';
-import { chunkGroups, encodeChunk } from './chunks.ts';
+import { byTenant, chunkGroups, encodeChunk } from './chunks.ts';
 import type { NewLogEntry } from './entry.ts';
 
 export { makeRequestLogReads, type RequestLogReads } from './chunks.ts';
@@ -115,14 +115,3 @@ export function makeRequestLogTable(db: Db, retention: number) {
 }
 
 export type RequestLogTable = ReturnType<typeof makeRequestLogTable>;
-
-/** `entries` by tenant, each tenant's in their order. */
-export function byTenant(entries: readonly NewLogEntry[]): Map<string, NewLogEntry[]> {
-  const tenants = new Map<string, NewLogEntry[]>();
-  for (const entry of entries) {
-    const mine = tenants.get(entry.tenantId);
-    if (mine === undefined) tenants.set(entry.tenantId, [entry]);
-    else mine.push(entry);
-  }
-  return tenants;
-}

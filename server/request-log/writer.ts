@@ -6,8 +6,8 @@
  */
 import type { FaultMark } from '../faults/plan.ts';
 import { KEY_STRINGS } from '../store/feed-sql.ts';
-import { summariesOf } from './chunks.ts';
-import { BODY_LIMIT, byTenant, type LoggedPage, type LogSummaryRow, type NewLogEntry, type RequestLogTable } from './store.ts';
+import { listenedSummaries } from './chunks.ts';
+import { BODY_LIMIT, type LoggedPage, type LogSummaryRow, type NewLogEntry, type RequestLogTable } from './store.ts';
 
 /**
  * At most how many entries one transaction writes on the event loop (a log in memory), so
@@ -168,11 +168,10 @@ export function makeLogWriter(table: RequestLogTable, options: { pruneStep: numb
     write(batch: readonly CapturedRequest[], listened: ReadonlySet<string>): LogSummaryRow[] {
       const summaries: LogSummaryRow[] = [];
       for (let start = 0; start < batch.length; start += rowsPerTransaction) {
-        const entries = (start === 0 && batch.length <= rowsPerTransaction ? batch : batch.slice(start, start + rowsPerTransaction)).map(entryOf);
+        const entries = batch.slice(start, start + rowsPerTransaction).map(entryOf);
         const { firstIds, over } = table.insert(entries);
         for (const tenantId of over) overRetention.add(tenantId);
-        if (listened.size === 0) continue;
-        for (const [tenantId, mine] of byTenant(entries)) if (listened.has(tenantId)) summaries.push(...summariesOf(tenantId, firstIds.get(tenantId)!, mine));
+        summaries.push(...listenedSummaries(entries, firstIds, listened));
       }
       return summaries;
     },
