@@ -69,6 +69,35 @@ describe('the bench judges medians', () => {
   });
 });
 
+describe('the request log\'s cost', () => {
+  /** The sandbox without its log in the same three rounds of (a) and (b), at the large size. */
+  const withoutLog = (rates: number[]) =>
+    (['feedPage', 'caughtUp'] as const).flatMap((scenario) => rates.map((rate, n) => run('sandbox-log-off', scenario, SIZES.large, n + 1, rate)));
+
+  it('compares the sandbox as served with the sandbox without its log, median to median, with the range of the rounds\' ratios', () => {
+    const { requestLog } = judge(runs([100, 300, 200], [400, 400, 400], withoutLog([250, 200, 190])), SIZES);
+    expect(requestLog).toBeDefined();
+    expect(requestLog!.feedPage.on.reqPerSec).toBe(200);
+    expect(requestLog!.feedPage.off.reqPerSec).toBe(200);
+    expect(requestLog!.feedPage.ratio).toBe(1);
+    expect(requestLog!.feedPage.ratioRange).toEqual([0.4, 1.5]);
+    expect(requestLog!.feedPage.met).toBe(true);
+    expect(requestLog!.caughtUp.target).toBe('>= 0.95');
+  });
+
+  it('fails a log that costs more than 5 %', () => {
+    const { requestLog } = judge(runs([190, 190, 190], [400, 400, 400], withoutLog([200, 200, 200])), SIZES);
+    // 190 / 200 = 0.95 is at the limit; 189 is past it.
+    expect(requestLog!.caughtUp.ratio).toBe(0.95);
+    expect(requestLog!.caughtUp.met).toBe(true);
+    expect(judge(runs([189, 189, 189], [400, 400, 400], withoutLog([200, 200, 200])), SIZES).requestLog!.caughtUp.met).toBe(false);
+  });
+
+  it('is absent when the sandbox without its log was not measured (a run with --request-log off, or an older run)', () => {
+    expect(judge(runs([100, 300, 200], [200, 200, 400]), SIZES).requestLog).toBeUndefined();
+  });
+});
+
 describe('the README\'s bench tables', () => {
   const report = (engine: 'sqlite' | 'postgres'): BenchReport => ({
     startedAtUtc: '2026-11-27T00:00:00.000Z', finishedAtUtc: '2026-11-27T00:05:00.000Z',
@@ -85,6 +114,16 @@ describe('the README\'s bench tables', () => {
     expect(written).toContain('PostgreSQL: 2026-11-27, Test CPU x2, 4 GB, node v20.0.0, PostgreSQL 15; 10 connections, 10 s per run after 2 s warm-up, median of 3 rounds; sandbox request log on');
     expect(written).toContain('| feed page (50, random cursor) | PostgreSQL | sandbox | 1,000 | 200 | 100–300 (100.0%) |');
     expect(() => withReadmeTables('no markers', report('sqlite'))).toThrow(/<!-- bench:sqlite:start -->/);
+  });
+
+  it('show the sandbox without its log and what the log costs, when the run measured them', () => {
+    const measured = { ...report('sqlite'), results: judge(runs([100, 300, 200], [400, 400, 400], (['feedPage', 'caughtUp'] as const).flatMap((scenario) => [250, 200, 190].map((rate, n) => run('sandbox-log-off', scenario, SIZES.large, n + 1, rate)))), SIZES) };
+    const table = formatMarkdown(measured);
+    expect(table).toContain('| feed page (50, random cursor) | SQLite | sandbox, log off | 1,000 | 200 | 190–250 (30.0%) |');
+    expect(table).toContain('| caught-up poll (empty page) | SQLite | sandbox, log off | 1,000 | 200 |');
+    expect(table).toContain("| request log's cost on (a): sandbox / sandbox without it, req/s | 1.00 | 0.40–1.50 | ≥ 0.95 | yes |");
+    expect(table).toContain("| request log's cost on (b): sandbox / sandbox without it, req/s | 1.00 | 0.40–1.50 | ≥ 0.95 | yes |");
+    expect(formatMarkdown(report('sqlite'))).not.toContain('log off');
   });
 
   it('are those of the runs kept in dev/bench/readme-runs (written by npm run bench -- --readme), never typed by hand', () => {

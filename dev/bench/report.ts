@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { LoadSettings, RunFigures } from './load.ts';
 import type { ServedCode } from './served.ts';
 
-export type ServerName = 'sandbox' | 'baseline';
+/** The servers measured: the sandbox as served, the ceiling, and the sandbox without its request log (issue 25's second target: what the log costs). */
+export type ServerName = 'sandbox' | 'baseline' | 'sandbox-log-off';
 export type Scenario = 'feedPage' | 'caughtUp';
 
 /** One measured run. */
@@ -49,6 +50,9 @@ export interface Target {
   met: boolean;
 }
 
+/** The request log's cost in one scenario: the sandbox's req/s with the log (`on`) over its req/s without (`off`). */
+export type RequestLogCost = { on: Figure; off: Figure } & Target;
+
 /** Everything one `npm run bench` found; written as JSON. */
 export interface BenchReport {
   startedAtUtc: string;
@@ -66,6 +70,12 @@ export interface BenchReport {
       /** The same growth for the ceiling: how much of it the SQL itself brings. */
       baseline: { small: Figure; large: Figure; ratio: number };
     };
+    /**
+     * What the request log costs on (a) and (b): the sandbox as served against the same sandbox
+     * without its log, measured in the same rounds. Absent from a run with `--request-log off`
+     * (nothing to compare) and from runs made before it was measured.
+     */
+    requestLog?: { feedPage: RequestLogCost; caughtUp: RequestLogCost };
   };
   /** Anything that makes the figures invalid (non-2xx answers, errors); empty when clean. */
   problems: string[];
@@ -80,6 +90,8 @@ export interface BenchReport {
  */
 const TARGET_RATIO: Record<Scenario, number> = { feedPage: 0.85, caughtUp: 0.8 };
 const TARGET_P99_GROWTH = 1.2;
+/** The request log may cost at most 5 % of the sandbox's throughput on (a) and (b) (issue 25). */
+const TARGET_LOG_RATIO = 0.95;
 
 /** Other work on the machine above this (% of one core) marks a run as disturbed. */
 export const DISTURBED_OTHER_CPU_PCT = 25;
@@ -145,6 +157,14 @@ export function judge(runs: readonly RunRecord[], sizes: { small: number; large:
     const ratioRange = roundRatios(counted(runs, 'sandbox', scenario, sizes.large), counted(runs, 'baseline', scenario, sizes.large), (run) => run.figures.reqPerSec);
     return { sandbox, baseline, ratio: r, ratioRange, target: `>= ${TARGET_RATIO[scenario]}`, met: r >= TARGET_RATIO[scenario] };
   };
+  const logCost = (scenario: Scenario): RequestLogCost => {
+    const on = medianFigure(runs, 'sandbox', scenario, sizes.large);
+    const off = medianFigure(runs, 'sandbox-log-off', scenario, sizes.large);
+    const r = ratio(on.reqPerSec, off.reqPerSec);
+    const ratioRange = roundRatios(counted(runs, 'sandbox', scenario, sizes.large), counted(runs, 'sandbox-log-off', scenario, sizes.large), (run) => run.figures.reqPerSec);
+    return { on, off, ratio: r, ratioRange, target: `>= ${TARGET_LOG_RATIO}`, met: r >= TARGET_LOG_RATIO };
+  };
+  const measuredLogOff = (['feedPage', 'caughtUp'] as const).every((scenario) => runs.some((run) => run.server === 'sandbox-log-off' && run.scenario === scenario && run.orders === sizes.large));
   const small = medianFigure(runs, 'sandbox', 'feedPage', sizes.small);
   const large = medianFigure(runs, 'sandbox', 'feedPage', sizes.large);
   const growth = ratio(large.p99Ms, small.p99Ms);
@@ -162,6 +182,7 @@ export function judge(runs: readonly RunRecord[], sizes: { small: number; large:
       met: growth <= TARGET_P99_GROWTH,
       baseline: { small: baselineSmall, large: baselineLarge, ratio: ratio(baselineLarge.p99Ms, baselineSmall.p99Ms) },
     },
+    ...(measuredLogOff ? { requestLog: { feedPage: logCost('feedPage'), caughtUp: logCost('caughtUp') } } : {}),
   };
 }
 
@@ -183,6 +204,12 @@ export function notesOf(results: BenchReport['results']): string[] {
     ['caught-up poll, baseline', results.caughtUp.baseline],
     ['feed page at the small size, sandbox', results.p99Scaling.small],
     ['feed page at the small size, baseline', results.p99Scaling.baseline.small],
+    ...(results.requestLog === undefined
+      ? []
+      : ([
+          ['feed page, sandbox without its request log', results.requestLog.feedPage.off],
+          ['caught-up poll, sandbox without its request log', results.requestLog.caughtUp.off],
+        ] as [string, Figure][])),
   ];
   return figures
     .filter(([, f]) => (f.otherCpuPct ?? 0) > DISTURBED_OTHER_CPU_PCT)
@@ -196,33 +223,42 @@ const spreadOf = (f: Figure) => (f.rounds < 2 ? 'one round' : `${f.reqPerSecRang
 const rangeOf = (t: Target) => (Number.isNaN(t.ratioRange[0]) ? '' : `${t.ratioRange[0].toFixed(2)}–${t.ratioRange[1].toFixed(2)}`);
 const pct = (n: number | null) => (n === null ? 'n/a' : `${Math.round(n)}%`);
 const SCENARIO_TITLE: Record<Scenario, string> = { feedPage: 'feed page (50, random cursor)', caughtUp: 'caught-up poll (empty page)' };
+const SERVER_TITLE: Record<ServerName, string> = { sandbox: 'sandbox', baseline: 'baseline', 'sandbox-log-off': 'sandbox, log off' };
 
 /** The rows of the figures table: scenario, server, orders, req/s, p50, p99, and the CPU of the server, the load generator and everything else. */
 function figureRows(report: BenchReport): string[][] {
-  const { feedPage, caughtUp, p99Scaling } = report.results;
+  const { feedPage, caughtUp, p99Scaling, requestLog } = report.results;
   const row = (scenario: Scenario, server: ServerName, f: Figure) => [
-    SCENARIO_TITLE[scenario], server, count(f.orders), f.reqPerSec.toFixed(0), spreadOf(f), f.p50Ms.toFixed(2), f.p99Ms.toFixed(2),
+    SCENARIO_TITLE[scenario], SERVER_TITLE[server], count(f.orders), f.reqPerSec.toFixed(0), spreadOf(f), f.p50Ms.toFixed(2), f.p99Ms.toFixed(2),
     pct(f.serverCpuPct), pct(f.databaseCpuPct), pct(f.loadCpuPct), pct(f.otherCpuPct),
   ];
   return [
     row('feedPage', 'sandbox', feedPage.sandbox),
     row('feedPage', 'baseline', feedPage.baseline),
+    ...(requestLog === undefined ? [] : [row('feedPage', 'sandbox-log-off', requestLog.feedPage.off)]),
     row('feedPage', 'sandbox', p99Scaling.small),
     row('feedPage', 'baseline', p99Scaling.baseline.small),
     row('caughtUp', 'sandbox', caughtUp.sandbox),
     row('caughtUp', 'baseline', caughtUp.baseline),
+    ...(requestLog === undefined ? [] : [row('caughtUp', 'sandbox-log-off', requestLog.caughtUp.off)]),
   ];
 }
 
 /** The rows of the targets table: what, figure (a ratio of medians), the range of the rounds' ratios, target, met. */
 function targetRows(report: BenchReport): string[][] {
-  const { feedPage, caughtUp, p99Scaling } = report.results;
+  const { feedPage, caughtUp, p99Scaling, requestLog } = report.results;
   const met = (t: Target) => (t.met ? 'yes' : 'NO');
   return [
     ['(a) feed page: sandbox / baseline req/s', feedPage.ratio.toFixed(2), rangeOf(feedPage), feedPage.target, met(feedPage)],
     ['(b) caught-up poll: sandbox / baseline req/s', caughtUp.ratio.toFixed(2), rangeOf(caughtUp), caughtUp.target, met(caughtUp)],
     [`(c) sandbox p99 page latency: ${count(p99Scaling.large.orders)} / ${count(p99Scaling.small.orders)} orders`, p99Scaling.ratio.toFixed(2), rangeOf(p99Scaling), p99Scaling.target, met(p99Scaling)],
     ["    for reference, the baseline's p99 growth", p99Scaling.baseline.ratio.toFixed(2), '', '', ''],
+    ...(requestLog === undefined
+      ? []
+      : (['feedPage', 'caughtUp'] as const).map((scenario) => {
+          const cost = requestLog[scenario];
+          return [`request log's cost on (${scenario === 'feedPage' ? 'a' : 'b'}): sandbox / sandbox without it, req/s`, cost.ratio.toFixed(2), rangeOf(cost), cost.target, met(cost)];
+        })),
   ];
 }
 

@@ -7,6 +7,8 @@
  *   (c) the sandbox's p99 page latency at 1,000,000 vs 10,000      target <= 1.2x
  *
  * (c) also runs the ceiling at both sizes, to show how much of the growth the SQL brings.
+ * With the request log on (the default), (a) and (b) also run the sandbox with its log off in
+ * the same rounds, which gives what the log costs on each (issue 25's goal: at most 5 %).
  * The servers run one at a time, alternating which goes first in each round; each figure
  * is the median of its rounds, shown with their spread. The sandbox keeps its request log (D48) as `waybill serve` does unless
  * `--request-log off`. A run that other work on the machine disturbed is run again. Figures go
@@ -39,7 +41,8 @@ const HELP = `npm run bench [-- options]
   --rounds N         rounds per comparison; each figure is their median, shown with
                      their spread (default 3; 1 with --quick)
   --rebuild          rebuild the benchmark databases under .waybill/bench/
-  --request-log M    the sandbox's request log: on (default, as waybill serve runs) or off
+  --request-log M    the sandbox's request log: on (default, as waybill serve runs; (a) and
+                     (b) then also run the sandbox without it, for what the log costs) or off
   --readme           write this run's tables into README.md, between the markers
                      <!-- bench:ENGINE:start --> and <!-- bench:ENGINE:end -->
   --db E             the engine: sqlite (default), postgres (a throwaway cluster of the
@@ -85,7 +88,7 @@ function options() {
   return { help: values.help, rebuild: values.rebuild, readme: values.readme, db: values.db, settings: { ...settings, requestLog: requestLog as 'on' | 'off' }, sizes };
 }
 
-/** Fails unless both servers answer the same bytes, a full page at a random cursor and an empty one at the end. */
+/** Fails unless the servers all answer the same bytes, a full page at a random cursor and an empty one at the end. */
 async function checkSameAnswers(servers: ServerChild[], cursors: FeedCursors, key: string): Promise<void> {
   const fetchText = async (server: ServerChild, cursor: string) => {
     const response = await fetch(`${server.url}${FEED_PATH}&cursor=${cursor}`, { headers: { 'x-api-key': key } });
@@ -167,23 +170,25 @@ async function bench(engine: BenchEngine, { rebuild, readme }: { rebuild: boolea
   for (const database of [large, small]) targets.set(database, await engine.target(database));
   const databasePid = await engine.databasePid(large);
   const start = async (name: ServerName, database: BenchDatabase) => {
-    const script = name === 'sandbox' ? './serve-sandbox.ts' : './serve-baseline.ts';
-    const args = ['--db', targets.get(database)!, ...(name === 'baseline' ? ['--tenant', database.tenantId] : ['--request-log', settings.requestLog])];
+    const script = name === 'baseline' ? './serve-baseline.ts' : './serve-sandbox.ts';
+    const args = ['--db', targets.get(database)!, ...(name === 'baseline' ? ['--tenant', database.tenantId] : ['--request-log', name === 'sandbox-log-off' ? 'off' : settings.requestLog])];
     const child = await startChild(name, script, args);
     started.push(child);
     return { ...child, name, databasePid };
   };
   try {
-    // All four start (and are checked) before any load, so a broken start fails in seconds; idle ones cost nothing.
+    // All start (and are checked) before any load, so a broken start fails in seconds; idle ones cost nothing.
     const sandbox = await start('sandbox', large);
     const baseline = await start('baseline', large);
+    // What the request log costs: the same sandbox without it, in the same rounds (none to compare when it is off already).
+    const withoutLog = settings.requestLog === 'on' ? [await start('sandbox-log-off', large)] : [];
     const smallSandbox = await start('sandbox', small);
     const smallBaseline = await start('baseline', small);
-    await checkSameAnswers([sandbox, baseline], largeCursors, large.keys[0]!);
+    await checkSameAnswers([sandbox, baseline, ...withoutLog], largeCursors, large.keys[0]!);
     await checkSameAnswers([smallSandbox, smallBaseline], smallCursors, small.keys[0]!);
     for (const database of [large, small]) await engine.warm(targets.get(database)!);
-    await compare(runs, 'feedPage', large, [sandbox, baseline], largeCursors.pages, settings);
-    await compare(runs, 'caughtUp', large, [sandbox, baseline], [largeCursors.caughtUp], settings);
+    await compare(runs, 'feedPage', large, [sandbox, baseline, ...withoutLog], largeCursors.pages, settings);
+    await compare(runs, 'caughtUp', large, [sandbox, baseline, ...withoutLog], [largeCursors.caughtUp], settings);
     await compare(runs, 'feedPage', small, [smallSandbox, smallBaseline], smallCursors.pages, settings);
   } finally {
     await Promise.all(started.map((child) => child.stop()));
