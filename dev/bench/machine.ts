@@ -18,6 +18,17 @@ export function cpuSeconds(pid: number): number | null {
   }
 }
 
+/** CPU seconds (user + system) the thread `tid` of process `pid` has used so far (`tid` = `pid`: its main thread), or null. */
+export function threadCpuSeconds(pid: number, tid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
 /** CPU seconds of the children of `pid` that ended (and were waited for), or 0. */
 function endedChildrenSeconds(pid: number): number {
   try {
