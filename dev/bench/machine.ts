@@ -7,10 +7,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux the bench is meant for
 
-/** CPU seconds (user + system) the process `pid` has used so far, or null where /proc is unavailable. */
-export function cpuSeconds(pid: number): number | null {
+/** CPU seconds (user + system) a `/proc` stat file counts, or null where it cannot be read. */
+function statSeconds(path: string): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(path, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
   } catch {
@@ -18,16 +18,11 @@ export function cpuSeconds(pid: number): number | null {
   }
 }
 
+/** CPU seconds (user + system) the process `pid` has used so far, or null where /proc is unavailable. */
+export const cpuSeconds = (pid: number): number | null => statSeconds(`/proc/${pid}/stat`);
+
 /** CPU seconds (user + system) the thread `tid` of process `pid` has used so far (`tid` = `pid`: its main thread), or null. */
-export function threadCpuSeconds(pid: number, tid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-  } catch {
-    return null;
-  }
-}
+export const threadCpuSeconds = (pid: number, tid: number): number | null => statSeconds(`/proc/${pid}/task/${tid}/stat`);
 
 /** CPU seconds of the children of `pid` that ended (and were waited for), or 0. */
 function endedChildrenSeconds(pid: number): number {
