@@ -95,6 +95,21 @@ function redactFindings(findings: readonly Finding[], redactor: Redactor): Findi
   }));
 }
 
+/**
+ * What a finding says of an exchange that got no answer. A connection refused (EPIPE) or reset
+ * while the request was still being written is most often a server that answered early and
+ * closed at once, which RFC 9112 §9.6 asks it not to do: the finding says so.
+ */
+function noAnswer(error: string, timeoutMs: number): { message: string; expected: string } {
+  if (/\b(EPIPE|ECONNRESET)\b/.test(error)) {
+    return {
+      message: 'The target closed the connection before the client could read an answer, most likely while it was still sending the request',
+      expected: `an HTTP answer within ${timeoutMs} ms; a server that refuses a body reads on before it closes, so the client sees the answer (RFC 9112 §9.6)`,
+    };
+  }
+  return { message: 'The target gave no complete answer', expected: `an HTTP answer within ${timeoutMs} ms` };
+}
+
 /** Runs `tasks` with at most `limit` of them in flight. */
 async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -197,7 +212,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
         [outcome, extra] = ['skip', { reason: redactor.redact(error.reason) }];
       } else if (error instanceof ExchangeError) {
         // The target did not answer: that breaks the contract, it is not a bug of the suite.
-        const finding = { message: 'The target gave no complete answer', expected: `an HTTP answer within ${timeoutMs} ms`, received: error.message, exchange: error.exchange };
+        const finding = { ...noAnswer(error.message, timeoutMs), received: error.message, exchange: error.exchange };
         [outcome, extra] = ['fail', { findings: redactFindings([finding], redactor) }];
       } else {
         const { message, stack } = error instanceof Error ? error : new Error(String(error));

@@ -120,6 +120,20 @@ function outputOf(key: string): string {
   return results[index]?.output ?? '';
 }
 
+/**
+ * A failed command's output with the conformance findings (`✗ check …` and the lines indented
+ * under it) put first, so a log that keeps only the start of a long message still names them.
+ */
+function failuresFirst(output: string): string {
+  const lines = output.split('\n');
+  const findings = lines.flatMap((line, index) => {
+    if (!line.startsWith('✗ ')) return [];
+    const end = lines.findIndex((next, at) => at > index && !next.startsWith(' '));
+    return lines.slice(index, end === -1 ? undefined : end);
+  });
+  return findings.length === 0 ? output : `${findings.join('\n')}\n\n— the whole output —\n${output}`;
+}
+
 describe('README: the commands', () => {
   it.each(notRun.map(({ pattern, why }) => [String(pattern), why, pattern] as const))('not run: %s (%s), which still names a command of the README', (_name, _why, pattern) => {
     expect(commands.some((command) => pattern.test(command.key))).toBe(true);
@@ -128,7 +142,7 @@ describe('README: the commands', () => {
   it.each(run.map((command, index) => [command.key.slice(0, 140), index, command] as const))('runs %s', (_name, index, command) => {
     const result = results[index];
     expect(result, 'the command never ran: the session stopped before it').toBeDefined();
-    expect(result!.exitCode, result!.output).toBe(0);
+    expect(result!.exitCode, failuresFirst(result!.output)).toBe(0);
     const expected = expectedStatus.find(({ pattern }) => pattern.test(command.key))?.status;
     const wrong = result!.statuses.filter((status) => (expected === undefined ? status < 200 || status > 299 : status !== expected));
     expect(wrong, `answered ${result!.statuses.join(', ')}, expected ${expected ?? '2xx'}: ${result!.output.slice(0, 600)}`).toEqual([]);

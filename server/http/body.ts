@@ -69,6 +69,37 @@ function parseDespiteHalfClose(req: Request, parse: () => void): void {
   }
 }
 
+// requirement: D18
+/** How long the server still reads, and discards, a body it refused before answering and closing. */
+export const LINGER_MS = 2000;
+
+/**
+ * Answers `refusal` to a request whose body will not be read, and closes the connection, once the
+ * client has sent that body or `LINGER_MS` has passed (D18). Closing while the client still sends
+ * makes the server's system reset the connection, and a client that writes its whole body before
+ * it reads (fetch, most libraries) then sees the reset instead of the answer: RFC 9112 §9.6 asks
+ * a server to close in stages for this reason. The bytes are discarded as they come, never kept.
+ */
+function refuseUnread(req: Request, res: Response, next: NextFunction, refusal: unknown): void {
+  res.set('Connection', 'close');
+  if (req.complete) {
+    next(refusal);
+    return;
+  }
+  let answered = false;
+  const answer = () => {
+    if (answered) return;
+    answered = true;
+    clearTimeout(timer);
+    next(refusal);
+  };
+  const timer = setTimeout(answer, LINGER_MS);
+  req.once('end', answer);
+  req.once('close', answer);
+  req.once('error', answer);
+  req.resume();
+}
+
 /**
  * Middleware chain for an operation's JSON body. `required` is the OpenAPI
  * `requestBody.required`; an optional body that is absent reads as `{}` (D11).
@@ -117,9 +148,11 @@ export function makeJsonBody(options: { required: boolean; idleTimeoutMs: number
     // requirement: D47
     const encoding = req.headers['content-encoding']?.trim();
     if (encoding !== undefined && encoding !== '' && encoding.toLowerCase() !== 'identity') {
-      // Only identity bodies are read (D47): a compressed body is refused before it is read.
-      res.set('Connection', 'close');
-      next(
+      // Only identity bodies are read (D47): a compressed body is refused, never decoded.
+      refuseUnread(
+        req,
+        res,
+        next,
         problem('api.unsupported_media_type', `Content-Encoding ${encoding.slice(0, 100)} is not accepted; send the body uncompressed.`, undefined, {
           headers: { 'Accept-Encoding': 'identity' },
         }),
@@ -127,8 +160,7 @@ export function makeJsonBody(options: { required: boolean; idleTimeoutMs: number
       return;
     }
     if (Number(req.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) {
-      res.set('Connection', 'close');
-      next(problem('api.payload_too_large', `The body exceeds ${BODY_LIMIT_BYTES} bytes.`));
+      refuseUnread(req, res, next, problem('api.payload_too_large', `The body exceeds ${BODY_LIMIT_BYTES} bytes.`));
       return;
     }
     // requirement: cat.api.body-incomplete

@@ -1,5 +1,8 @@
 /** Media types (D17), body limits (D18), unknown routes and methods (D21), request ids (D23). */
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LINGER_MS } from './body.ts';
 import { call, memoryStore, rawRequest, type RunningServer, type SeededTestTenant, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
 
 let server: RunningServer;
@@ -14,6 +17,36 @@ beforeAll(async () => {
   server = await startServer(store, { bodyIdleTimeoutMs: 300 });
 });
 afterAll(() => server.close());
+
+/**
+ * A 2 MiB payment sent by hand in four chunks 100 ms apart, the way a slow client sends: how many
+ * body bytes were written before the first byte of the answer came, the answer, and any write error.
+ */
+async function sendSlowly(headers: Record<string, string>): Promise<{ sentBeforeAnswer: number; text: string; writeError?: string }> {
+  const url = new URL(server.url);
+  const socket = connect({ host: url.hostname, port: Number(url.port) });
+  await once(socket, 'connect');
+  const chunks: Buffer[] = [];
+  let sent = 0;
+  let sentBeforeAnswer: number | undefined;
+  let writeError: string | undefined;
+  socket.on('data', (chunk: Buffer) => {
+    sentBeforeAnswer ??= sent;
+    chunks.push(chunk);
+  });
+  socket.on('error', (error: NodeJS.ErrnoException) => (writeError ??= error.code ?? error.message));
+  const closed = once(socket, 'close');
+  const head = Object.entries({ Host: 'test', 'X-Api-Key': keys.full, 'Content-Type': 'application/json', ...headers }).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.write(`POST ${PAYMENT_PATH} HTTP/1.1\r\n${head.join('')}\r\n`);
+  const chunk = Buffer.alloc(512 * 1024, 0x20);
+  for (let index = 0; index < 4 && writeError === undefined && !socket.destroyed; index += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise<void>((resolve) => socket.write(chunk, () => resolve()));
+    sent += chunk.length;
+  }
+  await closed;
+  return { sentBeforeAnswer: sentBeforeAnswer ?? -1, text: Buffer.concat(chunks).toString('latin1'), ...(writeError === undefined ? {} : { writeError }) };
+}
 
 const post = (path: string, operationId: string, body: string | undefined, headers: Record<string, string>) =>
   call(server.url, operationId, path, { method: 'POST', key: keys.full, headers, ...(body === undefined ? {} : { body }) });
@@ -66,6 +99,28 @@ describe('body limits (D18)', () => {
     const chunks = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(big)); c.close(); } });
     const chunked = await fetch(`${server.url}${CANCEL_PATH}`, { method: 'POST', headers: { 'X-Api-Key': keys.full, 'Content-Type': 'application/json' }, body: chunks, duplex: 'half' } as RequestInit);
     expect(chunked.status).toBe(413);
+  });
+
+  it.each([
+    ['too large', { 'Content-Length': String(2 * 1024 * 1024) }, 413, 'api.payload_too_large'],
+    ['compressed', { 'Content-Length': String(2 * 1024 * 1024), 'Content-Encoding': 'gzip' }, 415, 'api.unsupported_media_type'],
+  ] as const)('reads a refused %s body to its end before it answers and closes, so a client still sending sees the answer, not a reset (D18)', async (_name, headers, status, type) => {
+    const answer = await sendSlowly(headers);
+    // Closing at once would reset the connection under the later chunks: a write error, no answer.
+    expect(answer.writeError).toBeUndefined();
+    expect(answer.sentBeforeAnswer).toBe(2 * 1024 * 1024);
+    expect(answer.text).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+    expect(answer.text).toMatch(/\r\nconnection: close\r\n/i);
+    expect(answer.text).toContain(`"type":"${type}"`);
+  });
+
+  it('answers a refused body that never comes once it has waited LINGER_MS, and closes (D18)', async () => {
+    const start = performance.now();
+    const answer = await rawRequest(server.url, `POST ${PAYMENT_PATH} HTTP/1.1\r\nHost: test\r\nX-Api-Key: ${keys.full}\r\nContent-Type: application/json\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`);
+    // A lower bound only: the server waited for the body it was promised before giving up on it.
+    expect(performance.now() - start).toBeGreaterThanOrEqual(LINGER_MS - 100);
+    expect(answer.status).toBe(413);
+    expect(answer.head).toMatch(/connection: close/i);
   });
 
   it('accepts a body just under 1 MiB', async () => {

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answer as fakeAnswer, startFakeTarget } from '../../../dev/testing/conformance/fake-target.ts';
 import { startByteProxy } from '../../../dev/testing/conformance/byte-proxy.ts';
@@ -209,6 +211,20 @@ describe('http checks against broken targets', () => {
       ['none', Number.POSITIVE_INFINITY, ['http.body.limit', 'http.body.tooLarge']],
     ])('with a limit of %s, fail %j', async (_name, limit, failing) => {
       expect(await failedChecks(await limitedTarget(limit), [bodyLimit, bodyTooLarge])).toEqual(failing);
+    });
+
+    it('fail http.body.tooLarge, saying why, against a target that resets the connection while the body is still being sent', async () => {
+      // Reads the head, then resets: what a server that answers early and closes at once does to a client still writing.
+      const resetting = createServer((socket) => socket.once('data', () => socket.resetAndDestroy()));
+      resetting.listen(0, '127.0.0.1');
+      await once(resetting, 'listening');
+      open.push(() => new Promise((resolve) => resetting.close(() => resolve())));
+      const { port } = resetting.address() as AddressInfo;
+      const { byId } = await runChecks([bodyTooLarge], { target: `http://127.0.0.1:${port}`, keys: { full: 'wb_full_S3CRET_0001' } });
+      expect(byId.get('http.body.tooLarge')).toMatchObject({
+        outcome: 'fail',
+        findings: [{ message: expect.stringMatching(/^The target closed the connection before the client could read an answer/), expected: expect.stringContaining('RFC 9112 §9.6'), received: expect.stringMatching(/ECONNRESET|EPIPE/) }],
+      });
     });
   });
 });
