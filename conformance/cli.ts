@@ -313,6 +313,7 @@ async function runAndReport(
     label: run.label,
     onStart: (start) => active.forEach((reporter) => reporter.onStart?.(start)),
     onResult: (result) => active.forEach((reporter) => reporter.onResult?.(result)),
+    onWait: (wait) => active.forEach((reporter) => reporter.onWait?.(wait)),
     ...(extras.waive === undefined ? {} : { waive: extras.waive }),
     onExchanges: (exchanges) => {
       extras.onExchanges(exchanges);

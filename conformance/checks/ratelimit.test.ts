@@ -5,7 +5,7 @@ import { changedPrincipal } from '../../dev/testing/sandbox.ts';
 import { answerJson, type AnswerRewrite } from '../../dev/testing/conformance/proxy.ts';
 import { type ReferenceTarget, runAgainstBroken, runChecks, startReference } from '../../dev/testing/conformance/reference.ts';
 import type { Check } from '../engine/types/check.ts';
-import type { CheckResult } from '../engine/types/report.ts';
+import type { CheckResult, CheckWait } from '../engine/types/report.ts';
 import { ratelimitChecks } from './ratelimit.ts';
 import { spendQuota, WHOLE_QUOTA_MS } from './support/quota-burst.ts';
 import { startProxy } from '../../dev/testing/conformance/proxy.ts';
@@ -85,6 +85,7 @@ describe('ratelimit checks against the reference', () => {
     const { tenantId } = (await (await whoami(profile.keys.full)).json()) as { tenantId: string };
     for (let i = 0; i < used; i += 1) await whoami(profile.keys.rateLimited!.key);
     const waits: number[] = [];
+    const announced: CheckWait[] = [];
     const waiter: Check = {
       id: 'probe.waiter',
       family: 'probe',
@@ -101,25 +102,28 @@ describe('ratelimit checks against the reference', () => {
     };
     const proxy = rewrite === undefined ? undefined : await startProxy(server.url, rewrite);
     try {
-      const { byId } = await runChecks([waiter, ...ratelimitChecks], proxy === undefined ? profile : { ...profile, target: proxy.url });
-      return { byId, waits };
+      const { byId } = await runChecks([waiter, ...ratelimitChecks], proxy === undefined ? profile : { ...profile, target: proxy.url }, { onWait: (wait) => announced.push(wait) });
+      return { byId, waits, announced };
     } finally {
       await proxy?.close();
     }
   }
 
   it('pass exceeded when an earlier run spent part of the quota just before: it waits for the whole quota RateLimit-Reset names', async () => {
-    const { byId, waits } = await spentEarlier(2);
+    const { byId, waits, announced } = await spentEarlier(2);
     // 5 a minute, 2 spent earlier and 1 by its own first request: 3 tokens, 12 s each, until the bucket is whole.
     expect(waits).toEqual([36_500]);
+    // Said before it waits, with what the headers showed: a console quiet for half a minute is not a hang.
+    expect(announced).toEqual([{ checkId: 'probe.waiter', ms: 36_500, why: expect.stringMatching(/^for the rateLimited key's quota to be whole again \(RateLimit-Remaining: 2 of 5 \(exchange #\d+\), 2 spent before this run, RateLimit-Reset: \d+\)$/) }]);
     expect(byId.get('ratelimit.exceeded')).toMatchObject({ outcome: 'pass', findings: [] });
     expect(byId.get('ratelimit.exceeded.decided')?.outcome).toBe('pass');
   });
 
   it('pass exceeded when an earlier run spent the whole quota and no RateLimit-* header tells: the early 429 is retried after a minute', async () => {
     const withoutHeaders: AnswerRewrite = (answer) => ({ ...answer, headers: Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !name.startsWith('ratelimit-'))) });
-    const { byId, waits } = await spentEarlier(5, { rewrite: withoutHeaders });
+    const { byId, waits, announced } = await spentEarlier(5, { rewrite: withoutHeaders });
     expect(waits).toEqual([WHOLE_QUOTA_MS]);
+    expect(announced).toEqual([{ checkId: 'probe.waiter', ms: WHOLE_QUOTA_MS, why: expect.stringMatching(/^a minute, so that any per-minute quota is whole: the rateLimited key was refused after 0 requests/) }]);
     expect(byId.get('ratelimit.exceeded')).toMatchObject({ outcome: 'pass', findings: [] });
   });
 

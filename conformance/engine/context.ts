@@ -5,6 +5,7 @@ import { type Redactor, redactRecord } from '../transport/redaction.ts';
 import type { RouteMatcher } from '../contract/routes.ts';
 import type { CheckContext } from './types/check.ts';
 import type { PoolName, Profile } from './types/profile.ts';
+import type { CheckWait } from './types/report.ts';
 
 /** Thrown by `ctx.skip`; the runner turns it into outcome `skip`. */
 export class SkipSignal extends Error {
@@ -30,6 +31,8 @@ export interface RunEnvironment {
   shared: Map<string, Promise<unknown>>;
   /** What the run names what it creates (`ctx.runLabel`). */
   runLabel: string;
+  /** Hears the waits checks announce (`ctx.waiting`). */
+  onWait?(wait: CheckWait): void;
 }
 
 /** FNV-1a hash of `text`, for seeding a check's PRNG from its id. */
@@ -104,6 +107,9 @@ export function createCheckContext(env: RunEnvironment, checkId: string, pools: 
         env.shared.set(key, value);
       }
       return value as Promise<T>;
+    },
+    waiting(ms, why) {
+      env.onWait?.({ checkId, ms, why: env.redactor.redact(why) });
     },
     skip(reason): never {
       throw new SkipSignal(reason);

@@ -20,7 +20,7 @@ import type { Check, Finding, Level, LevelFilter, Outcome, ResolvedCheck } from 
 import type { Contract, CoverageState } from './types/contract.ts';
 import type { ExchangeRecord } from './types/exchange.ts';
 import type { PoolName, Profile } from './types/profile.ts';
-import type { CheckResult, OutcomeCounts, RunReport, RunStart, SuiteName, Waiver } from './types/report.ts';
+import type { CheckResult, CheckWait, OutcomeCounts, RunReport, RunStart, SuiteName, Waiver } from './types/report.ts';
 import { runVerdict } from './verdict.ts';
 import { requirementResults, resolveChecks } from './verifies.ts';
 
@@ -58,6 +58,8 @@ export interface RunOptions {
   secrets?: readonly Secret[];
   onStart?(start: RunStart): void;
   onResult?(result: CheckResult): void;
+  /** A check is about to wait (`ctx.waiting`). */
+  onWait?(wait: CheckWait): void;
   /** A waiver in force for a failed check: the result becomes `waived`, which never fails the run. */
   waive?(check: ResolvedCheck): Waiver | undefined;
   /** Receives every exchange of the run (redacted) once the last check has finished. */
@@ -152,6 +154,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     userAgent: `${options.suite ?? 'waybill-conformance'}/${suiteVersion}`,
     shared: new Map(),
     runLabel: options.label ?? runLabel(new Date()),
+    ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
   };
   const startedAt = new Date();
   options.onStart?.({ ...(options.suite === undefined ? {} : { suite: options.suite }), target: publicTarget(options.reportedTarget ?? target, redactor), suiteVersion, specHash: options.contract.specHash, seed, checkCount: selected.length, startedAt: startedAt.toISOString() });

@@ -37,6 +37,14 @@ describe('console reporter', () => {
     expect(out).toContain('FAIL — 1 check failed (exit 1');
   });
 
+  it('says a wait when it begins, with the check, the seconds and why, between the lines of finished checks', () => {
+    let out = '';
+    const stream = { isTTY: false, write: (text: string) => ((out += text), true) } as unknown as NodeJS.WritableStream & { isTTY: boolean };
+    const reporter = consoleReporter({ outDir: '.', stream, env: {} });
+    reporter.onWait?.({ checkId: 'ratelimit.exceeded', ms: 36_500, why: "for the rateLimited key's quota to be whole again (RateLimit-Remaining: 2 of 5)" });
+    expect(out).toBe("  … ratelimit.exceeded waits 36.5 s: for the rateLimited key's quota to be whole again (RateLimit-Remaining: 2 of 5)\n");
+  });
+
   it('puts requirement coverage on one line, seed statements first', () => {
     const counts = { seed: { total: 119, testable: 98, covered: 96, passed: 95, failed: 1 }, decision: { total: 46, testable: 42, covered: 40, passed: 40, failed: 0 } };
     expect(requirementsLine(counts)).toBe('  requirements: seed 96/98 covered, 95 passed, 1 failed · decisions 40/42 covered, 40 passed, 0 failed');

@@ -107,6 +107,9 @@ export function consoleReporter(options: ReporterOptions): Reporter {
     onResult(result) {
       write(progressLine(result));
     },
+    onWait(wait) {
+      write(`  … ${wait.checkId} waits ${(wait.ms / 1000).toFixed(1)} s: ${wait.why}`);
+    },
     async onEnd(report) {
       write();
       summaryTable(report);

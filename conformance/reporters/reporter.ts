@@ -1,5 +1,5 @@
 /** What every reporter implements; it reads only the typed run data. */
-import type { CheckResult, RunReport, RunStart } from '../engine/types/report.ts';
+import type { CheckResult, CheckWait, RunReport, RunStart } from '../engine/types/report.ts';
 
 /** Where a reporter writes. */
 export interface ReporterOptions {
@@ -17,6 +17,8 @@ export interface ReporterOptions {
 export interface Reporter {
   onStart?(start: RunStart): void;
   onResult?(result: CheckResult): void;
+  /** A check is about to wait: a long pause, said before it begins. */
+  onWait?(wait: CheckWait): void;
   /** Writes the report; resolves to the path of the file written, if the format writes one. */
   onEnd(report: RunReport): Promise<string | void>;
 }

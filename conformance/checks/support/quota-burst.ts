@@ -60,7 +60,7 @@ function wholeHeader(answer: HttpResponse, name: string): number | undefined {
  * and what this run took in the last minute (`ownUses`, `answer` included) make up the limit;
  * else how long until it is (the later of RateLimit-Reset and the missing tokens' refill, at most a minute). Undefined without the headers.
  */
-export function bucketState(answer: HttpResponse, ownUses: number): { whole: true } | { whole: false; waitMs: number; why: string } | undefined {
+export function bucketState(answer: HttpResponse, ownUses: number): { whole: true } | { whole: false; waitMs: number; seen: string; why: string } | undefined {
   const limit = wholeHeader(answer, 'ratelimit-limit');
   const remaining = wholeHeader(answer, 'ratelimit-remaining');
   if (limit === undefined || remaining === undefined) return undefined;
@@ -70,8 +70,8 @@ export function bucketState(answer: HttpResponse, ownUses: number): { whole: tru
   // or the whole quota's (a window): wait for whichever is later, the missing tokens' refill or Reset.
   const refillSeconds = ((limit - remaining) * 60) / Math.max(limit, 1);
   const waitMs = Math.min(reset === undefined ? WHOLE_QUOTA_MS : Math.ceil(Math.max(reset, refillSeconds) * 1000) + 500, WHOLE_QUOTA_MS);
-  const why = `RateLimit-Remaining: ${remaining} of ${limit} (exchange #${answer.exchange.id}), ${limit - remaining - ownUses} spent before this run; waited ${waitMs} ms (RateLimit-Reset: ${answer.headers['ratelimit-reset'] ?? 'none'})`;
-  return { whole: false, waitMs, why };
+  const seen = `RateLimit-Remaining: ${remaining} of ${limit} (exchange #${answer.exchange.id}), ${limit - remaining - ownUses} spent before this run, RateLimit-Reset: ${answer.headers['ratelimit-reset'] ?? 'none'}`;
+  return { whole: false, waitMs, seen, why: `${seen}; waited ${waitMs} ms` };
 }
 
 /**
@@ -116,6 +116,7 @@ export function spendQuota(ctx: CheckContext, sleep: (ms: number) => Promise<unk
     const probe = await whoami(ctx, 'rateLimited');
     const state = bucketState(probe, otherUses(ctx, new Set()));
     if (state?.whole === false) {
+      ctx.waiting(state.waitMs, `for the rateLimited key's quota to be whole again (${state.seen})`);
       await sleep(state.waitMs);
       waited.push({ ms: state.waitMs, why: state.why });
     }
@@ -123,6 +124,7 @@ export function spendQuota(ctx: CheckContext, sleep: (ms: number) => Promise<unk
     let burst = await burstOnce(ctx, perMinute, state?.whole === false ? undefined : probe);
     if (state === undefined && refusedEarly(ctx, burst, perMinute)) {
       // No headers told the key's state: an earlier run may have spent it. A minute idle makes any per-minute quota whole.
+      ctx.waiting(WHOLE_QUOTA_MS, `a minute, so that any per-minute quota is whole: the rateLimited key was refused after ${burst.passed} requests and no RateLimit-* header said whether an earlier run spent it`);
       await sleep(WHOLE_QUOTA_MS);
       waited.push({ ms: WHOLE_QUOTA_MS, why: `the first burst was refused after ${burst.passed} requests (exchange #${burst.refused!.exchange.id}) and no RateLimit-* header told the key's state before it` });
       burst = await burstOnce(ctx, perMinute);

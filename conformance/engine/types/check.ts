@@ -76,6 +76,8 @@ export interface CheckContext {
    * snapshot of a feed, say); the exchanges it makes are recorded under the first check to ask.
    */
   shared<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  /** Says the check is about to wait `ms` and why (`CheckWait`): the console shows it as the wait begins. */
+  waiting(ms: number, why: string): void;
   /** Ends the check as `skip` with `reason`, for a precondition only visible at run time. */
   skip(reason: string): never;
   /** A PRNG in [0, 1) seeded from the run's seed and the check id. */

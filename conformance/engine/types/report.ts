@@ -100,6 +100,14 @@ export type OutcomeCounts = Record<Exclude<Outcome, 'waived'>, number> & { waive
 export type SuiteName = 'waybill-conformance' | 'waybill-client-check';
 
 /** What reporters learn before the first result. */
+/** A pause a check announces before it waits (a quota refilling), so that a quiet console is not taken for a hang. */
+export interface CheckWait {
+  checkId: string;
+  ms: number;
+  /** Why, in a sentence: what it waits for. */
+  why: string;
+}
+
 export interface RunStart {
   /** Absent in reports of the conformance suite made before client checks existed: read as `waybill-conformance`. */
   suite?: SuiteName;

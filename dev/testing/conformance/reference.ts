@@ -11,7 +11,7 @@ import type { SqliteStore, Store } from '../../../server/store/index.ts';
 import { integrationContract } from '../../../conformance/contract/contract.ts';
 import { CANCELLABLE_STATUSES, ON_TRIP_STATUSES } from '../../../conformance/contract/order-statuses.ts';
 import { provisionProfile } from '../../../conformance/setup/profile.ts';
-import { runSuite } from '../../../conformance/engine/runner.ts';
+import { type RunOptions, runSuite } from '../../../conformance/engine/runner.ts';
 import { type AnswerRewrite, type ProxyRewrite, startProxy } from './proxy.ts';
 import type { Check } from '../../../conformance/engine/types/check.ts';
 import type { Profile } from '../../../conformance/engine/types/profile.ts';
@@ -113,8 +113,9 @@ export async function provisionReference(options: { wrapStore?: (store: SqliteSt
 }
 
 /** Runs `checks` against `target` with `profile`; returns the report and the results by check id. */
-export async function runChecks(checks: readonly Check[], profile: Profile, options: { concurrency?: number; seed?: number } = {}): Promise<{ report: RunReport; byId: Map<string, CheckResult> }> {
+export async function runChecks(checks: readonly Check[], profile: Profile, options: { concurrency?: number; seed?: number; onWait?: RunOptions['onWait'] } = {}): Promise<{ report: RunReport; byId: Map<string, CheckResult> }> {
   const report = await runSuite({
+    ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
     checks,
     profile,
     target: profile.target!,
