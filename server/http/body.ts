@@ -78,11 +78,14 @@ export const LINGER_MS = 2000;
  * client has sent that body or `LINGER_MS` has passed (D18). Closing while the client still sends
  * makes the server's system reset the connection, and a client that writes its whole body before
  * it reads (fetch, most libraries) then sees the reset instead of the answer: RFC 9112 §9.6 asks
- * a server to close in stages for this reason. The bytes are discarded as they come, never kept.
+ * a server to close in stages for this reason. The bytes are discarded as they come, never kept;
+ * a client that closes its sending side is answered at once.
  */
 function refuseUnread(req: Request, res: Response, next: NextFunction, refusal: unknown): void {
   res.set('Connection', 'close');
-  if (req.complete) {
+  const { socket } = req;
+  // A client that closed its sending side sends nothing more (D60: it still reads the answer).
+  if (req.complete || socket.readableEnded) {
     next(refusal);
     return;
   }
@@ -91,9 +94,11 @@ function refuseUnread(req: Request, res: Response, next: NextFunction, refusal: 
     if (answered) return;
     answered = true;
     clearTimeout(timer);
+    socket.off('end', answer);
     next(refusal);
   };
   const timer = setTimeout(answer, LINGER_MS);
+  socket.once('end', answer);
   req.once('end', answer);
   req.once('close', answer);
   req.once('error', answer);

@@ -123,6 +123,14 @@ describe('body limits (D18)', () => {
     expect(answer.head).toMatch(/connection: close/i);
   });
 
+  it('answers a refused body at once when the client closes its sending side before the body is all sent (D18, D60)', async () => {
+    const start = performance.now();
+    const answer = await rawRequest(server.url, `POST ${PAYMENT_PATH} HTTP/1.1\r\nHost: test\r\nX-Api-Key: ${keys.full}\r\nContent-Type: application/json\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n{"paymentId":`, { halfClose: true });
+    expect(answer.status).toBe(413);
+    // Nothing more can come: it does not wait out LINGER_MS for the rest (a bound far above a local answer's milliseconds).
+    expect(performance.now() - start).toBeLessThan(LINGER_MS - 500);
+  });
+
   it('accepts a body just under 1 MiB', async () => {
     const body = JSON.stringify({ reason: 'ok', padding: 'x'.repeat(1024 * 1024 - 40) });
     expect(Buffer.byteLength(body)).toBeLessThan(1024 * 1024);
