@@ -3,16 +3,21 @@ import { integrationRequirements } from '../contract/contract.ts';
 import { sampleReport } from '../../dev/testing/conformance/sample-report.ts';
 import { consoleReporter, requirementsLine, useColour } from './console.ts';
 
-/** Runs the console reporter over the sample report; returns what it printed. */
-async function print(isTTY: boolean, env: NodeJS.ProcessEnv): Promise<string> {
+/** A console reporter writing to a string: the reporter, and what it has printed so far. */
+function capturing(isTTY: boolean, env: NodeJS.ProcessEnv) {
   let out = '';
   const stream = { isTTY, write: (text: string) => ((out += text), true) } as unknown as NodeJS.WritableStream & { isTTY: boolean };
-  const reporter = consoleReporter({ outDir: '.', stream, env });
+  return { reporter: consoleReporter({ outDir: '.', stream, env }), printed: () => out };
+}
+
+/** Runs the console reporter over the sample report; returns what it printed. */
+async function print(isTTY: boolean, env: NodeJS.ProcessEnv): Promise<string> {
+  const { reporter, printed } = capturing(isTTY, env);
   const report = sampleReport();
   reporter.onStart?.({ target: report.target, suiteVersion: '0.1.0', specHash: report.specHash, seed: report.seed, checkCount: 5, startedAt: report.startedAt });
   for (const result of report.results) reporter.onResult?.(result);
   await reporter.onEnd(report);
-  return out;
+  return printed();
 }
 
 const ansi = /\u001b\[/;
@@ -38,11 +43,9 @@ describe('console reporter', () => {
   });
 
   it('says a wait when it begins, with the check, the seconds and why, between the lines of finished checks', () => {
-    let out = '';
-    const stream = { isTTY: false, write: (text: string) => ((out += text), true) } as unknown as NodeJS.WritableStream & { isTTY: boolean };
-    const reporter = consoleReporter({ outDir: '.', stream, env: {} });
+    const { reporter, printed } = capturing(false, {});
     reporter.onWait?.({ checkId: 'ratelimit.exceeded', ms: 36_500, why: "for the rateLimited key's quota to be whole again (RateLimit-Remaining: 2 of 5)" });
-    expect(out).toBe("  … ratelimit.exceeded waits 36.5 s: for the rateLimited key's quota to be whole again (RateLimit-Remaining: 2 of 5)\n");
+    expect(printed()).toBe("  … ratelimit.exceeded waits 36.5 s: for the rateLimited key's quota to be whole again (RateLimit-Remaining: 2 of 5)\n");
   });
 
   it('puts requirement coverage on one line, seed statements first', () => {

@@ -60,7 +60,7 @@ function wholeHeader(answer: HttpResponse, name: string): number | undefined {
  * and what this run took in the last minute (`ownUses`, `answer` included) make up the limit;
  * else how long until it is (the later of RateLimit-Reset and the missing tokens' refill, at most a minute). Undefined without the headers.
  */
-export function bucketState(answer: HttpResponse, ownUses: number): { whole: true } | { whole: false; waitMs: number; seen: string; why: string } | undefined {
+export function bucketState(answer: HttpResponse, ownUses: number): { whole: true } | { whole: false; waitMs: number; seen: string } | undefined {
   const limit = wholeHeader(answer, 'ratelimit-limit');
   const remaining = wholeHeader(answer, 'ratelimit-remaining');
   if (limit === undefined || remaining === undefined) return undefined;
@@ -71,7 +71,7 @@ export function bucketState(answer: HttpResponse, ownUses: number): { whole: tru
   const refillSeconds = ((limit - remaining) * 60) / Math.max(limit, 1);
   const waitMs = Math.min(reset === undefined ? WHOLE_QUOTA_MS : Math.ceil(Math.max(reset, refillSeconds) * 1000) + 500, WHOLE_QUOTA_MS);
   const seen = `RateLimit-Remaining: ${remaining} of ${limit} (exchange #${answer.exchange.id}), ${limit - remaining - ownUses} spent before this run, RateLimit-Reset: ${answer.headers['ratelimit-reset'] ?? 'none'}`;
-  return { whole: false, waitMs, seen, why: `${seen}; waited ${waitMs} ms` };
+  return { whole: false, waitMs, seen };
 }
 
 /**
@@ -118,7 +118,7 @@ export function spendQuota(ctx: CheckContext, sleep: (ms: number) => Promise<unk
     if (state?.whole === false) {
       ctx.waiting(state.waitMs, `for the rateLimited key's quota to be whole again (${state.seen})`);
       await sleep(state.waitMs);
-      waited.push({ ms: state.waitMs, why: state.why });
+      waited.push({ ms: state.waitMs, why: `${state.seen}; waited ${state.waitMs} ms` });
     }
     // Unless it had to wait, the probe is the burst's first request.
     let burst = await burstOnce(ctx, perMinute, state?.whole === false ? undefined : probe);
