@@ -37,7 +37,7 @@ describe('waybill', () => {
     expect(run().status).toBe(2);
   });
 
-  it.each(['serve', 'mock', 'conformance', 'fixtures'])('gives %s its own --help with examples, exit 0', (name) => {
+  it.each(['serve', 'mock', 'wait', 'conformance', 'fixtures'])('gives %s its own --help with examples, exit 0', (name) => {
     const { status, stdout } = run(name, '--help');
     expect(status).toBe(0);
     expect(stdout).toMatch(new RegExp(`waybill ${name}`));

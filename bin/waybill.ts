@@ -17,6 +17,7 @@ interface Subcommand {
 const subcommands: Record<string, Subcommand> = {
   serve: { summary: 'run the reference sandbox (SQLite) on 127.0.0.1:4000', load: () => import('../server/start/serve.ts') },
   mock: { summary: 'run a stateless Prism mock of spec/openapi.yaml on 127.0.0.1:4010', load: () => import('../mock/cli.ts') },
+  wait: { summary: 'wait until a URL answers 2xx (a sandbox or mock started in the background, a deployed server)', load: () => import('../cli/wait.ts') },
   conformance: {
     summary: 'run the conformance suite against any base URL and write reports',
     load: () => import('../conformance/cli.ts'),

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type Json, openapi, resolveRef } from '../spec/load.ts';
+import { PACKAGE_VERSION } from '../spec/package-files.ts';
 import { freePort } from './prism.ts';
 
 const bin = fileURLToPath(new URL('../bin/waybill.js', import.meta.url));
@@ -16,7 +17,7 @@ function orderFeedExample(name: string): Json {
 }
 
 describe('waybill mock', () => {
-  it('answers the order feed with the spec example for a request with a key, refuses one without, and exits 0 on SIGTERM', async () => {
+  it('answers the order feed with the spec example for a request with a key, refuses one without, answers /health as the sandbox does, and exits 0 on SIGTERM', async () => {
     const port = await freePort();
     const child = spawn(process.execPath, [bin, 'mock', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -42,6 +43,10 @@ describe('waybill mock', () => {
       const noKey = await fetch(url);
       expect(noKey.status).toBe(401);
       expect(noKey.headers.get('content-type')).toMatch(/problem\+json/);
+      // What `waybill wait …/health` asks, without a key, as of `waybill serve`.
+      const health = await fetch(`http://127.0.0.1:${port}/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok', version: PACKAGE_VERSION });
     } finally {
       child.kill('SIGTERM');
     }

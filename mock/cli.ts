@@ -53,6 +53,7 @@ export async function main(argv: string[]): Promise<number> {
       `  serving the examples of spec/openapi.yaml${options.dynamic ? ` as generated data${options.seed ? ` (seed ${options.seed})` : ''}` : ''}; no state is kept`,
       '  every operation needs a key: any non-empty X-Api-Key works',
       "  pick an answer with 'Prefer: code=404', 'Prefer: example=caughtUp' or 'Prefer: dynamic=true'",
+      '  GET /health answers without a key, as the sandbox does (waybill wait waits for it)',
       '',
       `  curl -s -H 'X-Api-Key: any' '${prism.url}/api/v1/integration/orders'`,
       '',
