@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SqliteStore } from '../../server/store/index.ts';
@@ -28,6 +29,61 @@ function withOutcome(byId: Map<string, CheckResult>, outcome: CheckResult['outco
 /** A store whose idempotency functions are replaced by `override`. */
 function wrapIdempotency(override: (original: SqliteStore['idempotency']) => Partial<SqliteStore['idempotency']>) {
   return (store: SqliteStore): SqliteStore => ({ ...store, idempotency: { ...store.idempotency, ...override(store.idempotency) } });
+}
+
+/** A store whose payments and cancels take `ms` longer, so that a write stays in flight that long. */
+function slowWrites(ms: number) {
+  return (store: SqliteStore): SqliteStore => ({
+    ...store,
+    orders: {
+      ...store.orders,
+      attachPayment: async (...args: Parameters<SqliteStore['orders']['attachPayment']>) => (await delay(ms), store.orders.attachPayment(...args)),
+      cancel: async (...args: Parameters<SqliteStore['orders']['cancel']>) => (await delay(ms), store.orders.cancel(...args)),
+    },
+  });
+}
+
+/**
+ * A byte proxy in front of `target` that passes on a connection whose first request is a POST
+ * with its body still incomplete (a held write) `lateMs` late, and notes the status of the
+ * answers such connections get.
+ */
+async function startLateHeldProxy(target: string, lateMs: number) {
+  const { hostname, port } = new URL(target);
+  const sockets = new Set<Socket>();
+  const statuses: number[] = [];
+  const server = createServer((client) => {
+    const upstream = connect({ host: hostname, port: Number(port) });
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => sockets.delete(socket));
+    }
+    client.once('data', (first: Buffer) => {
+      const text = first.toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(text.slice(0, end))?.[1] ?? 0);
+      const held = text.startsWith('POST ') && end >= 0 && first.length - end - 4 < length;
+      client.pause();
+      setTimeout(() => {
+        upstream.write(first);
+        client.pipe(upstream);
+        client.resume();
+      }, held ? lateMs : 0);
+      if (held) upstream.once('data', (answer: Buffer) => statuses.push(Number(answer.toString('latin1').slice(9, 12))));
+    });
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    heldAnswers: () => [...statuses],
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 /** True when the answer is a 429 idempotency.inFlight. */
@@ -108,8 +164,8 @@ describe('idempotency checks against broken targets', () => {
     const { byId } = await run({
       rewrite: async (answer, _request, resend) => {
         let current = answer;
-        // Waits as long as Retry-After says and asks again, up to a few times.
-        for (let attempt = 0; attempt < 5 && isInFlight(current); attempt += 1) {
+        // Waits as long as Retry-After says and asks again, until the first is done.
+        for (let attempt = 0; attempt < 30 && isInFlight(current); attempt += 1) {
           await delay(Number(current.headers['retry-after'] ?? 1) * 1000);
           current = await resend();
         }
@@ -128,13 +184,55 @@ describe('idempotency checks against broken targets', () => {
     expect(findings[1]?.exchange?.response?.status).toBe(200);
   });
 
-  it('fail inflight alone when the target has no in-flight guard (the duplicate pays, the first is refused as a reuse)', async () => {
-    // Without the guard the duplicate completes first; the held request then finds the stored answer.
+  it('fail inflight alone when the target has no in-flight guard (the duplicate runs), after trying later duplicates', async () => {
+    // Without the guard the duplicate runs under a key of its own; the held request then runs too.
     const { byId } = await run({
       rewrite: async (answer, request, resend) => (isInFlight(answer) ? resend({ headers: { ...request.headers, 'idempotency-key': `${request.headers['idempotency-key']}-unguarded` } }) : answer),
     });
     expect(withOutcome(byId, 'fail')).toEqual(['idempotency.inflight']);
-    expect(byId.get('idempotency.inflight')?.findings[0]?.expected).toBe('429 idempotency.inFlight with Retry-After');
+    const findings = byId.get('idempotency.inflight')?.findings ?? [];
+    expect(findings.map((f) => f.expected)).toEqual(Array(2).fill('429 idempotency.inFlight with Retry-After for one of the two: a request is in flight from its head to its answer'));
+    expect(findings.map((f) => f.message)).toEqual([
+      expect.stringMatching(/^the same Idempotency-Key while a payment was in flight was not refused: POST .*\/payment → 200 .*, sent 3000 ms after the held payment's head .*\(tried 3 times, the duplicate sent 150 ms, 1000 ms, 3000 ms after the head\), and the held payment then got 200 /),
+      // The first attempt's duplicate cancelled the order; the later ones are refused 409 by its status, and still ran.
+      expect.stringMatching(/^the same Idempotency-Key while a cancel was in flight was not refused: POST .*\/cancel → 409 .*tried 3 times/),
+    ]);
+  });
+
+  it('pass inflight when the duplicate takes the key first and the held request is refused in flight (the roles swapped)', async () => {
+    // The held request reaches the reference 400 ms late, while its duplicate's write is slowed to 1 s.
+    reference = await startReference({ wrapStore: slowWrites(1000) });
+    const late = await startLateHeldProxy(reference.profile.target!, 400);
+    try {
+      const { byId } = await runChecks(idempotencyChecks.filter((check) => check.id.startsWith('idempotency.inflight')), { ...reference.profile, target: late.url });
+      expect([...byId.values()].map((result) => [result.id, result.outcome, result.findings])).toEqual([
+        ['idempotency.inflight', 'pass', []],
+        ['idempotency.inflight.retryAfter', 'pass', []],
+        ['idempotency.inflight.decided', 'pass', []],
+      ]);
+      // The refusals judged are the held requests' own.
+      expect(late.heldAnswers()).toEqual([429, 429]);
+    } finally {
+      await late.close();
+    }
+  });
+
+  it('pass inflight when the first duplicate reaches the target before the held request, by trying a later one', async () => {
+    // The held request reaches the reference 400 ms late: the 150 ms duplicate runs first (and the held one is replayed), the 1 s one is refused.
+    reference = await startReference();
+    const late = await startLateHeldProxy(reference.profile.target!, 400);
+    try {
+      const { byId } = await runChecks(idempotencyChecks.filter((check) => check.id.startsWith('idempotency.inflight')), { ...reference.profile, target: late.url });
+      expect([...byId.values()].map((result) => [result.id, result.outcome])).toEqual([
+        ['idempotency.inflight', 'pass'],
+        ['idempotency.inflight.retryAfter', 'pass'],
+        ['idempotency.inflight.decided', 'pass'],
+      ]);
+      // Two attempts for each write: the held request replayed, then run after its duplicate's 429 (a cancel of the order the first attempt cancelled: 409).
+      expect(late.heldAnswers()).toEqual([200, 200, 200, 409]);
+    } finally {
+      await late.close();
+    }
   });
 
   it('fail every check that looks at a replayed 200 when it comes back with another body', async () => {

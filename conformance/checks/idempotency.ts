@@ -6,25 +6,15 @@
  * invalid value is refused, and a key is scoped to its tenant. Keys and payment ids are fresh
  * for every run, so answers stored by an earlier run (D13 keeps them 24 h) never interfere.
  */
-import { performance } from 'node:perf_hooks';
-import { setTimeout as delay } from 'node:timers/promises';
 import { ExchangeError } from '../transport/exchange.ts';
 import { describeExchange, finding, show } from '../engine/findings.ts';
 import type { Check, CheckContext, Finding } from '../engine/types/check.ts';
 import type { HttpResponse, RawResponse } from '../engine/types/exchange.ts';
+import { type HeldWrite, stageHeldWrite } from './support/held-write.ts';
 import { answerText, firstField, freshKey, freshPayment, keyRefusalFindings, pay, paymentPath, replayFindings } from './support/idempotency-requests.ts';
 import { absentExternalId, paths } from './support/order-requests.ts';
 import { type OrderState, poolStates, preferring, qualifyingOrders } from './support/pool-state.ts';
 import { answerClock, HONOURABLE_SECONDS, retryAfterDishonourable, retryAfterProblem, retryAfterUnreadable } from './support/retry-after.ts';
-
-/** How long the held request waits for the duplicate's answer before it is completed anyway. */
-const holdMs = 1500;
-/** Lets the target read the held request's head before the duplicate arrives. */
-const settleMs = 150;
-/** One padding byte this often keeps the held request from looking idle to the target. */
-const trickleMs = 250;
-/** Whitespace before the held body's closing brace: the bytes trickled while it is held. */
-const padding = 12;
 
 /** A finding unless the first payment of a check succeeded (the rest of the check builds on it). */
 function firstPaymentFinding(response: HttpResponse): Finding | null {
@@ -32,101 +22,77 @@ function firstPaymentFinding(response: HttpResponse): Finding | null {
   return finding(`the first payment with a fresh Idempotency-Key failed: ${describeExchange(response.exchange)}`, '200 with the order (the payment of a payable order)', answerText(response), response.exchange);
 }
 
-/** What became of a write held half-sent and of its duplicate. */
-interface HeldWrite {
-  /** `a payment`, `a cancel`. */
-  what: string;
-  /** The answer to the duplicate sent while the first was held. */
-  duplicate: HttpResponse;
-  /** False when the duplicate was answered only after the held request was completed. */
-  answeredWhileHeld: boolean;
-  /** From sending the duplicate to its answer. */
-  waitedMs: number;
-  /** The held request's answer once completed, or why none came. */
-  first: RawResponse | ExchangeError;
-}
-
-/**
- * Sends a POST of `json` to `path` with `Idempotency-Key: key` but holds back the end of its
- * body; sends the same request through `ctx.http` meanwhile; then completes the held one. A
- * padding byte is trickled now and then so the held request never looks idle to the target.
- */
-async function holdAndDuplicate(ctx: CheckContext, what: string, path: string, json: string, key: string): Promise<HeldWrite> {
-  const body = `${json.slice(0, -1)}${' '.repeat(padding)}}`;
-  const base = new URL(ctx.target);
-  const head = [
-    `POST ${base.pathname.replace(/\/+$/, '')}${path} HTTP/1.1`,
-    `Host: ${base.host}`,
-    ctx.authHeader('full'),
-    `Idempotency-Key: ${key}`,
-    'Content-Type: application/json',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'Connection: close',
-  ].join('\r\n');
-  let sent = json.length;
-  const session = await ctx.rawSession(`${head}\r\n\r\n${body.slice(0, sent)}`);
-  const trickle = setInterval(() => {
-    if (sent < body.length - 1) void session.write(body.slice(sent, (sent += 1)));
-  }, trickleMs);
-  try {
-    await delay(settleMs);
-    const sentAt = performance.now();
-    const pending = ctx.http.request({ method: 'POST', path, rawBody: body, contentType: 'application/json', headers: { 'Idempotency-Key': key } });
-    pending.catch(() => undefined);
-    const hold = new AbortController();
-    const early = await Promise.race([pending, delay(holdMs, undefined, { signal: hold.signal }).then(() => undefined, () => undefined)]);
-    hold.abort();
-    clearInterval(trickle);
-    await session.write(body.slice(sent));
-    const first = await session.response().catch((error: unknown) => {
-      if (error instanceof ExchangeError) return error;
-      throw error;
-    });
-    const duplicate = early ?? (await pending);
-    return { what, duplicate, answeredWhileHeld: early !== undefined, waitedMs: Math.round(performance.now() - sentAt), first };
-  } finally {
-    clearInterval(trickle);
-    session.close();
-  }
-}
-
 /** The key under which the in-flight writes are shared with the checks that judge their 429s further. */
 const IN_FLIGHT = 'idempotency:inflight';
 
 /** The in-flight 429s idempotency.inflight received; the check ends as `skip` when none came (that check reports why). */
 async function inFlightRefusals(ctx: CheckContext): Promise<HttpResponse[]> {
-  const held = await ctx.shared<HeldWrite[]>(IN_FLIGHT, async () => ctx.skip('idempotency.inflight did not run in this run, and its duplicates are what this check judges'));
-  const refusals = held.map(({ duplicate }) => duplicate).filter((duplicate) => duplicate.status === 429);
+  const held = await ctx.shared<HeldWrite[][]>(IN_FLIGHT, async () => ctx.skip('idempotency.inflight did not run in this run, and its duplicates are what this check judges'));
+  const refusals = held.map((attempts) => attempts.at(-1)!).flatMap((last) => (last.meeting === 'held refused' && !(last.first instanceof ExchangeError) ? [last.first] : last.duplicate.status === 429 ? [last.duplicate] : []));
   if (refusals.length === 0) ctx.skip('no duplicate was refused 429 while its first request was in flight (see idempotency.inflight)');
   return refusals;
 }
 
-/** Findings of one held write and its duplicate: answered while held, 429 idempotency.inFlight, a readable Retry-After, and an answer to the held request. */
-function inFlightFindings({ what, duplicate, answeredWhileHeld, waitedMs, first }: HeldWrite, heldMustSucceed: boolean): Finding[] {
+/** Findings of an in-flight 429 of `what`: its type and a Retry-After a client can read. */
+function refusalFindings(what: string, refusal: HttpResponse): Finding[] {
   const findings: Finding[] = [];
+  const where = describeExchange(refusal.exchange);
+  const type = (refusal.json as { type?: unknown } | undefined)?.type;
+  if (type !== 'idempotency.inFlight') findings.push(finding(`the in-flight 429 of ${what} carries another type: ${where}`, 'type: idempotency.inFlight', `type: ${show(type)}`, refusal.exchange));
+  const unreadable = retryAfterUnreadable(refusal.headers['retry-after']);
+  if (unreadable !== null) findings.push(finding(`the in-flight 429 of ${what} does not say when to retry: ${where}`, 'Retry-After: delay-seconds or an HTTP-date', unreadable, refusal.exchange));
+  return findings;
+}
+
+/** `200 {…}`, or `200 {…}, replayed`, or why no answer came. */
+function outcomeText(answer: HttpResponse | ExchangeError): string {
+  if (answer instanceof ExchangeError) return `no answer (${answer.message})`;
+  return `${answerText(answer)}${answer.headers['idempotent-replayed'] === 'true' ? ', replayed' : ''}`;
+}
+
+/**
+ * Findings of the attempts at one held write and its duplicate, judged by the last: one of the
+ * two refused 429 idempotency.inFlight with a readable Retry-After, whichever it was, and the
+ * other answered (a payment: 200).
+ */
+function inFlightFindings(attempts: HeldWrite[], heldMustSucceed: boolean): Finding[] {
+  const last = attempts.at(-1)!;
+  const { what, duplicate, first } = last;
   const where = describeExchange(duplicate.exchange);
-  if (!answeredWhileHeld) {
-    findings.push(finding(`the duplicate of ${what} was answered only after the held request was completed: ${where}`, `an answer within ${holdMs} ms, while the first request is still in flight`, `${answerText(duplicate)} after ${waitedMs} ms`, duplicate.exchange));
+  const thing = what.replace(/^an? /, '');
+  if (last.meeting === 'held refused') return refusalFindings(what, first as RawResponse);
+  if (last.meeting === 'one after the other') {
+    const settles = attempts.map((attempt) => `${attempt.settleMs} ms`).join(', ');
+    return [
+      finding(
+        `the same Idempotency-Key while ${what} was in flight was not refused: ${where}, sent ${last.settleMs} ms after the held ${thing}'s head while its body was still coming (tried ${attempts.length} times, the duplicate sent ${settles} after the head), and the held ${thing} then got ${outcomeText(first)}`,
+        '429 idempotency.inFlight with Retry-After for one of the two: a request is in flight from its head to its answer',
+        `${answerText(duplicate)} (run while the other was in flight)`,
+        duplicate.exchange,
+      ),
+    ];
+  }
+  const findings: Finding[] = [];
+  if (!last.answeredWhileHeld) {
+    findings.push(finding(`the duplicate of ${what} was answered only after the held request was completed: ${where}`, `an answer within ${last.holdMs} ms, while the first request is still in flight`, `${answerText(duplicate)} after ${last.waitedMs} ms`, duplicate.exchange));
   }
   if (duplicate.status !== 429) {
     findings.push(finding(`the same Idempotency-Key while ${what} was in flight was not refused: ${where}`, '429 idempotency.inFlight with Retry-After', answerText(duplicate), duplicate.exchange));
   } else {
-    const type = (duplicate.json as { type?: unknown } | undefined)?.type;
-    if (type !== 'idempotency.inFlight') findings.push(finding(`the in-flight 429 of ${what} carries another type: ${where}`, 'type: idempotency.inFlight', `type: ${show(type)}`, duplicate.exchange));
-    const unreadable = retryAfterUnreadable(duplicate.headers['retry-after']);
-    if (unreadable !== null) findings.push(finding(`the in-flight 429 of ${what} does not say when to retry: ${where}`, 'Retry-After: delay-seconds or an HTTP-date', unreadable, duplicate.exchange));
+    findings.push(...refusalFindings(what, duplicate));
   }
   if (first instanceof ExchangeError) {
-    findings.push(finding(`the held ${what.replace(/^an? /, '')} got no answer once its body was complete`, 'an HTTP answer', first.message, first.exchange));
+    findings.push(finding(`the held ${thing} got no answer once its body was complete`, 'an HTTP answer', first.message, first.exchange));
   } else if (heldMustSucceed && (first.status < 200 || first.status > 299)) {
-    findings.push(finding(`the held ${what.replace(/^an? /, '')} failed once its body was complete: ${describeExchange(first.exchange)}`, '200 with the order (the payment of a live order)', answerText(first), first.exchange));
+    findings.push(finding(`the held ${thing} failed once its body was complete: ${describeExchange(first.exchange)}`, '200 with the order (the payment of a live order)', answerText(first), first.exchange));
   }
   return findings;
 }
 
 /**
  * While a payment (and a cancel) is held half-sent, the same key with the same request is
- * refused 429 idempotency.inFlight with a Retry-After a client can read.
+ * refused 429 idempotency.inFlight with a Retry-After a client can read; which of the two is
+ * refused is the target's (support/held-write.ts stages it).
  */
 export const inFlight: Check = {
   id: 'idempotency.inflight',
@@ -137,12 +103,12 @@ export const inFlight: Check = {
   async run(ctx) {
     const [payable] = await qualifyingOrders(ctx, 'payable', poolStates.payable);
     const cancellable = preferring(await qualifyingOrders(ctx, 'cancellable', poolStates.cancellable), ['New'])[0];
-    const held = await ctx.shared(IN_FLIGHT, async () => [
-      await holdAndDuplicate(ctx, 'a payment', paymentPath(payable!.externalId), JSON.stringify(freshPayment(1.25)), freshKey()),
-      await holdAndDuplicate(ctx, 'a cancel', paths.cancel(cancellable!.externalId), JSON.stringify({ reason: 'waybill conformance: in flight' }), freshKey()),
-    ]);
     // Whether a cancel is legal from the order's status is not this rule; that it is answered is.
-    return held.flatMap((write) => inFlightFindings(write, write.what === 'a payment'));
+    const held = await ctx.shared(IN_FLIGHT, async () => [
+      await stageHeldWrite(ctx, 'a payment', true, () => ({ path: paymentPath(payable!.externalId), json: JSON.stringify(freshPayment(1.25)), key: freshKey() })),
+      await stageHeldWrite(ctx, 'a cancel', false, () => ({ path: paths.cancel(cancellable!.externalId), json: JSON.stringify({ reason: 'waybill conformance: in flight' }), key: freshKey() })),
+    ]);
+    return held.flatMap((attempts) => inFlightFindings(attempts, attempts[0]!.what === 'a payment'));
   },
 };
 
