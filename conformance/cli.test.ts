@@ -135,6 +135,26 @@ describe('waybill conformance: runs', () => {
     expect(printed(stdout)).not.toContain('✓');
   });
 
+  it("a feed whose statuses are numbers is the target's failure, not a profile used up: exit 1, the report written, the feed named on stderr", async () => {
+    // The archivable pool needs orders neither Planned nor InProgress: read from a feed that reports every status by number.
+    const order = (externalId: string, index: number) => ({ id: `00000000-0000-4000-8000-00000000000${index}`, externalId, shortId: `ORD-${index}`, status: 3, miniStatus: null, type: 'Delivery', customId: null, createdAtUtc: '2026-11-01T00:00:00.000Z', updatedAtUtc: `2026-11-01T00:00:0${index}.000Z`, tags: [] });
+    const conforming = conformingHandler();
+    target = await startFakeTarget((request, response) => {
+      if (request.method === 'GET' && request.url?.split('?')[0] === '/api/v1/integration/orders' && request.headers['x-api-key'] === testKeys.full) {
+        return answer(response, 200, { items: ['ext-1', 'ext-2', 'ext-3', 'ext-4'].map(order), nextCursor: null });
+      }
+      return conforming(request, response);
+    });
+    const out = tempDir();
+    expect(await main(['--target', target.url, '--profile', profileFile(), '--out', out, '--reporter', 'json', '--only', 'discovery.responses.contract,writes.archive.noContent'])).toBe(1);
+    expect(printed(stderr)).toContain("waybill: warning: the order feed of the full key has items that break the contract: ext-1: /status must be string; ext-2: /status must be string (4 items in all); the profile's pools it holds are not checked before the run, and the checks report the feed");
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { results: { id: string; outcome: string; reason?: string; findings?: { received: string }[] }[] };
+    const byId = new Map(report.results.map((result) => [result.id, result]));
+    expect(byId.get('discovery.responses.contract')?.outcome).toBe('fail');
+    expect(byId.get('discovery.responses.contract')?.findings?.[0]?.received).toContain('/items/0/status must be string');
+    expect(byId.get('writes.archive.noContent')).toMatchObject({ outcome: 'skip', reason: expect.stringContaining("ext-3: the feed's item breaks the contract (/status must be string)") });
+  });
+
   it('prints the one-line verdict on stderr whatever the reporters (json or junit alone too)', async () => {
     for (const reporter of ['json', 'junit', 'console']) {
       stdout.mockClear();

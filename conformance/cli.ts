@@ -17,16 +17,15 @@ import { integrationContract } from './contract/contract.ts';
 import { bundleSummary } from './certify/bundle-summary.ts';
 import { prepareRun, readCertifyFiles, validateCertifyOptions } from './certify/session.ts';
 import { certificationExitCode, exitCodeHelp } from './engine/exit-code.ts';
-import { poolDemand } from './engine/preconditions.ts';
 import { loadProfile, provisionProfile } from './setup/profile.ts';
 import { isReporterName, type Reporter, type ReporterName, reporters } from './reporters/index.ts';
 import { useColour, verdictLine } from './reporters/console.ts';
 import { profileSecrets } from './transport/redaction.ts';
 import { runLabel, runSuite } from './engine/runner.ts';
 import { selectChecks } from './engine/select.ts';
-import { shortageError, usablePools } from './setup/pool-check.ts';
+import { prepareTarget } from './setup/prepare-target.ts';
 import { profileEnvLine } from './setup/profile-cli.ts';
-import { checkTargetPath, confirmControlPlane, confirmIntegrationApi, targetMismatch } from './setup/target-check.ts';
+import { checkTargetPath } from './setup/target-check.ts';
 import { archiveTenants, profileTenants, tenantsCreatedBy } from './setup/tenant-cleanup.ts';
 import type { Check } from './engine/types/check.ts';
 import type { ExchangeRecord } from './engine/types/exchange.ts';
@@ -190,15 +189,14 @@ async function saveProfile(file: string, profile: Profile): Promise<void> {
 }
 
 
-/** The checks of this run, and the profile with the pools the selected ones need cut to the ids still usable; refuses a profile whose pools cannot fill the run. */
+/** The checks of this run, and the profile with the pools the selected ones need cut to the ids still usable, once the target is confirmed (setup/prepare-target.ts); its warnings go to stderr. */
 async function suiteAndPools(options: CliOptions, profile: Profile, target: string, provisioned: boolean): Promise<{ suite: Check[]; profile: Profile }> {
   const suite = [...checks, ...(options.viaPrism ? contractChecks : []), ...(options.fuzz > 0 ? [fuzzCheck(options.fuzz)] : [])];
   const selected = selectChecks(resolveChecks(suite, integrationContract.requirements), { only: options.only, skip: options.skip, level: options.level ?? 'all' });
-  const usable = await usablePools(target, profile, poolDemand(selected), options.timeout);
-  if (usable.shortages.length > 0) {
-    throw shortageError(provisioned ? 'the provisioned profile' : (options.profile as string), usable.shortages, !provisioned && profile.sandbox !== undefined);
-  }
-  return { suite, profile: usable.profile };
+  const source = { name: provisioned ? 'the provisioned profile' : (options.profile as string), refillable: !provisioned && profile.sandbox !== undefined };
+  const prepared = await prepareTarget(target, profile, selected, options.timeout, source);
+  for (const warning of prepared.warnings) process.stderr.write(`waybill: ${warning}\n`);
+  return { suite, profile: prepared.profile };
 }
 
 /**
@@ -238,11 +236,6 @@ export async function main(argv: string[]): Promise<number> {
     if (provisioned && options.saveProfile !== undefined) await saveProfile(options.saveProfile, { ...profile, target });
     let exchanges: readonly ExchangeRecord[] = [];
     try {
-      const { tenantId } = await confirmIntegrationApi(target, profile, options.timeout);
-      // After the preflight: a refused key already names the profile's target in its one line.
-      const mismatch = targetMismatch(target, profile);
-      if (mismatch !== null) process.stderr.write(`waybill: ${mismatch}\n`);
-      await confirmControlPlane(profile, tenantId, options.timeout);
       const run = await suiteAndPools(options, profile, target, provisioned);
       profile = run.profile;
       const prism = options.viaPrism ? await startValidationProxy(target) : null;

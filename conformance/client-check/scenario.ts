@@ -115,6 +115,9 @@ export function logged(entry: LogSummary): LoggedRequest {
 /** Waits `ms` milliseconds. */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The longest the grader waits for its marker request to show in the request log. */
+const MARKER_WAIT_MS = 30_000;
+
 /**
  * The client's requests logged after `afterId`, once the log holds all of them. Entries are
  * written in batches a few milliseconds after their answers (D48), so after the client has
@@ -124,13 +127,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function settledRequests(session: ScenarioSession, http: HttpClient, key: string, afterId: number): Promise<{ requests: LogSummary[]; markerId: number }> {
   const marker = `${GRADER_REQUEST_ID}marker-${randomUUID()}`;
   await http.request({ method: 'GET', path: '/api/v1/integration/whoami', key, headers: { 'x-request-id': marker } });
-  for (let round = 0; round < 200; round += 1) {
+  // A busy target writes its log late; the marker is polled for, so a prompt one costs no wait.
+  const until = Date.now() + MARKER_WAIT_MS;
+  do {
     const entries = await session.control.requests(session.tenantId, session.clientKeyId, afterId);
     const logged = entries.find((entry) => entry.requestId === marker);
     if (logged !== undefined) return { requests: entries.filter((entry) => entry.id < logged.id && !entry.requestId.startsWith(GRADER_REQUEST_ID)), markerId: logged.id };
     await sleep(25);
-  }
-  throw new Error('the request log did not record the marker request within 5 s');
+  } while (Date.now() < until);
+  throw new Error(`the request log did not record the marker request within ${MARKER_WAIT_MS / 1000} s`);
 }
 
 /** The task's environment variables. */

@@ -36,7 +36,12 @@ describe('refillPools', () => {
     expect(refilled.orders!.notCancellable!.slice(0, 2)).toEqual(orders.notCancellable!.slice(0, 2));
 
     const url = reference.server.url;
-    const states = { full: await readOrderStates(url, refilled, 'full', 5000), otherTenant: await readOrderStates(url, refilled, 'otherTenant', 5000) };
+    const statesOf = async (key: 'full' | 'otherTenant') => {
+      const read = await readOrderStates(url, refilled, key, 5000);
+      if (read === null || 'refused' in read) throw new Error(`the ${key} feed was not read`);
+      return read.states;
+    };
+    const states = { full: await statesOf('full'), otherTenant: await statesOf('otherTenant') };
     for (const [pool, ids] of Object.entries(refilled.orders!) as [PoolName, string[]][]) {
       const { key, qualifies } = POOL_STATES[pool];
       for (const id of ids) expect(qualifies(states[key as 'full' | 'otherTenant']!.get(id)!), `${pool} ${id}`).toBe(true);

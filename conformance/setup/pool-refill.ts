@@ -105,10 +105,11 @@ export async function refillPools(profile: Profile, source: string, timeoutMs: n
     }
     if (!states.has(key)) states.set(key, await readOrderStates(base, profile, key, timeoutMs));
     const known = states.get(key);
-    if (known === null || known === undefined) throw new WaybillError(`${source}: the order feed of the ${key} key at ${base} cannot be read, so the pools' states are unknown`, 'tool');
+    if (known === null || known === undefined || 'refused' in known) throw new WaybillError(`${source}: the order feed of the ${key} key at ${base} cannot be read, so the pools' states are unknown`, 'tool');
+    // An order whose item breaks the contract is in no state the checks can rely on: it is replaced.
     const kept = ids.filter((id) => {
-      const state = known.get(id);
-      return state !== undefined && qualifies(state);
+      const state = known.states.get(id);
+      return state !== undefined && state.breach === undefined && qualifies(state);
     });
     const added = freshIds(ids.length - kept.length);
     orders[pool] = [...kept, ...added];

@@ -99,12 +99,20 @@ describe('confirmIntegrationApi', () => {
     ['a 200 that is not JSON', (_req: unknown, res: Parameters<FakeHandler>[1]) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>'), 'answered 200 with text/html, not a key\'s identity in JSON: no Delivery Integration API'],
     ['a redirect', (_req: unknown, res: Parameters<FakeHandler>[1]) => res.writeHead(301, { location: 'https://api.example.test/' }).end(), 'answered 301, a redirect to https://api.example.test/: give the base URL the API answers at'],
     ['429', (_req: unknown, res: Parameters<FakeHandler>[1]) => answer(res.setHeader('retry-after', '7'), 429, { type: 'api.rate_limited' }), 'answered 429: the full key is rate limited (Retry-After 7); run again once its limit has refilled'],
-    ['500', (_req: unknown, res: Parameters<FakeHandler>[1]) => answer(res, 500, { type: 'about:blank' }), 'answered 500 (problem type about:blank): the suite needs whoami to answer 200 before it runs a check'],
   ])('%s: says what it found', async (_name, handler, expected) => {
     const target = await fake(handler as FakeHandler);
     const [code, message] = await refusal(target.url);
     expect(code).toBe('tool');
     expect(message).toContain(expected);
+  });
+
+  it.each([
+    ['500', 500, 'answered 500 (problem type about:blank), not 200 with the key\'s identity; the checks report it'],
+    ['400 (whoami reads no input)', 400, 'answered 400 (problem type about:blank), not 200 with the key\'s identity; the checks report it'],
+  ])('%s: a defect of the target, not the setup: the run goes on, with the answer named', async (_name, status, expected) => {
+    const target = await fake((_request, response) => answer(response, status, { type: 'about:blank', status }));
+    const result = await confirmIntegrationApi(target.url, testProfile(), 2000);
+    expect(result).toEqual({ tenantId: undefined, defect: `--target ${target.url}: GET /api/v1/integration/whoami with the profile's full key ${expected}` });
   });
 });
 

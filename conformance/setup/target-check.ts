@@ -66,10 +66,13 @@ function refusedKeyAdvice(target: string, profile: Profile): string {
 
 /**
  * Asks `whoami` at `target` with the profile's full key (as the profile says keys travel) and
- * resolves to the tenant id it names (undefined when the body has none). Anything but 200
- * with a JSON object is a tool error saying what was found at `where` and what to do.
+ * resolves to the tenant id it names (undefined when the body has none). An answer that says
+ * the setup is wrong — no API there (404, 405, a 200 that is no JSON, a redirect), the key
+ * refused (401, 403), the key rate limited (429) — is a tool error saying what was found at
+ * `where` and what to do; any other answer is a defect of the target, returned as `defect` for
+ * a warning, and the run goes on so that the checks report it.
  */
-export async function confirmIntegrationApi(target: string, profile: Profile, timeoutMs: number, where = `--target ${target}`): Promise<{ tenantId: string | undefined }> {
+export async function confirmIntegrationApi(target: string, profile: Profile, timeoutMs: number, where = `--target ${target}`): Promise<{ tenantId: string | undefined; defect?: string }> {
   const auth = profile.auth ?? { header: 'X-Api-Key', prefix: '' };
   const answer = await send(`${target}${WHOAMI_PATH}`, { headers: { [auth.header]: `${auth.prefix ?? ''}${profile.keys.full}` } }, timeoutMs, `cannot reach ${where}`);
   const found = `${where}: GET ${WHOAMI_PATH} with the profile's full key answered ${answer.status}`;
@@ -88,7 +91,8 @@ export async function confirmIntegrationApi(target: string, profile: Profile, ti
   if (answer.status === 429) {
     throw new WaybillError(`${found}: the full key is rate limited (Retry-After ${answer.headers.get('retry-after') ?? 'not given'}); run again once its limit has refilled`, 'tool');
   }
-  throw new WaybillError(`${found}${problemTypeOf(answer)}: the suite needs whoami to answer 200 before it runs a check`, 'tool');
+  // Any other answer (a 5xx, a 400 to a request with no input) is the target's defect, not the user's setup: the checks report it.
+  return { tenantId: undefined, defect: `${found}${problemTypeOf(answer)}, not 200 with the key's identity; the checks report it` };
 }
 
 /**

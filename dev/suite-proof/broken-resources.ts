@@ -4,6 +4,7 @@
  */
 import { portable } from '../../server/store/dialect.ts';
 import { makeFeedPage, TRIP_JSON } from '../../server/store/feed-sql.ts';
+import { orderStatuses, type OrderStatusName } from '../../spec/load.ts';
 import type { BrokenVariant } from './harness.ts';
 import { editJson, editOrders, editTrips, is, orderFeedOver, overrideOrders, problemAnswer, setHeader, withKey } from './rewrites.ts';
 
@@ -58,6 +59,24 @@ export const brokenResources: Record<string, BrokenVariant> = {
   'a numeric externalId on Closed orders': { breaks: ['int.order.externalId'], fails: ['discovery.responses.contract'], proxy: () => editOrders((order) => void (order['status'] === 'Closed' && (order['externalId'] = 4711))) },
   'a numeric shortId': { breaks: ['int.order.shortId', ...ORDER_ANSWERS], fails: ['discovery.responses.contract', 'writes.cancel.legal', 'writes.payment.success'], proxy: () => editOrders((order) => void (order['shortId'] = 1234)) },
   'the status of Closed orders by number': { breaks: ['int.order.status', 'int.status.by-name'], fails: ['discovery.responses.contract'], proxy: () => editOrders((order) => void (order['status'] === 'Closed' && (order['status'] = 12))) },
+  // The feed read before the run must not take these for a profile used up (prepareTarget): the run goes on, and the checks report them.
+  'every order status on the feed by number': {
+    breaks: ['int.order.status', 'int.status.by-name'],
+    fails: ['discovery.responses.contract'],
+    proxy: () => editJson((request, answer) => answer.status === 200 && is.orderFeed(request), (page) => ({ ...page, items: (page['items'] as Record<string, unknown>[]).map((order) => ({ ...order, status: orderStatuses.indexOf(order['status'] as OrderStatusName) })) })),
+  },
+  'orders on the feed without updatedAtUtc': {
+    breaks: ['int.order.all-present', 'int.order.updatedAtUtc'],
+    fails: ['discovery.responses.contract'],
+    alsoFails: Object.fromEntries(['feeds.orders.cursor.end', 'feeds.orders.cursor.filters-as-sent', 'feeds.orders.cursor.malformed', 'feeds.orders.cursor.more', 'feeds.orders.cursor.since-ignored', 'feeds.orders.cursor.unissued', 'feeds.orders.limit.default', 'feeds.orders.order', 'feeds.orders.order.ties', 'feeds.orders.since.filter', 'feeds.orders.since.inclusive', 'feeds.orders.since.offset', 'feeds.orders.status.ends', 'feeds.orders.status.filter', 'feeds.orders.walk.same-items'].map((id) => [id, 'it follows the feed by each item\'s updatedAtUtc, and an item without one is unreadable'])),
+    proxy: () => editJson((request, answer) => answer.status === 200 && is.orderFeed(request), (page) => ({ ...page, items: (page['items'] as Record<string, unknown>[]).map(({ updatedAtUtc: _gone, ...order }) => order) })),
+  },
+  'the order feed answered as an HTML page': {
+    breaks: ['int.service.json', 'int.order-page.items'],
+    fails: ['discovery.responses.contract'],
+    alsoFails: Object.fromEntries(['auth.tenant.feed', 'feeds.orders.cursor.end', 'feeds.orders.cursor.filters-as-sent', 'feeds.orders.cursor.malformed', 'feeds.orders.cursor.more', 'feeds.orders.cursor.since-ignored', 'feeds.orders.cursor.unissued', 'feeds.orders.limit.cap', 'feeds.orders.limit.default', 'feeds.orders.order', 'feeds.orders.order.ties', 'feeds.orders.since.filter', 'feeds.orders.since.future', 'feeds.orders.since.inclusive', 'feeds.orders.since.offset', 'feeds.orders.status.ends', 'feeds.orders.status.filter', 'feeds.orders.status.values', 'feeds.orders.walk.same-items'].map((id) => [id, 'it reads the order feed, which answers no page'])),
+    proxy: () => ({ answer: (answer, request) => (answer.status === 200 && is.orderFeed(request) ? { ...answer, headers: { ...answer.headers, 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from('<!doctype html><html><body><h1>Orders</h1></body></html>') } : answer) }),
+  },
   'a numeric miniStatus': { breaks: ['int.order.miniStatus', ...ORDER_ANSWERS], fails: ['discovery.responses.contract', 'writes.cancel.legal', 'writes.payment.success'], proxy: () => editOrders((order) => void (order['miniStatus'] = 0)) },
   'order types in lower case': { breaks: ['int.order.type', ...ORDER_ANSWERS], fails: ['discovery.responses.contract', 'writes.cancel.legal', 'writes.payment.success'], proxy: () => editOrders((order) => void (order['type'] = String(order['type']).toLowerCase())) },
   'a numeric customId': { breaks: ['int.order.customId', ...ORDER_ANSWERS], fails: ['discovery.responses.contract', 'writes.cancel.legal', 'writes.payment.success'], proxy: () => editOrders((order) => void (order['customId'] = 7)) },

@@ -12,6 +12,7 @@ import { memoryStore } from '../../dev/testing/sandbox.ts';
 import type { SqliteStore, Store } from '../../server/store/index.ts';
 import { checks } from '../../conformance/checks/index.ts';
 import { integrationContract } from '../../conformance/contract/contract.ts';
+import { prepareTarget } from '../../conformance/setup/prepare-target.ts';
 import { provisionProfile } from '../../conformance/setup/profile.ts';
 import { runSuite } from '../../conformance/engine/runner.ts';
 import { type RunningByteProxy, startByteProxy } from '../testing/conformance/byte-proxy.ts';
@@ -136,7 +137,9 @@ export async function runAgainst(breakage: Breakage = {}, options: { strict?: bo
     const target = proxy?.url ?? server.url;
     // The control plane goes through the proxy too, so a variant can break what it answers.
     const profile = (breakage.profile ?? ((same: Profile) => same))({ ...provisioned, target, ...(proxy ? { sandbox: { ...provisioned.sandbox!, url: `${proxy.url}/sandbox/v1` } } : {}) });
-    return await runSuite({ checks, profile, target, rawTarget: rawProxy?.url ?? server.url, contract: integrationContract, concurrency: 4, seed: 11, timeoutMs: 5000, strict: options.strict ?? false });
+    // As the command does: the preflight and the pools read before the run, so that a breakage read there as the user's mistake fails the proof.
+    const prepared = await prepareTarget(target, profile, checks, 5000, { name: 'the provisioned profile', refillable: false });
+    return await runSuite({ checks, profile: prepared.profile, target, rawTarget: rawProxy?.url ?? server.url, contract: integrationContract, concurrency: 4, seed: 11, timeoutMs: 5000, strict: options.strict ?? false });
   } finally {
     await proxy?.close();
     await rawProxy?.close();

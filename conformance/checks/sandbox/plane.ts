@@ -132,8 +132,12 @@ export const profiles: Check = {
   }),
 };
 
-/** How long the request log may take to show an entry (it is written in batches, D48), and how often it is read. */
-const LOG_WAIT_MS = 3000;
+/**
+ * How long the request log may take to show an entry (it is written in batches, D48), and how
+ * often it is read: polled, so a prompt log costs no wait, and long enough for a busy host whose
+ * database answers each batch late (a log that shows nothing takes this long to fail).
+ */
+const LOG_WAIT_MS = 10_000;
 const LOG_POLL_MS = 100;
 
 /** The first page of the tenant's request log, newest first. */

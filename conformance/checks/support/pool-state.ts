@@ -8,7 +8,8 @@
 import { operations } from '../../../spec/load.ts';
 import { CANCELLABLE_STATUSES, END_STATUSES_BY_TYPE, ON_TRIP_STATUSES, statusWords } from '../../contract/order-statuses.ts';
 import type { CheckContext } from '../../engine/types/check.ts';
-import type { KeyName, PoolName } from '../../engine/types/profile.ts';
+import type { KeyName, PoolName, Profile } from '../../engine/types/profile.ts';
+import { seedContractErrors } from './response-contract.ts';
 
 /** What the order feed says of one order. */
 export interface OrderState {
@@ -18,6 +19,15 @@ export interface OrderState {
   type: string;
   /** When the order last changed, as the feed said (a string, whatever its form). */
   updatedAtUtc: string;
+  /** How the feed's item breaks what the seeds fix for an Order (`/status must be string`), when it does: its state is then unknown. */
+  breach?: string;
+}
+
+/** The order feed read as pool states: the live orders by external id, and how its items break the contract, if they do. */
+export interface FeedStates {
+  states: Map<string, OrderState>;
+  /** Each item that breaks what the seeds fix for an Order, as `EXT-1: /status must be string` (`item 3 of page 1` when it has no external id); empty when every item conforms. */
+  breaches: string[];
 }
 
 /** The order feed's path, as the contract gives it. */
@@ -38,41 +48,57 @@ export type OrderFeedReader = (query: { limit: number; cursor?: string }) => Pro
 
 /**
  * The live orders of a tenant by external id, as its order feed reports them (archived orders
- * are absent, as the seeds require), read page by page with `readPage`, 100 a page. The first
- * answer that is not a page ends the read, returned as `refused`.
+ * are absent, as the seeds require), read page by page with `readPage`, 100 a page. Each item
+ * is held to what the seeds fix for an Order (read with `profile`'s choices): one that breaks
+ * it is kept with its `breach` (when it has an external id) and listed in `breaches`, so that a
+ * target's defect is never read as an order in some state. The first answer that is not a
+ * page ends the read, returned as `refused`.
  */
-export async function orderStatesFrom(readPage: OrderFeedReader): Promise<{ states: Map<string, OrderState> } | { refused: FeedAnswer }> {
+export async function orderStatesFrom(readPage: OrderFeedReader, profile: Pick<Profile, 'choices'>): Promise<FeedStates | { refused: FeedAnswer }> {
   const states = new Map<string, OrderState>();
+  const breaches: string[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < MAX_PAGES; page += 1) {
     const answer = await readPage({ limit: 100, ...(cursor === null ? {} : { cursor }) });
     const body = answer.json as { items?: unknown; nextCursor?: unknown } | null | undefined;
-    if (answer.status !== 200 || body === null || body === undefined || !Array.isArray(body.items)) return { refused: answer };
+    if (answer.status !== 200 || body === null || typeof body !== 'object' || !Array.isArray(body.items)) return { refused: answer };
     const items: unknown[] = body.items;
-    for (const raw of items) {
+    for (const [index, raw] of items.entries()) {
       const item = (raw ?? {}) as Partial<Record<keyof OrderState, unknown>>;
-      if (typeof item.externalId === 'string' && typeof item.id === 'string') {
-        states.set(item.externalId, { id: item.id, externalId: item.externalId, status: String(item.status), type: String(item.type), updatedAtUtc: String(item.updatedAtUtc) });
+      const errors = seedContractErrors('Order', raw, profile);
+      const keyed = typeof item.externalId === 'string' && typeof item.id === 'string';
+      const breach = errors.length > 0 ? errors.slice(0, 3).join('; ') : undefined;
+      if (breach !== undefined) breaches.push(`${keyed ? String(item.externalId) : `item ${index + 1} of page ${page + 1}`}: ${breach}`);
+      if (keyed) {
+        states.set(item.externalId as string, { id: item.id as string, externalId: item.externalId as string, status: String(item.status), type: String(item.type), updatedAtUtc: String(item.updatedAtUtc), ...(breach === undefined ? {} : { breach }) });
       }
     }
     cursor = typeof body.nextCursor === 'string' && items.length > 0 ? body.nextCursor : null;
     if (cursor === null) break;
   }
-  return { states };
+  return { states, breaches };
+}
+
+/** `status body` of an answer of the order feed that is no page, for a reason. */
+function answerText(answer: FeedAnswer): string {
+  return `${answer.status} ${JSON.stringify(answer.text.slice(0, 120))}${answer.text.length > 120 ? '…' : ''}`;
 }
 
 /**
- * The live orders of `key`'s tenant by external id, read through `ctx.http` (recorded). Throws
- * when the feed cannot be read: a check that needs it then ends in `error` only if the feed
- * itself is broken, which the feed checks report.
+ * The live orders of `key`'s tenant by external id, read through `ctx.http` (recorded). When the
+ * feed answers something that is no page of orders, the check asking ends as `skip`, quoting
+ * it: the answer is the target's to explain, and discovery.responses.contract and the feed
+ * checks, which read the same feed, report it.
  */
 export function orderStates(ctx: CheckContext, key: KeyName = 'full'): Promise<ReadonlyMap<string, OrderState>> {
   return ctx.shared(`pool-state:orders:${key}`, async () => {
     const read = await orderStatesFrom(async (query) => {
       const { status, json, text } = await ctx.http.request({ method: 'GET', path: ORDER_FEED_PATH, key, query });
       return { status, json, text };
-    });
-    if ('refused' in read) throw new Error(`reading the order feed to verify pool states: ${read.refused.status} ${read.refused.text.slice(0, 200)}`);
+    }, ctx.profile);
+    if ('refused' in read) {
+      ctx.skip(`the order feed of the ${key} key answered ${answerText(read.refused)}, not a page of orders, so the states of the profile's orders cannot be read (discovery.responses.contract judges that answer)`);
+    }
     return read.states;
   });
 }
@@ -85,14 +111,20 @@ export function orderStates(ctx: CheckContext, key: KeyName = 'full'): Promise<R
 export async function qualifyingOrders(
   ctx: CheckContext,
   pool: PoolName,
-  wanted: { describe: string; qualifies: (state: OrderState) => boolean; key?: KeyName },
+  wanted: { describe: string; qualifies: (state: OrderState) => boolean; key?: KeyName; anyState?: boolean },
 ): Promise<OrderState[]> {
   const ids = ctx.orders(pool);
   const states = await orderStates(ctx, wanted.key ?? 'full');
-  const qualifying = ids.map((id) => states.get(id)).filter((state): state is OrderState => state !== undefined && wanted.qualifies(state));
+  // An item that breaks the contract is in no state a check can rely on, unless the pool asks for none.
+  const qualifying = ids.map((id) => states.get(id)).filter((state): state is OrderState => state !== undefined && (state.breach === undefined || wanted.anyState === true) && wanted.qualifies(state));
   if (qualifying.length === 0) {
-    const held = ids.map((id) => `${id}: ${states.get(id)?.status ?? 'not in the feed'}`).join(', ');
-    ctx.skip(`needs ${wanted.describe} from profile orders.${pool}; none of its ids given to this check qualifies (${held})`);
+    const held = ids.map((id) => {
+      const state = states.get(id);
+      if (state?.breach !== undefined) return `${id}: the feed's item breaks the contract (${state.breach})`;
+      return `${id}: ${state?.status ?? 'not in the feed'}`;
+    });
+    const judged = ids.some((id) => states.get(id)?.breach !== undefined) ? '; discovery.responses.contract judges the feed\'s items' : '';
+    ctx.skip(`needs ${wanted.describe} from profile orders.${pool}; none of its ids given to this check qualifies (${held.join(', ')})${judged}`);
   }
   return qualifying;
 }
@@ -108,7 +140,7 @@ export type Wanted = Parameters<typeof qualifyingOrders>[2];
 /** The state each profile pool promises, as `qualifyingOrders` reads it. */
 export const poolStates = {
   /** D10: a payment is recorded in any status of a live order. */
-  payable: { describe: 'a live order (D10: any status)', qualifies: () => true },
+  payable: { describe: 'a live order (D10: any status)', qualifies: () => true, anyState: true },
   /** D11: New, InPlanning or Planned. */
   cancellable: { describe: `an order in ${statusWords(CANCELLABLE_STATUSES)} (D11)`, qualifies: (state: OrderState) => CANCELLABLE_STATUSES.includes(state.status) },
   /** D12: any status but Planned and InProgress. */
