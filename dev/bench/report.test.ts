@@ -1,13 +1,13 @@
 /**
  * The bench's judging: each figure the median of its rounds (never the best), the spread of
- * the rounds shown, disturbed rounds left out while undisturbed ones exist; and the README's
- * tables, which are exactly those of the runs kept in dev/bench/readme-runs/.
+ * the rounds shown, disturbed rounds left out while undisturbed ones exist; and the tables of
+ * docs/performance.md, which are exactly those of the runs kept in dev/bench/doc-runs/.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunFigures } from './load.ts';
-import { type BenchReport, formatMarkdown, judge, median, README_RUNS, readmeMarkers, type RunRecord, type Scenario, type ServerName, withReadmeTables } from './report.ts';
+import { type BenchReport, formatMarkdown, judge, median, DOC_RUNS, benchMarkers, PERFORMANCE_DOC, type RunRecord, type Scenario, type ServerName, withBenchTables } from './report.ts';
 
 const SIZES = { small: 10, large: 1000 };
 
@@ -98,7 +98,7 @@ describe('the request log\'s cost', () => {
   });
 });
 
-describe('the README\'s bench tables', () => {
+describe('the bench tables of docs/performance.md', () => {
   const report = (engine: 'sqlite' | 'postgres'): BenchReport => ({
     startedAtUtc: '2026-11-27T00:00:00.000Z', finishedAtUtc: '2026-11-27T00:05:00.000Z',
     machine: { cpuModel: 'Test CPU', cores: 2, memoryGb: 4, platform: 'linux', node: 'v20.0.0', database: engine === 'sqlite' ? 'SQLite 3' : 'PostgreSQL 15' },
@@ -106,14 +106,14 @@ describe('the README\'s bench tables', () => {
     databases: [], runs: [], results: judge(runs([100, 300, 200], [200, 200, 400]), SIZES), problems: [], notes: [],
   });
 
-  it('replaces the block of the run\'s engine only, and refuses a README without its markers', () => {
-    const readme = ['intro', ...readmeMarkers('sqlite'), 'middle', readmeMarkers('postgres')[0], 'old postgres table', readmeMarkers('postgres')[1], 'end'].join('\n');
-    const written = withReadmeTables(readme, report('postgres'));
-    expect(written).toContain(`${readmeMarkers('sqlite').join('\n')}\nmiddle`);
+  it('replaces the block of the run\'s engine only, and refuses a guide without its markers', () => {
+    const doc = ['intro', ...benchMarkers('sqlite'), 'middle', benchMarkers('postgres')[0], 'old postgres table', benchMarkers('postgres')[1], 'end'].join('\n');
+    const written = withBenchTables(doc, report('postgres'));
+    expect(written).toContain(`${benchMarkers('sqlite').join('\n')}\nmiddle`);
     expect(written).not.toContain('old postgres table');
     expect(written).toContain('PostgreSQL: 2026-11-27, Test CPU x2, 4 GB, node v20.0.0, PostgreSQL 15; 10 connections, 10 s per run after 2 s warm-up, median of 3 rounds; sandbox request log on');
     expect(written).toContain('| feed page (50, random cursor) | PostgreSQL | sandbox | 1,000 | 200 | 100–300 (100.0%) |');
-    expect(() => withReadmeTables('no markers', report('sqlite'))).toThrow(/<!-- bench:sqlite:start -->/);
+    expect(() => withBenchTables('no markers', report('sqlite'))).toThrow(/<!-- bench:sqlite:start -->/);
   });
 
   it('show the sandbox without its log and what the log costs, when the run measured them', () => {
@@ -126,13 +126,13 @@ describe('the README\'s bench tables', () => {
     expect(formatMarkdown(report('sqlite'))).not.toContain('log off');
   });
 
-  it('are those of the runs kept in dev/bench/readme-runs (written by npm run bench -- --readme), never typed by hand', () => {
-    const readme = readFileSync('README.md', 'utf8');
+  it('are those of the runs kept in dev/bench/doc-runs (written by npm run bench -- --docs), never typed by hand', () => {
+    const doc = readFileSync(PERFORMANCE_DOC, 'utf8');
     for (const [engine, file] of [['sqlite', 'latest.json'], ['postgres', 'latest-postgres.json']] as const) {
-      const path = join(README_RUNS, file);
-      expect(existsSync(path), `${path}: run npm run bench -- --readme${engine === 'postgres' ? ' --db postgres' : ''}`).toBe(true);
-      const [start, end] = readmeMarkers(engine);
-      const block = readme.slice(readme.indexOf(start) + start.length, readme.indexOf(end)).trim();
+      const path = join(DOC_RUNS, file);
+      expect(existsSync(path), `${path}: run npm run bench -- --docs${engine === 'postgres' ? ' --db postgres' : ''}`).toBe(true);
+      const [start, end] = benchMarkers(engine);
+      const block = doc.slice(doc.indexOf(start) + start.length, doc.indexOf(end)).trim();
       expect(block).toBe(formatMarkdown(JSON.parse(readFileSync(path, 'utf8')) as BenchReport));
     }
   });

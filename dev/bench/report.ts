@@ -1,7 +1,7 @@
 /**
  * The benchmark's report: every run, the figures the targets are judged on (per server,
  * scenario and size the median of its rounds, with their spread), the console table, the
- * README's markdown table, and the JSON files under `reports/bench/`.
+ * tables of `docs/performance.md`, and the JSON files under `reports/bench/`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -288,7 +288,7 @@ export function formatTable(report: BenchReport): string {
   return [machineLine(report), '', columns(FIGURE_HEADER, figureRows(report), 2), '', columns(TARGET_HEADER, targetRows(report), 1)].join('\n');
 }
 
-/** The report as the README's "Benchmarks" tables for its engine (without the CPU columns), under its machine line. */
+/** The report as the tables of `docs/performance.md` for its engine (without the CPU columns), under its machine line. */
 export function formatMarkdown(report: BenchReport): string {
   const table = (header: string[], rows: string[][]) =>
     [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
@@ -308,19 +308,22 @@ export function formatMarkdown(report: BenchReport): string {
 const engineName = (report: BenchReport) => (report.settings.engine === 'postgres' ? 'PostgreSQL' : 'SQLite');
 const latestName = (report: BenchReport) => `latest${report.settings.engine === 'postgres' ? '-postgres' : ''}.json`;
 
-/** Where `--readme` keeps the run its README tables come from (`latest.json`, `latest-postgres.json`), under version control. */
-export const README_RUNS = 'dev/bench/readme-runs';
+/** The guide `--docs` writes the tables into. */
+export const PERFORMANCE_DOC = 'docs/performance.md';
 
-/** The README's markers around the tables of `engine`'s latest run. */
-export const readmeMarkers = (engine: 'sqlite' | 'postgres') => [`<!-- bench:${engine}:start -->`, `<!-- bench:${engine}:end -->`] as const;
+/** Where `--docs` keeps the run the tables of its engine come from (`latest.json`, `latest-postgres.json`), under version control. */
+export const DOC_RUNS = 'dev/bench/doc-runs';
 
-/** `readme` with the tables between the markers of the report's engine replaced by the report's; throws when the markers are missing. */
-export function withReadmeTables(readme: string, report: BenchReport): string {
-  const [start, end] = readmeMarkers(report.settings.engine);
-  const from = readme.indexOf(start);
-  const to = readme.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`README.md has no ${start} … ${end} block for the tables`);
-  return `${readme.slice(0, from + start.length)}\n${formatMarkdown(report)}\n${readme.slice(to)}`;
+/** The markers of `docs/performance.md` around the tables of `engine`'s latest run. */
+export const benchMarkers = (engine: 'sqlite' | 'postgres') => [`<!-- bench:${engine}:start -->`, `<!-- bench:${engine}:end -->`] as const;
+
+/** `doc` with the tables between the markers of the report's engine replaced by the report's; throws when the markers are missing. */
+export function withBenchTables(doc: string, report: BenchReport): string {
+  const [start, end] = benchMarkers(report.settings.engine);
+  const from = doc.indexOf(start);
+  const to = doc.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${PERFORMANCE_DOC} has no ${start} … ${end} block for the tables`);
+  return `${doc.slice(0, from + start.length)}\n${formatMarkdown(report)}\n${doc.slice(to)}`;
 }
 
 /** Writes `reports/bench/<UTC timestamp>.json` and `reports/bench/latest.json` (`-postgres` before `.json` on PostgreSQL); returns both paths. */
@@ -334,10 +337,10 @@ export function writeReport(report: BenchReport, dir = 'reports/bench'): string[
   return paths;
 }
 
-/** Keeps `report` as the run the README's tables of its engine come from; returns the path. */
-export function writeReadmeRun(report: BenchReport): string {
-  mkdirSync(README_RUNS, { recursive: true });
-  const path = join(README_RUNS, latestName(report));
+/** Keeps `report` as the run the tables of its engine in `docs/performance.md` come from; returns the path. */
+export function writeDocRun(report: BenchReport): string {
+  mkdirSync(DOC_RUNS, { recursive: true });
+  const path = join(DOC_RUNS, latestName(report));
   writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
   return path;
 }

@@ -25,7 +25,7 @@ import { type FeedCursors, sampleCursors } from './cursors.ts';
 import { type BenchEngine, benchEngine } from './engine.ts';
 import { type LoadSettings, measure } from './load.ts';
 import { waitForQuiet } from './machine.ts';
-import { type BenchReport, formatMarkdown, formatTable, isQuiet, judge, notesOf, problemsOf, type RunRecord, type Scenario, type ServerName, withReadmeTables, writeReadmeRun, writeReport } from './report.ts';
+import { type BenchReport, formatMarkdown, formatTable, isQuiet, judge, notesOf, problemsOf, type RunRecord, type Scenario, type ServerName, PERFORMANCE_DOC, withBenchTables, writeDocRun, writeReport } from './report.ts';
 
 const PAGE_LIMIT = 50;
 const FEED_PATH = `/api/v1/integration/orders?limit=${PAGE_LIMIT}`;
@@ -43,7 +43,7 @@ const HELP = `npm run bench [-- options]
   --rebuild          rebuild the benchmark databases under .waybill/bench/
   --request-log M    the sandbox's request log: on (default, as waybill serve runs; (a) and
                      (b) then also run the sandbox without it, for what the log costs) or off
-  --readme           write this run's tables into README.md, between the markers
+  --docs             write this run's tables into docs/performance.md, between the markers
                      <!-- bench:ENGINE:start --> and <!-- bench:ENGINE:end -->
   --db E             the engine: sqlite (default), postgres (a throwaway cluster of the
                      machine's PostgreSQL binaries), or a postgres:// URL of a server on
@@ -63,7 +63,7 @@ function options() {
       connections: { type: 'string', default: '10' },
       rounds: { type: 'string' },
       rebuild: { type: 'boolean', default: false },
-      readme: { type: 'boolean', default: false },
+      docs: { type: 'boolean', default: false },
       'request-log': { type: 'string', default: 'on' },
       db: { type: 'string', default: 'sqlite' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -84,8 +84,8 @@ function options() {
   const requestLog = values['request-log'];
   if (requestLog !== 'on' && requestLog !== 'off') throw new Error(`--request-log must be on or off, not ${requestLog}`);
   const sizes = values.quick ? { small: 10_000, large: 100_000 } : { small: 10_000, large: 1_000_000 };
-  if (values.readme && values.quick) throw new Error('--readme takes a full run: a --quick one is a smoke run, not figures for the README');
-  return { help: values.help, rebuild: values.rebuild, readme: values.readme, db: values.db, settings: { ...settings, requestLog: requestLog as 'on' | 'off' }, sizes };
+  if (values.docs && values.quick) throw new Error('--docs takes a full run: a --quick one is a smoke run, not figures for docs/performance.md');
+  return { help: values.help, rebuild: values.rebuild, docs: values.docs, db: values.db, settings: { ...settings, requestLog: requestLog as 'on' | 'off' }, sizes };
 }
 
 /** Fails unless the servers all answer the same bytes, a full page at a random cursor and an empty one at the end. */
@@ -141,7 +141,7 @@ async function compare(
 }
 
 async function main(): Promise<number> {
-  const { help, rebuild, readme, db, settings, sizes } = options();
+  const { help, rebuild, docs, db, settings, sizes } = options();
   if (help) {
     process.stdout.write(HELP);
     return 0;
@@ -149,14 +149,14 @@ async function main(): Promise<number> {
   requireFreshBuild();
   const engine = await benchEngine(db, progress);
   try {
-    return await bench(engine, { rebuild, readme }, settings, sizes);
+    return await bench(engine, { rebuild, docs }, settings, sizes);
   } finally {
     engine.close();
   }
 }
 
 /** Builds (or reuses) the databases, measures every comparison on `engine`, and writes the report; answers the exit code. */
-async function bench(engine: BenchEngine, { rebuild, readme }: { rebuild: boolean; readme: boolean }, settings: ReturnType<typeof options>['settings'], sizes: { small: number; large: number }): Promise<number> {
+async function bench(engine: BenchEngine, { rebuild, docs }: { rebuild: boolean; docs: boolean }, settings: ReturnType<typeof options>['settings'], sizes: { small: number; large: number }): Promise<number> {
   const startedAtUtc = new Date().toISOString();
   const large = await benchDatabase(sizes.large, { rebuild, progress });
   const small = await benchDatabase(sizes.small, { rebuild, progress });
@@ -221,14 +221,14 @@ async function bench(engine: BenchEngine, { rebuild, readme }: { rebuild: boolea
   };
   report.notes = notesOf(report.results);
   const paths = writeReport(report);
-  // The README's figures are a run's own, never figures copied by hand; not those of a run with bad answers.
-  // The run is kept beside the code (dev/bench/readme-runs/), where a test holds the README's tables to it.
-  if (readme && report.problems.length === 0) {
-    writeFileSync('README.md', withReadmeTables(readFileSync('README.md', 'utf8'), report));
-    paths.push('README.md', writeReadmeRun(report));
+  // The guide's figures are a run's own, never figures copied by hand; not those of a run with bad answers.
+  // The run is kept beside the code (dev/bench/doc-runs/), where a test holds the guide's tables to it.
+  if (docs && report.problems.length === 0) {
+    writeFileSync(PERFORMANCE_DOC, withBenchTables(readFileSync(PERFORMANCE_DOC, 'utf8'), report));
+    paths.push(PERFORMANCE_DOC, writeDocRun(report));
   }
   const notes = report.notes.length === 0 ? '' : `\n\nnote: ${report.notes.join('\nnote: ')}`;
-  process.stdout.write(`\n${formatTable(report)}${notes}\n\nREADME table:\n\n${formatMarkdown(report)}\n\nwritten: ${paths.join(', ')}\n`);
+  process.stdout.write(`\n${formatTable(report)}${notes}\n\nTables for docs/performance.md:\n\n${formatMarkdown(report)}\n\nwritten: ${paths.join(', ')}\n`);
   if (report.problems.length > 0) {
     process.stderr.write(`\nFIGURES SUSPECT — answers that were not 2xx:\n${report.problems.map((p) => `  ${p}`).join('\n')}\n`);
     return 1;

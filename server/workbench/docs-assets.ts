@@ -78,6 +78,12 @@ const stylesheet = `body { margin: 0; font-family: system-ui, sans-serif; color:
 }
 .catalog td.status { font-variant-numeric: tabular-nums; }
 h2:target, h3:target { background: #fff8c5; }
+.guide-list { display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; padding: 0.5rem 0; border-bottom: 1px solid #d0d7de; }
+.guide-list a[aria-current=page] { font-weight: 600; }
+.guide img { max-width: 100%; height: auto; border: 1px solid #d0d7de; }
+.guide table { border-collapse: collapse; display: block; overflow-x: auto; }
+.guide th, .guide td { border: 1px solid #d0d7de; padding: 0.3rem 0.5rem; text-align: left; vertical-align: top; }
+.guide h2, .guide h3 { scroll-margin-top: 0.5rem; }
 .waybill-page.waybill-wide { max-width: 96rem; }
 table.trace tr:target { background: #fff8c5; }
 ${traceCss}`;

@@ -2,13 +2,13 @@
  * The pages of the API reference: the two OpenAPI documents in Swagger UI, the error catalog
  * as a table with an anchor per code, and `spec/DECISIONS.md` rendered by `marked`. Every page
  * is written through the one escaping element helper; markdown is the only HTML not built
- * here, and `marked` gets no raw HTML through (it is shown as text) and no unsafe link.
+ * here (markdown.ts: no raw HTML and no unsafe link get through).
  */
 import { readFileSync } from 'node:fs';
-import { Marked, type Tokens } from 'marked';
 import { type Child, element, htmlDocument, renderedHtml } from '../../conformance/reporters/markup.ts';
 import { catalog, type CatalogEntry } from '../../spec/load.ts';
 import { packageFile, PACKAGE_VERSION } from '../../spec/package-files.ts';
+import { markdownHtml } from './markdown.ts';
 
 /** The pages of the navigation bar, in its order. */
 const navigation = [
@@ -17,6 +17,7 @@ const navigation = [
   { href: '/docs/errors', label: 'Error catalog' },
   { href: '/docs/decisions', label: 'Decisions' },
   { href: '/docs/requirements', label: 'Requirements' },
+  { href: '/docs/guides', label: 'Guides' },
   { href: '/console', label: 'Console' },
 ] as const;
 
@@ -122,52 +123,6 @@ export function errorsPage(): string {
       ),
     ),
   );
-}
-
-/** The anchor of a heading: `d21` for "D21 — …", else its words joined by dashes. */
-function headingId(text: string): string {
-  const decision = /^D(\d+)\b/.exec(text);
-  if (decision !== null) return `d${decision[1]}`;
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-}
-
-/** Text with the five HTML-significant characters escaped, for what marked hands over raw. */
-function escapeText(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
-}
-
-/** Links may go to pages (http, https), mail, or inside the site; anything else (javascript:, data:) is dropped. */
-function safeHref(href: string): boolean {
-  // Browsers ignore blanks and control characters inside a scheme ("java\tscript:"), so the test does too.
-  const compact = href.replace(/[\u0000-\u0020]/g, '');
-  return /^(https?|mailto):/i.test(compact) || !/^[a-z][a-z0-9+.-]*:/i.test(compact);
-}
-
-/** marked, set up so no raw HTML and no unsafe URL reaches the page. */
-const markdown = new Marked({
-  gfm: true,
-  renderer: {
-    html({ text }: Tokens.HTML | Tokens.Tag): string {
-      return escapeText(text);
-    },
-    heading({ tokens, depth, text }: Tokens.Heading): string {
-      return `<h${depth} id="${escapeText(headingId(text))}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
-    },
-    link({ href, title, tokens }: Tokens.Link): string {
-      const inner = this.parser.parseInline(tokens);
-      if (!safeHref(href)) return inner;
-      return `<a href="${escapeText(href)}"${title ? ` title="${escapeText(title)}"` : ''}>${inner}</a>`;
-    },
-    image({ text }: Tokens.Image): string {
-      // Pictures would be fetched from wherever they point; the decisions have none, so show the alt text.
-      return escapeText(text);
-    },
-  },
-});
-
-/** `markdown` as HTML through the configured `marked`. */
-export function markdownHtml(source: string): string {
-  return markdown.parse(source, { async: false });
 }
 
 /** `spec/DECISIONS.md` as a page, with an anchor per decision (`#d21`). */

@@ -7,7 +7,7 @@ import { catalog, requirements } from '../../spec/load.ts';
 import { requirementMarkers } from '../../spec/requirement-markers.ts';
 import { packageFile, PACKAGE_VERSION } from '../../spec/package-files.ts';
 import { memoryStore, type RunningServer, startServer } from '../../dev/testing/sandbox.ts';
-import { markdownHtml } from './docs-pages.ts';
+import { markdownHtml } from './markdown.ts';
 import { PAGE_CSP, SWAGGER_CSP } from './docs.ts';
 
 let server: RunningServer;

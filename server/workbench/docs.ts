@@ -2,7 +2,7 @@
  * The API reference and the sandbox's own addresses, outside the integration API and without
  * keys: `/docs` (the integration API in Swagger UI), `/docs/sandbox` (the control plane),
  * `/docs/errors` (the catalog), `/docs/decisions`, `/docs/requirements` (the requirement trace),
- * the raw documents `/openapi.yaml` and
+ * `/docs/guides` (the README and the guides of `docs/`, docs-guides.ts), the raw documents `/openapi.yaml` and
  * `/sandbox.yaml`, `/health`, and `/` leading to the console. Every page loads only this
  * server's files, under a Content-Security-Policy that allows nothing else and no inline script.
  */
@@ -11,6 +11,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { packageFile, PACKAGE_VERSION } from '../../spec/package-files.ts';
 import { aboutBlank } from '../http/problem.ts';
 import { docsAsset } from './docs-assets.ts';
+import { GUIDES_PATH, guideImage, guidePage, guides, isGuide } from './docs-guides.ts';
 import { type ApiDocument, apiDocuments, apiPage, decisionsPage, errorsPage } from './docs-pages.ts';
 import { requirementsPage } from './docs-requirements.ts';
 
@@ -23,7 +24,7 @@ import { requirementsPage } from './docs-requirements.ts';
 export const SWAGGER_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/** The catalog, decisions and requirements pages: nothing but this server's stylesheet and icon. */
+/** The catalog, decisions, requirements and guide pages: nothing but this server's stylesheet, icon and pictures. */
 export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** Writes a finished body with its type and headers; Node leaves the body out for HEAD. */
@@ -55,6 +56,7 @@ export function makeDocsRouter(): express.Router {
     // The trace reads every check and scenario (a quarter of a second to load): only once asked for, never at start.
     requirements: once(async () => requirementsPage((await import('../../conformance/reporters/requirement-trace.ts')).requirementTrace())),
   };
+  const guidePages = new Map([[GUIDES_PATH, once(() => guidePage(null))], ...guides.map(({ name }) => [`${GUIDES_PATH}/${name}`, once(() => guidePage(name))] as const)]);
   const rawDocuments = new Map(
     (Object.keys(apiDocuments) as ApiDocument[]).map((name) => [apiDocuments[name].raw, once(() => readFileSync(packageFile(apiDocuments[name].file)))]),
   );
@@ -71,13 +73,24 @@ export function makeDocsRouter(): express.Router {
   router.get('/docs/errors', (_req, res) => send(res, 'text/html; charset=utf-8', pages.errors(), htmlHeaders(PAGE_CSP)));
   router.get('/docs/decisions', (_req, res) => send(res, 'text/html; charset=utf-8', pages.decisions(), htmlHeaders(PAGE_CSP)));
   router.get('/docs/requirements', async (_req, res) => send(res, 'text/html; charset=utf-8', await pages.requirements(), htmlHeaders(PAGE_CSP)));
+  router.get(GUIDES_PATH, (_req, res) => send(res, 'text/html; charset=utf-8', guidePages.get(GUIDES_PATH)!(), htmlHeaders(PAGE_CSP)));
+  router.get(`${GUIDES_PATH}/:name`, (req: Request, res: Response, next: NextFunction) => {
+    const name = String(req.params['name']);
+    if (!isGuide(name)) return next();
+    send(res, 'text/html; charset=utf-8', guidePages.get(`${GUIDES_PATH}/${name}`)!(), htmlHeaders(PAGE_CSP));
+  });
+  router.get(`${GUIDES_PATH}/images/:name`, (req: Request, res: Response, next: NextFunction) => {
+    const image = guideImage(String(req.params['name']));
+    if (image === undefined) return next();
+    send(res, 'image/png', image, { 'Cache-Control': 'no-cache' });
+  });
   router.get('/docs/assets/:name', (req: Request, res: Response, next: NextFunction) => {
     const asset = docsAsset(String(req.params['name']));
     if (asset === undefined) return next();
     send(res, asset.type.startsWith('text/') ? `${asset.type}; charset=utf-8` : asset.type, asset.body, { 'Cache-Control': 'public, max-age=3600' });
   });
   // The addresses above take GET and HEAD only; anything else is 405 like the API's paths (D21).
-  router.all(['/', '/health', ...rawDocuments.keys(), '/docs', '/docs/sandbox', '/docs/errors', '/docs/decisions', '/docs/requirements', '/docs/assets/:name'], (req, _res, next) => {
+  router.all(['/', '/health', ...rawDocuments.keys(), '/docs', '/docs/sandbox', '/docs/errors', '/docs/decisions', '/docs/requirements', GUIDES_PATH, `${GUIDES_PATH}/:name`, `${GUIDES_PATH}/images/:name`, '/docs/assets/:name'], (req, _res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD') return next();
     next(aboutBlank(405, `${req.method} is not allowed on this path; allowed: GET, HEAD.`, { Allow: 'GET, HEAD' }));
   });

@@ -1,0 +1,88 @@
+/**
+ * The guides cannot drift (issue 38): each guide under docs/ is held as the README is
+ * (doc-examples.ts): its shell examples run in order, in one bash session of their own, against a
+ * sandbox of their own or the one the guide starts; each command not run is listed with why;
+ * each output and figure it quotes is what the tools print. A guide with no command to run (the
+ * reference is `--help` text, written and checked by dev/scripts/write-reference.ts) still has
+ * its list of what it does not run checked against its commands.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { PACKAGE_ROOT } from '../../spec/package-files.ts';
+import { describeExamples, figure, outputOf } from './doc-examples.ts';
+import { withoutWaybillVariables } from './doc-session.ts';
+
+const BIN = join(PACKAGE_ROOT, 'bin', 'waybill.js');
+const conformance = 'npx waybill conformance --target http://127.0.0.1:4000 --provision';
+const theSandbox = { pattern: /^npx waybill serve$/, why: 'the sandbox itself: this test starts it on a free port, and its banner is the output quoted' };
+
+/** How many scenarios `waybill client-check --help` lists. */
+function scenarioCount(): string {
+  const { stdout } = spawnSync(process.execPath, [BIN, 'client-check', '--help'], { encoding: 'utf8', timeout: 60_000, env: withoutWaybillVariables() });
+  const listed = stdout.slice(stdout.indexOf('\nScenarios:\n') + 12).split('\n\n')[0]!;
+  return String(listed.split('\n').filter((line) => /^ {2}client\.\S+ {2}/.test(line)).length);
+}
+
+describeExamples(
+  {
+    file: 'docs/integrator.md',
+    sandbox: 'started',
+    notRun: [
+      theSandbox,
+      { pattern: /^curl -s -H 'X-Api-Key: wbk_…'/, why: "its key is a placeholder: the banner's own curl line is checked against it, and run" },
+      { pattern: /^npx waybill serve --fixtures /, why: 'a second long-running sandbox; server/start/serve.test.ts serves that dataset' },
+      { pattern: /^WAYBILL_ADMIN_TOKEN=sandbox-admin npx waybill serve /, why: 'the sandbox itself: this test starts it with that token' },
+      { pattern: /\/requests\/42"/, why: 'an entry id for illustration, which a new tenant does not have' },
+      { pattern: /^curl -sN /, why: 'a Server-Sent Events stream, which never ends' },
+      { pattern: /^npx waybill mock$/, why: 'a long-running Prism mock (mock/cli.test.ts starts it)' },
+      { pattern: /^npx waybill client-check -- python3 /, why: "the line above's scenarios with the same client in Python; the client-check tests run it at page sizes 1, 50 and 100" },
+    ],
+    expectedStatus: [
+      { pattern: /'Prefer: fault=503'/, status: 503 },
+      { pattern: /"by":"25 hours"/, status: 400 },
+    ],
+    expectedExit: [{ pattern: /naive\.mjs new-key-per-retry$/, code: 1 }],
+  },
+  [
+    ["the demo tenant's orders", /a demo tenant \((\d+) orders,/, (session) => figure(session.banner, /demo tenant \S+: (\d+) orders, \d+ trips/)],
+    ["the demo tenant's trips", /a demo tenant \(\d+ orders,\s+(\d+) trips/, (session) => figure(session.banner, /demo tenant \S+: \d+ orders, (\d+) trips/)],
+    ["client-check's scenarios", /# (\d+) scenarios/, scenarioCount],
+    ['the answer of GET /health', /`GET \/health` answers `([^`]+)`/, async (session) => (await fetch(`http://${session.here('127.0.0.1:4000')}/health`)).text()],
+  ],
+);
+
+describeExamples(
+  {
+    file: 'docs/vendor.md',
+    sandbox: 'started',
+    notRun: [theSandbox, { pattern: /^npm run fuzz\b/, why: 'the fuzz campaign, a clone\'s script; dev/fuzz/fuzz.test.ts runs 10,000 cases of it' }],
+    expectedExit: [{ pattern: /^npx waybill verify reports\/acme\/certification --public-key other-keys\//, code: 1 }],
+  },
+  [
+    ['the catalog codes a run lists', /lists all (\d+) catalog codes/, (session) => figure(outputOf(session, conformance), /catalog coverage \((\d+) codes\)/)],
+    ['the ids --provision gives each pool', /`--provision` gives (\d+) each/, (session) => {
+      const profile = JSON.parse(readFileSync(join(session.folder, '.waybill', 'profile.json'), 'utf8')) as { orders: Record<string, unknown[]> };
+      return [...new Set(Object.values(profile.orders).map((ids) => ids.length))].join(' or ');
+    }],
+  ],
+);
+
+describeExamples({ file: 'docs/ci.md', sandbox: 'document', notRun: [] });
+
+describeExamples({
+  file: 'docs/hosting.md',
+  sandbox: 'none',
+  notRun: [
+    { pattern: /^createdb waybill$|^npx waybill serve --db postgres:\/\//, why: "a PostgreSQL server of the reader's own; server/start/serve-postgres.test.ts serves a database of a throwaway cluster the same way" },
+    { pattern: /^npx waybill serve --workers /, why: 'a long-running sandbox of several processes on a PostgreSQL server; server/start/serve-workers-postgres.test.ts runs it on a throwaway cluster' },
+  ],
+});
+
+describeExamples({
+  file: 'docs/performance.md',
+  sandbox: 'none',
+  notRun: [{ pattern: /^npm run bench\b|^npx tsx dev\/bench\//, why: 'benchmarks: minutes on an idle machine, never a test; dev/bench/report.test.ts holds the tables to the runs they came from' }],
+});
+
+describeExamples({ file: 'docs/reference.md', sandbox: 'none', notRun: [] });
