@@ -185,6 +185,7 @@ function App() {
             {shownTenants(tenants, showArchived, tenantId).map((t) => <option key={t.id} value={t.id}>{t.name} ({t.state})</option>)}
           </select>
         </div>
+        <a class="help" href="/docs/guides">Guides</a>
         <button type="button" class="secondary" onClick={() => signOut()}>Sign out</button>
       </header>
       <main id="main" ref={main} tabIndex={-1}>

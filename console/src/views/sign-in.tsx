@@ -13,6 +13,7 @@ export function SignIn({ onSignIn, problem, linking, linkRefused }: { onSignIn: 
     <main class="sign-in" id="main">
       <h1>waybill console</h1>
       <p>Open the sign-in link <code>waybill serve</code> prints at start, or sign in with the sandbox's admin token: the banner prints it, and a sandbox over a database file keeps it in <code>.waybill/admin-token.json</code> (<code>WAYBILL_ADMIN_TOKEN</code> fixes it). It stays in this tab only and is sent as a Bearer header, never to the server in an address.</p>
+      <p>New to the sandbox? The <a href="/docs/guides/integrator">integrator guide</a> walks through it, and <a href="/docs">the API reference</a> is served here too.</p>
       {linking ? <p role="status">Signing in with the link's token…</p> : null}
       <form onSubmit={async (event) => {
         event.preventDefault();
