@@ -84,6 +84,8 @@ h2:target, h3:target { background: #fff8c5; }
 .guide table { border-collapse: collapse; display: block; overflow-x: auto; }
 .guide th, .guide td { border: 1px solid #d0d7de; padding: 0.3rem 0.5rem; text-align: left; vertical-align: top; }
 .guide h2, .guide h3 { scroll-margin-top: 0.5rem; }
+/* A long inline JSON or address breaks anywhere rather than widen the page; code blocks scroll. */
+.guide :not(pre) > code { overflow-wrap: anywhere; }
 .waybill-page.waybill-wide { max-width: 96rem; }
 table.trace tr:target { background: #fff8c5; }
 ${traceCss}`;

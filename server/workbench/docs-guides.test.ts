@@ -5,8 +5,9 @@
  * shows its text alone); every address a served guide links to, or shows a picture from, answers
  * 200 from the sandbox, and every anchor it links to is on the page.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageFiles } from '../../dev/repository/doc-session.ts';
 import { memoryStore, type RunningServer, startServer } from '../../dev/testing/sandbox.ts';
 import { packageFile } from '../../spec/package-files.ts';
 import { guides, servedAddress } from './docs-guides.ts';
@@ -101,6 +102,13 @@ describe('the guides, served', () => {
       expect((await get(path)).status, path).toBe(404);
     }
   });
+
+  it('are in the package, so that an installed sandbox serves them: the README, every guide and picture, the CI recipes; not the contributors\' guide', () => {
+    const shipped = packageFiles();
+    const pictures = readdirSync(packageFile('docs/images')).map((name) => `docs/images/${name}`);
+    expect(shipped).toEqual(expect.arrayContaining(['README.md', ...guides.map(({ name }) => `docs/${name}.md`), ...pictures, 'examples/ci/github-actions.yml', 'examples/ci/gitlab-ci.yml']));
+    expect(shipped).not.toContain('docs/developing.md');
+  }, 60_000);
 
   it('takes GET and HEAD only', async () => {
     const response = await get('/docs/guides/vendor', { method: 'POST' });

@@ -74,7 +74,7 @@ export function markdownHtml(source: string, options: MarkdownOptions = {}): str
         // Pictures would be fetched from wherever they point: only those the caller serves are shown.
         const served = options.image?.(href) ?? null;
         if (served === null) return escapeText(text);
-        return `<img src="${escapeText(served)}" alt="${escapeText(text)}" loading="lazy">`;
+        return `<img src="${escapeText(served)}" alt="${escapeText(text)}">`;
       },
     },
   });
