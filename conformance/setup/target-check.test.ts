@@ -114,6 +114,15 @@ describe('confirmIntegrationApi', () => {
     const result = await confirmIntegrationApi(target.url, testProfile(), 2000);
     expect(result).toEqual({ tenantId: undefined, defect: `--target ${target.url}: GET /api/v1/integration/whoami with the profile's full key ${expected}` });
   });
+  it('404 from whoami where the order feed answers the key with a page: the target misses whoami, a defect the checks report', async () => {
+    const target = await fake((request, response) =>
+      request.url?.startsWith('/api/v1/integration/orders') ? answer(response, 200, { items: [], nextCursor: null }) : answer(response, 404, { type: 'about:blank', title: 'Not Found', status: 404 }),
+    );
+    expect(await confirmIntegrationApi(target.url, testProfile(), 2000)).toEqual({
+      tenantId: undefined,
+      defect: `--target ${target.url}: GET /api/v1/integration/whoami with the profile's full key answered 404 (problem type about:blank), though its order feed answers the key with a page; the checks report it`,
+    });
+  });
 });
 
 describe('confirmControlPlane', () => {

@@ -27,6 +27,7 @@ function commonPrefix(paths: readonly string[]): string {
 }
 
 const WHOAMI_PATH = operations.get('whoami')!.path;
+const ORDER_FEED_PATH = operations.get('orderFeed')!.path;
 
 /** `url` without the API's prefix and anything after it: the base URL the user meant. */
 function baseBefore(url: URL, at: number): string {
@@ -69,8 +70,9 @@ function refusedKeyAdvice(target: string, profile: Profile): string {
  * resolves to the tenant id it names (undefined when the body has none). An answer that says
  * the setup is wrong — no API there (404, 405, a 200 that is no JSON, a redirect), the key
  * refused (401, 403), the key rate limited (429) — is a tool error saying what was found at
- * `where` and what to do; any other answer is a defect of the target, returned as `defect` for
- * a warning, and the run goes on so that the checks report it.
+ * `where` and what to do; any other answer, or a 404 or 405 from a target whose order feed
+ * answers the key with a page, is a defect of the target, returned as `defect` for a warning,
+ * and the run goes on so that the checks report it.
  */
 export async function confirmIntegrationApi(target: string, profile: Profile, timeoutMs: number, where = `--target ${target}`): Promise<{ tenantId: string | undefined; defect?: string }> {
   const auth = profile.auth ?? { header: 'X-Api-Key', prefix: '' };
@@ -81,7 +83,12 @@ export async function confirmIntegrationApi(target: string, profile: Profile, ti
   if (answer.status === 200) {
     throw new WaybillError(`${found} with ${answer.mediaType || 'no Content-Type'}, not a key's identity in JSON: ${notFoundAdvice(target)}`, 'tool');
   }
-  if (answer.status === 404 || answer.status === 405) throw new WaybillError(`${found}${problemTypeOf(answer)}: ${notFoundAdvice(target)}`, 'tool');
+  if (answer.status === 404 || answer.status === 405) {
+    // The API is there when its order feed answers the key with a page: whoami missing is then the target's defect.
+    const feed = await send(`${target}${ORDER_FEED_PATH}?limit=1`, { headers: { [auth.header]: `${auth.prefix ?? ''}${profile.keys.full}` } }, timeoutMs, `cannot reach ${where}`);
+    if (feed.status === 200 && Array.isArray(objectBody(feed)?.['items'])) return { tenantId: undefined, defect: `${found}${problemTypeOf(answer)}, though its order feed answers the key with a page; the checks report it` };
+    throw new WaybillError(`${found}${problemTypeOf(answer)}: ${notFoundAdvice(target)}`, 'tool');
+  }
   if (answer.status === 401 || answer.status === 403) {
     throw new WaybillError(`${found}: the full key is refused, so ${refusedKeyAdvice(target, profile)}`, 'tool');
   }

@@ -73,7 +73,12 @@ const decimalInteger = /^-?\d+$/;
 
 type ParameterLocation = Exclude<Location, 'body'>;
 
-/** An object schema whose properties are the operation's parameters in one location. */
+// requirement: D86
+/**
+ * An object schema whose properties are the operation's parameters in one location. A
+ * parameter sent more than once arrives as a list, which only an array schema (`status`) takes:
+ * `since`, `cursor` or `limit` twice is refused naming it; a parameter not listed is ignored.
+ */
 function parametersSchema(parameters: ParameterSpec[], document: DocumentName): object {
   return {
     type: 'object',

@@ -18,6 +18,8 @@ import type { Tenants } from '../tenants/store.ts';
 export const PROFILE_FEEDS = { minOrders: 120, minTrips: 120 };
 /** External ids per pool. */
 export const POOL_SIZE = 20;
+/** External ids of the payable pool, the one most checks write on (a payment changes no status, D10). */
+export const PAYABLE_POOL_SIZE = 30;
 /** The fewest orders of each on-trip status (Planned, InProgress) the `onTrip` pool holds. */
 export const ON_TRIP_MIN_EACH = 5;
 /** The rate limit of the profile's `rateLimited` key. */
@@ -32,8 +34,8 @@ export type ProvisionedProfile = Pick<components['schemas']['Profile'], 'keys' |
 };
 
 // The datasets are the same for every profile (only the tenant-scoped ids and the suffix
-// differ), so they are generated once. Main: 120 orders kept out of the pools plus 5 × 20
-// pool orders, with room for every status and type; trips over every trip status, Confirmed
+// differ), so they are generated once. Main: 120 orders kept out of the pools plus 4 × 20
+// pool orders and 30 payable ones, with room for every status and type; trips over every trip status, Confirmed
 // and InProgress ones carrying the Planned and InProgress orders of the onTrip pool. Other:
 // 40 orders and 10 trips of its own.
 interface ProfileDatasets {
@@ -49,7 +51,7 @@ let datasets: ProfileDatasets | undefined;
 function profileDatasets(): ProfileDatasets {
   if (datasets === undefined) {
     const main = withTransactionStamps(generateDataset({ seed: 4120, orders: 260, trips: 130, coverage: true }));
-    const mainPools = pickPools(main.orders, { size: POOL_SIZE, reserve: 3, keep: PROFILE_FEEDS.minOrders });
+    const mainPools = pickPools(main.orders, { size: POOL_SIZE, sizes: { payable: PAYABLE_POOL_SIZE }, reserve: 3, keep: PROFILE_FEEDS.minOrders });
     checkMainDataset(main, mainPools);
     const other = generateDataset({ seed: 4121, orders: 40, trips: 10 });
     const otherPool = other.orders.flatMap((order) => (order.externalId === null ? [] : [order.externalId])).slice(0, POOL_SIZE);

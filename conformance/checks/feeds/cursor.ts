@@ -39,7 +39,7 @@ async function issuedCursor(ctx: CheckContext, feed: FeedSpec): Promise<string> 
 }
 
 /** `cursor` with its middle character replaced by another (a different letter in either case, or digit). */
-function edited(cursor: string): string {
+export function edited(cursor: string): string {
   const middle = Math.floor(cursor.length / 2);
   const character = cursor[middle] ?? '';
   const replacement = /\d/.test(character) ? String((Number(character) + 1) % 10) : character.toLowerCase() === 'q' ? 'r' : 'q';

@@ -119,7 +119,15 @@ describe('http checks against broken targets', () => {
     const profile = await behindProxy(target, { answer: ({ headers: { allow: _dropped, ...headers }, ...answer }) => ({ ...answer, headers }) });
     const { byId } = await runChecks(proxiable, profile);
     expect([...byId.values()].filter((result) => result.outcome === 'fail').map((result) => result.id)).toEqual(['http.method.notAllowed']);
-    expect(byId.get('http.method.notAllowed')?.findings.map((found) => found.received)).toEqual(['no Allow header', 'no Allow header', 'no Allow header', 'no Allow header']);
+    // Every other method on each of the contract's six paths: five methods probed, one each supported.
+    expect(byId.get('http.method.notAllowed')?.findings.map((found) => found.received)).toEqual(Array(24).fill('no Allow header'));
+  });
+
+  it('fail http.method.notAllowed for the one path and method that are answered 404, a method no hand-picked probe tried', async () => {
+    const target = await reference();
+    const profile = await behindProxy(target, { answer: (answer, request) => (request.method === 'PUT' && request.url.endsWith('/cancel') ? { ...answer, status: 404 } : answer) });
+    const { byId } = await runChecks(proxiable, profile);
+    expect(byId.get('http.method.notAllowed')?.findings.map((found) => found.message)).toEqual([expect.stringMatching(/^PUT on a path that supports POST: PUT \/api\/v1\/integration\/orders\/externalid\/.*\/cancel → 404/)]);
   });
 
   it('fail http.requestId.present when answers to requests without an id carry none', async () => {

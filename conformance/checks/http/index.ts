@@ -14,6 +14,7 @@ import type { HttpRequest, HttpResponse } from '../../engine/types/exchange.ts';
 import { aboutBlankFindings, absentExternalId, expectProblem, objectOf, paths, paymentBody, received } from '../support/order-requests.ts';
 import { liveId } from '../support/write-answers.ts';
 import { bodyDepth } from './depth.ts';
+import { operations } from '../../../spec/load.ts';
 import { wireChecks } from './wire.ts';
 
 const MiB = 1024 * 1024;
@@ -213,34 +214,43 @@ export const unknownRoute: Check = {
   },
 };
 
-/** A known path with another method: 405 with Allow, about:blank (D21). */
+/** The methods a path is probed with when it does not support them (HEAD and OPTIONS are left out: a server may answer them for any path). */
+const PROBED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** Every path of the contract, its parameters filled in, with the methods it supports and the others to probe it with. */
+function methodProbes(externalId: string): { path: string; supported: string[]; probes: string[] }[] {
+  const byPath = new Map<string, string[]>();
+  for (const operation of operations.values()) byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation.method.toUpperCase()]);
+  return [...byPath].map(([template, supported]) => ({
+    path: template.replace('{externalId}', encodeURIComponent(externalId)),
+    supported,
+    probes: PROBED_METHODS.filter((method) => !supported.includes(method)),
+  }));
+}
+
+/** Every path of the contract with every other method: 405 with Allow naming the path's methods, about:blank (D21). */
 export const methodNotAllowed: Check = {
   id: 'http.method.notAllowed',
   family: 'http',
-  title: "a method a path does not support is answered 405 with Allow naming the path's methods",
+  title: "a method a path does not support is answered 405 with Allow naming the path's methods, on every path of the contract",
   verifies: ['D21'],
   requires: [],
   async run(ctx) {
-    const externalId = absentExternalId(ctx);
-    const probes: [HttpRequest, string][] = [
-      [{ method: 'PUT', path: paths.whoami }, 'GET'],
-      [{ method: 'DELETE', path: paths.orderFeed }, 'GET'],
-      [{ method: 'GET', path: paths.payment(externalId) }, 'POST'],
-      [{ method: 'PATCH', path: paths.archive(externalId) }, 'DELETE'],
-    ];
     const findings: Finding[] = [];
-    for (const [probe, supported] of probes) {
-      const response = await ctx.http.request(probe);
-      const what = `${probe.method} on a path that supports ${supported}`;
-      if (response.status !== 405) {
-        findings.push(finding(`${what}: ${describeExchange(response.exchange)}`, `405 with Allow: ${supported}`, received(response), response.exchange));
-        continue;
+    for (const { path, supported, probes } of methodProbes(absentExternalId(ctx))) {
+      for (const method of probes) {
+        const response = await ctx.http.request({ method, path });
+        const what = `${method} on a path that supports ${supported.join(', ')}`;
+        if (response.status !== 405) {
+          findings.push(finding(`${what}: ${describeExchange(response.exchange)}`, `405 with Allow: ${supported.join(', ')}`, received(response), response.exchange));
+          continue;
+        }
+        const allow = (response.headers['allow'] ?? '').split(',').map((name) => name.trim().toUpperCase());
+        if (!supported.every((name) => allow.includes(name)) || allow.includes(method)) {
+          findings.push(finding(`${what}: ${describeExchange(response.exchange)}: Allow does not name the path's methods`, `Allow including ${supported.join(', ')}, not ${method}`, response.headers['allow'] === undefined ? 'no Allow header' : `Allow: ${response.headers['allow']}`, response.exchange));
+        }
+        findings.push(...aboutBlankFindings(response, what));
       }
-      const allow = (response.headers['allow'] ?? '').split(',').map((method) => method.trim().toUpperCase());
-      if (!allow.includes(supported) || allow.includes(probe.method)) {
-        findings.push(finding(`${what}: ${describeExchange(response.exchange)}: Allow does not name the path's methods`, `Allow including ${supported}, not ${probe.method}`, response.headers['allow'] === undefined ? 'no Allow header' : `Allow: ${response.headers['allow']}`, response.exchange));
-      }
-      findings.push(...aboutBlankFindings(response, what));
     }
     return findings;
   },

@@ -19,19 +19,21 @@ export interface OrderState {
   type: string;
   /** When the order last changed, as the feed said (a string, whatever its form). */
   updatedAtUtc: string;
-  /** How the feed's item breaks what the seeds fix for an Order (`/status must be string`), when it does: its state is then unknown. */
+  /** How the feed item's `status` breaks what the seeds fix (`/status must be string`), when it does: its state is then unknown. */
   breach?: string;
 }
 
 /** The order feed read as pool states: the live orders by external id, and how its items break the contract, if they do. */
 export interface FeedStates {
   states: Map<string, OrderState>;
-  /** Each item that breaks what the seeds fix for an Order, as `EXT-1: /status must be string` (`item 3 of page 1` when it has no external id); empty when every item conforms. */
+  /** Each item whose status breaks what the seeds fix, as `EXT-1: /status must be string` (`item 3 of page 1` when it has no external id); empty when none does. */
   breaches: string[];
 }
 
 /** The order feed's path, as the contract gives it. */
 export const ORDER_FEED_PATH = operations.get('orderFeed')!.path;
+/** A departure from the seeds' Order in `status`, which every pool's state is read from: it alone makes a state unknown (an id or type out of shape is still read as given). */
+const READ_MEMBERS = /^\/status\b|required property 'status'/;
 /** The most pages read for a snapshot: 100 items each, far above any profile's feed. */
 const MAX_PAGES = 100;
 
@@ -48,10 +50,11 @@ export type OrderFeedReader = (query: { limit: number; cursor?: string }) => Pro
 
 /**
  * The live orders of a tenant by external id, as its order feed reports them (archived orders
- * are absent, as the seeds require), read page by page with `readPage`, 100 a page. Each item
- * is held to what the seeds fix for an Order (read with `profile`'s choices): one that breaks
- * it is kept with its `breach` (when it has an external id) and listed in `breaches`, so that a
- * target's defect is never read as an order in some state. The first answer that is not a
+ * are absent, as the seeds require), read page by page with `readPage`, 100 a page. The member
+ * every pool's state is read from, `status`, is held to what the seeds fix for an Order (read
+ * with `profile`'s choices): an item whose status breaks it is kept with its `breach`
+ * (when it has an external id) and listed in `breaches`, so that a target's defect is never
+ * read as an order in some state. The first answer that is not a
  * page ends the read, returned as `refused`.
  */
 export async function orderStatesFrom(readPage: OrderFeedReader, profile: Pick<Profile, 'choices'>): Promise<FeedStates | { refused: FeedAnswer }> {
@@ -65,7 +68,7 @@ export async function orderStatesFrom(readPage: OrderFeedReader, profile: Pick<P
     const items: unknown[] = body.items;
     for (const [index, raw] of items.entries()) {
       const item = (raw ?? {}) as Partial<Record<keyof OrderState, unknown>>;
-      const errors = seedContractErrors('Order', raw, profile);
+      const errors = seedContractErrors('Order', raw, profile).filter((error) => READ_MEMBERS.test(error));
       const keyed = typeof item.externalId === 'string' && typeof item.id === 'string';
       const breach = errors.length > 0 ? errors.slice(0, 3).join('; ') : undefined;
       if (breach !== undefined) breaches.push(`${keyed ? String(item.externalId) : `item ${index + 1} of page ${page + 1}`}: ${breach}`);
