@@ -3,7 +3,7 @@
  * (`npm pack`), installs the tarball into an empty folder, and runs the installed
  * `waybill` there with no TypeScript loader: `--help`, `fixtures`, `serve --fixtures` (and its
  * `/docs`, `/docs/requirements` with the sandbox files the build read from the markers,
- * `/openapi.yaml` and `/health`),
+ * `/openapi.yaml`, `/health` and the guides at `/docs/guides`; `waybill wait` on it),
  * `conformance --provision` against that sandbox, and `mock`. Exit 0 only when all of it
  * works; each step prints one line with its time. `.ci/run` runs it after `npm test`, on
  * the npm cache `npm ci` filled (better-sqlite3 compiles from source where no prebuilt
@@ -116,6 +116,16 @@ async function main(): Promise<void> {
     await expectAnswer(`${url}/openapi.yaml`, {}, 200, /^application\/yaml/);
     const health = await (await fetch(`${url}/health`)).json();
     if (JSON.stringify(health) !== JSON.stringify({ status: 'ok', version: PACKAGE_VERSION })) throw new Error(`/health answered ${JSON.stringify(health)}`);
+  });
+  await step('its /docs/guides serve the README, the guides and their pictures from the installed package, and waybill wait waits for it', async () => {
+    await expectAnswer(`${url}/docs/guides`, {}, 200, /^text\/html/);
+    const vendor = await (await fetch(`${url}/docs/guides/vendor`)).text();
+    if (!vendor.includes('<h1 id="vendor-guide">Vendor guide</h1>')) throw new Error(`/docs/guides/vendor: ${vendor.slice(0, 300)}`);
+    const picture = /<img src="([^"]+)"/.exec(await (await fetch(`${url}/docs/guides/integrator`)).text())?.[1];
+    if (picture === undefined) throw new Error('/docs/guides/integrator shows no picture');
+    await expectAnswer(`${url}${picture}`, {}, 200, /^image\/png/);
+    const { stdout } = await waybill(['wait', `${url}/health`, '--timeout', '10']);
+    if (!stdout.includes('answered 200')) throw new Error(`waybill wait printed: ${stdout}`);
   });
   const counts = await step('waybill conformance --provision passes against it', async () => {
     await waybill(['conformance', '--target', url!, '--provision', '--out', 'reports'], { timeout: 180_000 });
