@@ -151,7 +151,7 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
   },
   'a limit of 0 served as 1': {
     decides: ['D8'],
-    failsStrict: ['feeds.orders.limit.invalid', 'feeds.trips.limit.invalid'],
+    failsStrict: ['acceptance.refused.decided', 'feeds.orders.limit.invalid', 'feeds.trips.limit.invalid'],
     proxy: () => resendChanged((request, answer) => (is.orderFeed(request) || is.tripFeed(request)) && answer.status === 400 && /^-?\d+$/.test(queryOf(request).get('limit') ?? ''), (request) => withQuery(request, (query) => query.set('limit', '1'))),
   },
   'a second cancel answered 200': {
@@ -175,7 +175,7 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
   },
   'since as a date alone or with a space for T read as midnight UTC or the time given': {
     decides: ['D9'],
-    failsStrict: ['feeds.orders.since.invalid', 'feeds.trips.since.invalid'],
+    failsStrict: ['acceptance.refused.decided', 'feeds.orders.since.invalid', 'feeds.trips.since.invalid'],
     proxy: () => ({
       request: (request) => {
         const since = queryOf(request).get('since');
@@ -250,7 +250,7 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
   },
   'body members the contract does not define refused 400': {
     decides: ['D19'],
-    failsStrict: ['writes.body.unknownFields'],
+    failsStrict: ['acceptance.accepted.decided', 'writes.body.unknownFields'],
     proxy: () => ({
       // The write has run upstream by now; the answer says it was refused, as a strict target's would.
       answer: async (answer, request, _resend, requestBody) => {

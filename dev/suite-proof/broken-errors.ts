@@ -70,7 +70,7 @@ export const brokenErrors: Record<string, BrokenVariant> = {
   // ── Authentication ──────────────────────────────────────────────────────────────────────
   'a request without a key served as the full key': {
     breaks: ['int.auth.unauthenticated'],
-    fails: ['auth.key.missing'],
+    fails: ['acceptance.refused', 'auth.key.missing'],
     proxy: (profile) => ({ request: (request) => (is.integration(request) && request.headers['x-api-key'] === undefined && request.headers['authorization'] === undefined ? { ...request, headers: { ...request.headers, 'x-api-key': profile.keys.full } } : request) }),
   },
   'a revoked key accepted': {

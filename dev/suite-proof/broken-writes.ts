@@ -26,12 +26,12 @@ export const brokenWrites: Record<string, BrokenVariant> = {
   'a currency that is not ISO 4217 accepted': { breaks: ['int.payment.currency'], fails: ['writes.payment.currency.notIso'], proxy: () => acceptInstead((request, answer) => is.payment(request) && firstFieldError(answer)?.value === 'ABC') },
   'a payment without a required member accepted': {
     breaks: ['int.payment.body'],
-    fails: ['writes.payment.required'],
+    fails: ['acceptance.refused', 'writes.payment.required'],
     proxy: () => acceptInstead((request, answer) => is.payment(request) && answer.status === 400 && /required|missing/i.test(String((answerJson(answer) as { errors?: { message?: string }[] } | undefined)?.errors?.[0]?.message))),
   },
   'a paymentId that is not a uuid accepted': {
     breaks: ['int.payment.paymentId-format'],
-    fails: ['writes.payment.paymentId.format'],
+    fails: ['acceptance.refused.should', 'writes.payment.paymentId.format'],
     proxy: () => acceptInstead((request, answer) => is.payment(request) && firstFieldError(answer)?.field === 'paymentId' && firstFieldError(answer)?.value === 'not-a-uuid'),
   },
   'a textual amount coerced to a number': {
@@ -40,8 +40,9 @@ export const brokenWrites: Record<string, BrokenVariant> = {
     proxy: () => acceptInstead((request, answer) => is.payment(request) && firstFieldError(answer)?.field === 'amount' && String(firstFieldError(answer)?.value) === '12'),
   },
   'a numeric paymentId accepted': {
-    breaks: ['int.payment.paymentId'],
-    fails: ['writes.payment.required'],
+    // Any paymentId the reference refuses but as missing or as the one word: numbers and near-miss uuids too.
+    breaks: ['int.payment.paymentId', 'cat.api.malformed-request', 'int.payment.paymentId-format'],
+    fails: ['acceptance.refused', 'acceptance.refused.should', 'writes.payment.required'],
     proxy: () => acceptInstead((request, answer) => is.payment(request) && firstFieldError(answer)?.field === 'paymentId' && answer.status === 400 && firstFieldError(answer)?.value !== 'not-a-uuid' && !/required|missing/i.test(String((answerJson(answer) as { errors?: { message?: string }[] } | undefined)?.errors?.[0]?.message))),
   },
   'a payment for an unknown order accepted': { breaks: ['int.payment.not-found', 'cat.orders.not-found'], fails: ['auth.tenant.writes', 'writes.archive.gone', 'writes.notFound'], proxy: () => acceptInstead((request, answer) => is.payment(request) && answer.status === 404) },
