@@ -302,6 +302,7 @@ async function runAndReport(
     strict: options.strict ?? false,
     timeoutMs: options.timeout,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
+    fuzz: options.fuzz,
     secrets,
     label: run.label,
     onStart: (start) => active.forEach((reporter) => reporter.onStart?.(start)),

@@ -26,6 +26,8 @@ export interface RunEnvironment {
   matchRoute: RouteMatcher;
   timeoutMs: number;
   seed: number;
+  /** Generated cases the checks that draw them add (`--fuzz N`); 0 without. */
+  fuzz: number;
   userAgent: string;
   /** Values computed once per run (`ctx.shared`), by key. */
   shared: Map<string, Promise<unknown>>;
@@ -116,6 +118,7 @@ export function createCheckContext(env: RunEnvironment, checkId: string, pools: 
     },
     random: seededRandom(env.seed ^ hash(checkId)),
     seed: env.seed,
+    fuzz: env.fuzz,
     timeoutMs: env.timeoutMs,
     runLabel: env.runLabel,
   };

@@ -52,6 +52,8 @@ export interface RunOptions {
   reportedTarget?: string;
   /** Seeds every check's PRNG; random when absent, and recorded either way. */
   seed?: number;
+  /** Generated cases the checks that draw them add (`--fuzz N`); default 0. */
+  fuzz?: number;
   /** The tool the report names; default `waybill-conformance` (`waybill-client-check` for `waybill client-check`). */
   suite?: SuiteName;
   /** Secrets that are not in the profile (the admin token), redacted the same way. */
@@ -151,6 +153,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     matchRoute: createRouteMatcher(options.contract.routes, target),
     timeoutMs,
     seed,
+    fuzz: options.fuzz ?? 0,
     userAgent: `${options.suite ?? 'waybill-conformance'}/${suiteVersion}`,
     shared: new Map(),
     runLabel: options.label ?? runLabel(new Date()),

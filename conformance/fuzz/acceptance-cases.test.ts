@@ -50,6 +50,20 @@ describe('the acceptance cases', () => {
     expect(stable(7)).not.toEqual(stable(8));
   });
 
+  it('under --fuzz, add near misses drawn by the seed, each one the contract refuses', () => {
+    const drawn = acceptanceCases(7, 60).filter((item) => item.kind.startsWith('a drawn near miss of '));
+    expect(drawn.length).toBeGreaterThanOrEqual(50);
+    const again = acceptanceCases(7, 60).filter((item) => item.kind.startsWith('a drawn near miss of '));
+    expect(again.map((item) => [item.field, item.shown])).toEqual(drawn.map((item) => [item.field, item.shown]));
+    const listed = new Set(cases.filter((item) => item.expect === 'accepted').map((item) => `${item.field} ${item.shown}`));
+    for (const item of drawn) {
+      expect(item.expect).toBe('refused');
+      expect(listed.has(`${item.field} ${item.shown}`), item.shown).toBe(false);
+      const sent = item.change.in === 'query' ? item.change.values[0] : item.change.in === 'body' ? JSON.parse(item.change.json!) : undefined;
+      expect(sent === undefined ? item.shown : JSON.stringify(sent)).toBe(item.shown);
+    }
+  });
+
   it('near misses are never the value itself, nor each other', () => {
     const draw = { character: () => 'x', index: () => 0 };
     for (const value of ['New', 'EUR', 'InProgress', 'a']) {

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { type Json, listOperations, openapi, type OperationSpec, resolveRef } from '../../spec/load.ts';
+import { type Json, listOperations, openapi, type OperationSpec, resolveRef, sharedAjv, standaloneSchema } from '../../spec/load.ts';
 import { type CaseClass, type Expectation, ruleOf } from './acceptance-rules.ts';
 
 type JsonObject = { [key: string]: Json };
@@ -253,10 +253,59 @@ function operationCases(operation: OperationSpec, draw: Draw): AcceptanceCase[] 
   return cases;
 }
 
-/** Every case of the integration API's operations, drawn with `seed`, in the contract's order. */
-export function acceptanceCases(seed: number): AcceptanceCase[] {
+/**
+ * `value` changed by one drawn edit that keeps it a near miss: a character inserted, removed,
+ * replaced or repeated, or one of its letters in the other case.
+ */
+function mutated(value: string, draw: Draw): { kind: string; value: string } {
+  const at = draw.index(value.length + 1);
+  const character = draw.character('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-.:/%');
+  const edits = [
+    { kind: `a character inserted at ${at}`, value: `${value.slice(0, at)}${character}${value.slice(at)}` },
+    { kind: `the character at ${Math.min(at, value.length - 1)} removed`, value: `${value.slice(0, Math.min(at, value.length - 1))}${value.slice(Math.min(at, value.length - 1) + 1)}` },
+    { kind: `the character at ${Math.min(at, value.length - 1)} replaced`, value: `${value.slice(0, Math.min(at, value.length - 1))}${character}${value.slice(Math.min(at, value.length - 1) + 1)}` },
+    { kind: `the character at ${Math.min(at, value.length - 1)} doubled`, value: `${value.slice(0, Math.min(at, value.length - 1) + 1)}${value.slice(Math.min(at, value.length - 1))}` },
+    { kind: 'one letter in the other case', value: flipOne(value, draw) },
+  ];
+  return edits[draw.index(edits.length)]!;
+}
+
+/** True when the contract's schema of `field` (`query status`, `body currency`) of `operationId` takes `value`: such a value is no near miss. */
+function allowedBy(operationId: string, field: string, value: string): boolean {
+  const operation = listOperations(openapi).find((candidate) => candidate.operationId === operationId)!;
+  const [where, name] = field.split(' ') as [string, string];
+  const parameter = operation.parameters.find((candidate) => candidate.in === where && candidate.name === name);
+  const schema = parameter !== undefined ? resolved(parameter.schema) : resolved((bodyOf(operation)?.schema['properties'] as JsonObject | undefined)?.[name]);
+  const item = schema['type'] === 'array' ? resolved(schema['items']) : schema;
+  return sharedAjv().validate(standaloneSchema(item), value);
+}
+
+/**
+ * `count` more near misses, drawn: a listed value of a field with near-miss cases, changed by one
+ * drawn edit (`mutated`), kept only when the field's schema refuses it (an edit can land on a
+ * valid value: `EUR` with its first letter replaced may be `MUR`, another ISO 4217 code).
+ */
+function drawnNearMisses(cases: readonly AcceptanceCase[], count: number, draw: Draw): AcceptanceCase[] {
+  const fields = cases.filter((item) => item.kind.startsWith('a near miss of ') && item.expect === 'refused');
+  const listed = new Set(cases.filter((item) => item.kind.endsWith(', a listed value') || item.kind.endsWith(", the contract's example")).map((item) => `${item.operationId} ${item.field} ${item.shown}`));
+  const drawn: AcceptanceCase[] = [];
+  for (let attempt = 0; drawn.length < count && attempt < count * 3 && fields.length > 0; attempt += 1) {
+    const template = fields[draw.index(fields.length)]!;
+    const original = /^a near miss of (.*?) \(/.exec(template.kind)?.[1] ?? '';
+    const miss = mutated(original, draw);
+    const shown = JSON.stringify(miss.value);
+    if (miss.value === original || listed.has(`${template.operationId} ${template.field} ${shown}`) || allowedBy(template.operationId, template.field, miss.value)) continue;
+    const change = template.change.in === 'query' ? { ...template.change, values: [miss.value] } : template.change.in === 'body' ? { ...template.change, json: shown } : template.change;
+    drawn.push({ ...template, kind: `a drawn near miss of ${original} (${miss.kind})`, shown, change });
+  }
+  return drawn;
+}
+
+/** Every case of the integration API's operations, drawn with `seed`, in the contract's order, and `extra` more near misses drawn at random (`--fuzz`). */
+export function acceptanceCases(seed: number, extra = 0): AcceptanceCase[] {
   const draw = drawsFrom(seed);
-  return listOperations(openapi).flatMap((operation) => operationCases(operation, draw));
+  const cases = listOperations(openapi).flatMap((operation) => operationCases(operation, draw));
+  return extra > 0 ? [...cases, ...drawnNearMisses(cases, extra, draw)] : cases;
 }
 
 /** The valid body of `operationId` from its contract example, with `fresh` overriding members (a new paymentId), or null without a body. */

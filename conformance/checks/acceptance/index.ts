@@ -52,10 +52,10 @@ const GROUPS: Group[] = [
   { id: 'acceptance.accepted.decided', expect: 'accepted', level: 'DECISION', title: "values waybill's decisions allow (every trip status, unknown members and parameters, the longest reason and Idempotency-Key, any X-Request-Id) are never refused as invalid" },
 ];
 
-/** The cases of `group` drawn with `seed`, a write's body cases before its header cases (a write's state changes once it runs). */
-function casesOf(group: Group, seed: number): AcceptanceCase[] {
+/** The cases of `group` drawn with `seed` (and `extra` drawn near misses, `--fuzz`), a write's body cases before its header cases (a write's state changes once it runs). */
+function casesOf(group: Group, seed: number, extra = 0): AcceptanceCase[] {
   const rank = (item: AcceptanceCase) => (item.change.in === 'body' ? 0 : 1);
-  return acceptanceCases(seed)
+  return acceptanceCases(seed, extra)
     .filter((item) => item.expect === group.expect && levelOf(item.requirement) === group.level)
     .map((item, index) => ({ item, index }))
     .sort((a, b) => (a.item.operationId === b.item.operationId ? rank(a.item) - rank(b.item) : 0) || a.index - b.index)
@@ -176,7 +176,8 @@ function acceptanceCheck(group: Group): Check {
     verifies: [...new Set(sample.map((item) => item.requirement))].sort(),
     requires: ['key:full', ...pools.map((pool) => `orders:${pool}:1` as const)],
     async run(ctx) {
-      const cases = casesOf(group, ctx.seed);
+      // Under --fuzz N, a tenth of N more near misses are drawn, so that the campaign grades acceptance too.
+      const cases = casesOf(group, ctx.seed, Math.ceil(ctx.fuzz / 10));
       const graded = await judgeAll(ctx, cases, await writeOrders(ctx, cases));
       const broken = graded.flatMap((result) => ('held' in result && !result.held ? [result.finding] : []));
       const ungraded = graded.flatMap((result, index) => ('ungraded' in result ? [`${cases[index]!.operationId} ${cases[index]!.field} ${cases[index]!.kind}: ${result.ungraded}`] : []));

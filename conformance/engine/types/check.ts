@@ -83,6 +83,8 @@ export interface CheckContext {
   /** A PRNG in [0, 1) seeded from the run's seed and the check id. */
   random(): number;
   seed: number;
+  /** Generated cases a check that draws them adds to its own (`--fuzz N`); 0 without. */
+  fuzz: number;
   timeoutMs: number;
   /** The name of what the run creates on the target (tenants), with the run's time: `waybill conformance 2026-11-22T01:40:00Z`. */
   runLabel: string;

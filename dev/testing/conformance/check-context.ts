@@ -20,6 +20,7 @@ export function contextFor(target: string, options: { profile?: Profile; timeout
     matchRoute: createRouteMatcher(integrationContract.routes, target),
     timeoutMs: options.timeoutMs ?? 2000,
     seed: 1,
+    fuzz: 0,
     userAgent: 'waybill-test',
     shared: new Map(),
     runLabel: 'waybill conformance (test)',
