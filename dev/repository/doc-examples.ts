@@ -63,6 +63,11 @@ export function describeExamples(examples: DocumentExamples, figures: readonly F
   afterAll(() => session?.close());
 
   describe(`${examples.file}: the commands`, () => {
+    it(`runs or lists as not run each of its ${commands.length} shell commands`, () => {
+      const listed = commands.filter((command) => examples.notRun.some(({ pattern }) => pattern.test(command.key)));
+      expect(run.length + listed.length).toBe(commands.length);
+    });
+
     it.each(examples.notRun.map(({ pattern, why }) => [String(pattern), why, pattern] as const))('not run: %s (%s), which still names a command of the document', (_name, _why, pattern) => {
       expect(commands.some((command) => pattern.test(command.key))).toBe(true);
     });

@@ -11,11 +11,16 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { PACKAGE_ROOT } from '../../spec/package-files.ts';
 import { describeExamples, figure, outputOf } from './doc-examples.ts';
-import { withoutWaybillVariables } from './doc-session.ts';
+import { type DocumentSession, withoutWaybillVariables } from './doc-session.ts';
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'waybill.js');
 const conformance = 'npx waybill conformance --target http://127.0.0.1:4000 --provision';
 const theSandbox = { pattern: /^npx waybill serve$/, why: 'the sandbox itself: this test starts it on a free port, and its banner is the output quoted' };
+
+/** The profile the vendor guide's `--save-profile` line wrote (and `profile refill` topped up). */
+function savedProfile(session: DocumentSession): { orders: Record<string, unknown[]> } {
+  return JSON.parse(readFileSync(join(session.folder, '.waybill', 'profile.json'), 'utf8')) as { orders: Record<string, unknown[]> };
+}
 
 /** How many scenarios `waybill client-check --help` lists. */
 function scenarioCount(): string {
@@ -61,9 +66,10 @@ describeExamples(
   },
   [
     ['the catalog codes a run lists', /lists all (\d+) catalog codes/, (session) => figure(outputOf(session, conformance), /catalog coverage \((\d+) codes\)/)],
-    ['the ids --provision gives each pool', /`--provision` gives (\d+) each/, (session) => {
-      const profile = JSON.parse(readFileSync(join(session.folder, '.waybill', 'profile.json'), 'utf8')) as { orders: Record<string, unknown[]> };
-      return [...new Set(Object.values(profile.orders).map((ids) => ids.length))].join(' or ');
+    ['the ids --provision gives the payable pool', /`--provision` gives (\d+) to `payable`/, (session) => String(savedProfile(session).orders['payable']!.length)],
+    ['the ids --provision gives each other pool', /and (\d+) to each other\)/, (session) => {
+      const { payable: _payable, ...others } = savedProfile(session).orders;
+      return [...new Set(Object.values(others).map((ids) => ids.length))].join(' or ');
     }],
   ],
 );
