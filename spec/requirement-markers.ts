@@ -12,7 +12,7 @@ import { join, relative, sep } from 'node:path';
 import type { RegisterEntry } from './load.ts';
 import { packageFile, PACKAGE_ROOT } from './package-files.ts';
 
-/** The form of a marker, as the register's header and the README give it. */
+/** The form of a marker, as the register's header and docs/vendor.md give it. */
 export const MARKER_FORM = '// requirement: <id>';
 
 /** The folders of the sandbox's code, relative to the package root: the server and the console it serves. */
