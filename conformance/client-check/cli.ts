@@ -12,6 +12,7 @@ import { UsageError, WaybillError } from '../../cli/errors.ts';
 import { describeNetworkError } from '../transport/network-error.ts';
 import { useColour, verdictLine } from '../reporters/console.ts';
 import { isReporterName, type Reporter, type ReporterName, reporters } from '../reporters/index.ts';
+import { commandProblem } from './client-process.ts';
 import { runClientCheck } from './run.ts';
 import { matchesSelector } from '../engine/select.ts';
 import { type ClientScenario, familyOf } from './scenario.ts';
@@ -149,6 +150,8 @@ export async function main(argv: string[]): Promise<number> {
   if (!parseCommandLine(command, split?.options ?? argv) || split === null) return 0;
   const options = command.opts<CliOptions>();
   checkScenarioNames(options.scenario);
+  const unstartable = commandProblem(split.command);
+  if (unstartable !== null) throw new UsageError(`cannot run the client: ${unstartable}`);
   if (options.out === '-') throw new UsageError('--out -: reports are files written into a directory; give a directory (e.g. --out reports/client)');
   const given = targetOf(options);
   const outDir = options.out ?? defaultOutDir();

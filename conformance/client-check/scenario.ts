@@ -168,6 +168,34 @@ function timeoutFinding(run: ClientRun, timeoutMs: number): Finding {
   };
 }
 
+/** The last line of `text` that holds anything, cut to 200 characters. */
+function lastLine(text: string): string {
+  return text.trimEnd().split('\n').at(-1)?.trim().slice(0, 200) ?? '';
+}
+
+/** How long a run took, and how it ended, in words: `exit code 1 after 85 ms`, `killed by SIGSEGV after 2 s`. */
+function endOf(run: ClientRun): string {
+  const how = run.signal !== null ? `killed by ${run.signal}` : `exit code ${run.exitCode}`;
+  return `${how} after ${run.finishedAt - run.startedAt} ms`;
+}
+
+/**
+ * A finding naming how a run that did not exit 0 ended, with the last line of its stderr: a
+ * client that crashed at once (`ModuleNotFoundError`, `KeyError: 'OnHold'`) is named as such
+ * rather than only by what it then never did. Added to a scenario's findings, never alone:
+ * nothing is graded from a client's exit code.
+ */
+function exitFinding(run: ClientRun): Finding {
+  const line = lastLine(run.stderrTail);
+  const crashed = /error|exception|traceback|panic|fatal|segmentation/i.test(run.stderrTail) || run.signal !== null;
+  return {
+    message: `The client ${crashed ? 'crashed' : 'exited'} (${endOf(run)})${line === '' ? '' : `: ${line}`}`,
+    expected: 'the client runs its task to its end (its exit code and output are in the report)',
+    received: `${endOf(run)}${run.stderrTail === '' ? ', nothing on stderr' : `; the end of its stderr: ${run.stderrTail.slice(-400)}`}`,
+    requests: run.requests.slice(-3).map(logged),
+  };
+}
+
 /** A session over a fresh tenant with the client's key (`scenario.key`), and that key. */
 async function openSession(ctx: CheckContext, scenario: ClientScenario): Promise<{ session: ScenarioSession; key: CreatedKey }> {
   const control = controlPlane(ctx.sandbox as HttpClient);
@@ -240,8 +268,12 @@ export function scenarioCheck(scenario: ClientScenario, client: ClientCommand): 
         const inputs = await scenario.setup(session);
         await scenario.staged(session);
         const runs = await runTask(ctx, scenario, client, session, key, inputs);
+        for (const run of runs) ctx.clientRun({ exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut, durationMs: run.finishedAt - run.startedAt, stdoutTail: run.stdoutTail, stderrTail: run.stderrTail });
         const timeouts = runs.filter((run) => run.timedOut).map((run) => timeoutFinding(run, runTimeoutMs(client, scenario)));
-        return [...timeouts, ...(await scenario.grade(session, runs))];
+        const graded = [...timeouts, ...(await scenario.grade(session, runs))];
+        // How a failing scenario's runs ended says why, when the client did not end well.
+        const exits = graded.length === 0 ? [] : runs.filter((run) => !run.timedOut && run.exitCode !== 0).map(exitFinding);
+        return [...exits, ...graded];
       } finally {
         // The tenant stays, to be looked at in the console; a living feed does not go on writing into it.
         await session.control.stopSimulations();

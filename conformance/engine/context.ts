@@ -3,7 +3,7 @@ import { createHttpClient, type ExchangeLog, type Recorder } from '../transport/
 import { createRawPipeliner, createRawSender, createRawSessionOpener } from '../transport/raw-http.ts';
 import { type Redactor, redactRecord } from '../transport/redaction.ts';
 import type { RouteMatcher } from '../contract/routes.ts';
-import type { CheckContext } from './types/check.ts';
+import type { CheckContext, ClientRunRecord } from './types/check.ts';
 import type { PoolName, Profile } from './types/profile.ts';
 import type { CheckWait } from './types/report.ts';
 
@@ -33,6 +33,8 @@ export interface RunEnvironment {
   shared: Map<string, Promise<unknown>>;
   /** What the run names what it creates (`ctx.runLabel`). */
   runLabel: string;
+  /** The client runs each check recorded (`ctx.clientRun`), redacted, by check id. */
+  clientRuns: Map<string, ClientRunRecord[]>;
   /** Hears the waits checks announce (`ctx.waiting`). */
   onWait?(wait: CheckWait): void;
 }
@@ -109,6 +111,10 @@ export function createCheckContext(env: RunEnvironment, checkId: string, pools: 
         env.shared.set(key, value);
       }
       return value as Promise<T>;
+    },
+    clientRun(record) {
+      const redacted = { ...record, stdoutTail: env.redactor.redact(record.stdoutTail), stderrTail: env.redactor.redact(record.stderrTail) };
+      env.clientRuns.set(checkId, [...(env.clientRuns.get(checkId) ?? []), redacted]);
     },
     waiting(ms, why) {
       env.onWait?.({ checkId, ms, why: env.redactor.redact(why) });

@@ -156,6 +156,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     fuzz: options.fuzz ?? 0,
     userAgent: `${options.suite ?? 'waybill-conformance'}/${suiteVersion}`,
     shared: new Map(),
+    clientRuns: new Map(),
     runLabel: options.label ?? runLabel(new Date()),
     ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
   };
@@ -181,6 +182,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
       startedAt: started.toISOString(),
       durationMs: Math.round(durationMs),
       exchangeCount: log.all().filter((exchange) => exchange.checkId === check.id).length,
+      ...(env.clientRuns.has(check.id) ? { clientRuns: env.clientRuns.get(check.id)! } : {}),
       ...extra,
       ...(waiver === undefined ? {} : { waiver }),
     };

@@ -81,10 +81,23 @@ export function consoleReporter(options: ReporterOptions): Reporter {
     for (const [name, ...counts] of rows) write(`  ${String(name).padEnd(width)}  ${counts.map((count) => String(count).padStart(5)).join('  ')}`);
   };
 
+  /** The client's runs of a scenario: how each ended, and the last lines it wrote (client-check). */
+  const clientRuns = (result: CheckResult) => {
+    for (const [index, run] of (result.clientRuns ?? []).entries()) {
+      const ended = run.timedOut ? 'killed at the time limit' : run.signal !== null ? `killed by ${run.signal}` : `exit code ${run.exitCode}`;
+      write(`  Client run ${index + 1}: ${ended} after ${run.durationMs} ms`);
+      for (const [stream, tail] of [['stderr', run.stderrTail], ['stdout', run.stdoutTail]] as const) {
+        const lines = tail.trimEnd().split('\n').filter((line) => line !== '').slice(-5);
+        for (const line of lines) write(`     ${stream}: ${line}`);
+      }
+    }
+  };
+
   const details = (result: CheckResult) => {
     write();
     write(`${mark(result)} ${paint('bold', result.id)} [${result.level}] ${result.title}`);
     write(`  Rule: ${result.rule}`);
+    clientRuns(result);
     if (result.outcome === 'error') {
       write(`  Error: ${result.error?.stack ?? result.error?.message ?? ''}`);
       return;

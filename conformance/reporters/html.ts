@@ -83,6 +83,28 @@ function findingView(finding: Finding, index: number): Markup {
   );
 }
 
+/** The client's runs of a client-check scenario: how each ended, and the end of what it wrote. */
+function clientRunsView(result: CheckResult): Markup | null {
+  const runs = result.clientRuns ?? [];
+  if (runs.length === 0) return null;
+  return element(
+    'div',
+    { class: 'client-runs' },
+    runs.map((run, index) => {
+      const ended = run.timedOut ? 'killed at the time limit' : run.signal !== null ? `killed by ${run.signal}` : `exit code ${run.exitCode}`;
+      return element(
+        'details',
+        { class: 'client-run', open: result.outcome !== 'pass' && (run.exitCode !== 0 || run.timedOut) },
+        element('summary', {}, `Client run ${index + 1}: ${ended} after ${run.durationMs} ms`),
+        element('p', {}, 'The end of its stderr:'),
+        element('pre', {}, run.stderrTail === '' ? '(nothing)' : run.stderrTail),
+        element('p', {}, 'The end of its stdout:'),
+        element('pre', {}, run.stdoutTail === '' ? '(nothing)' : run.stdoutTail),
+      );
+    }),
+  );
+}
+
 /** The fragment id of a check's article, which requirement rows link to. */
 function checkAnchor(id: string): string {
   return `check-${id}`;
@@ -123,6 +145,7 @@ function checkView(result: CheckResult): Markup {
       result.reason ? element('p', {}, element('b', {}, 'Skipped: '), result.reason) : null,
       result.waiver ? element('p', { class: 'o-waived' }, element('b', {}, 'Waived: '), waiverLine(result.waiver)) : null,
       result.error ? fragment(element('p', { class: 'o-error' }, element('b', {}, 'Error: '), result.error.message), element('pre', {}, result.error.stack ?? '')) : null,
+      clientRunsView(result),
       result.findings.map(findingView),
     ),
   );

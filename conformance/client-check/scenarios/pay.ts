@@ -32,7 +32,7 @@ const lostAnswers = {
   '500': { id: 'client.pay.answer-lost-500', rule: { fault: 'status', status: 500 }, says: 'the answer is replaced by a 500' },
   empty: { id: 'client.pay.answer-lost-empty', rule: { fault: 'empty' }, says: 'the connection closes with no answer' },
   // Longer than any sane client timeout and shorter than none: a client with no timeout hangs until killed.
-  stall: { id: 'client.pay.answer-lost-stall', rule: { fault: 'stall', durationMs: 120_000 }, says: 'the answer stalls for two minutes, so the client times out' },
+  stall: { id: 'client.pay.answer-lost-stall', rule: { fault: 'stall', durationMs: 120_000 }, says: 'the answer stalls for two minutes' },
 } as const;
 
 /** (a) The payment commits, then its answer is lost: the retry carries the same key and body, and one payment stands. */
@@ -58,7 +58,9 @@ function answerLost(how: keyof typeof lostAnswers): ClientScenario {
       if (refused.length > 0) return refused;
       struckFirst(payments, rule.fault);
       if (payments.length === 1) {
-        return [found('The client did not retry a payment whose answer it never received', `a retry with the same Idempotency-Key and body after ${says}`, `one attempt: the payment committed, then ${says}`, payments)];
+        // A stalled answer is lost only to a client that gives up on it: it needs a request timeout of its own.
+        const retry = how === 'stall' ? 'a request timeout (for example 5 s), then a retry with the same Idempotency-Key and body' : `a retry with the same Idempotency-Key and body after ${says}`;
+        return [found('The client did not retry a payment whose answer it never received', retry, `one attempt: the payment committed, then ${says}`, payments)];
       }
       return [...(await onePayment(session, payments)), ...oneKey(payments), ...(await oneBody(session, payments))];
     },

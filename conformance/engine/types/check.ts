@@ -5,6 +5,19 @@
 import type { ExchangeRecord, HttpClient, LoggedRequest, RawOptions, RawPipeline, RawResponse, RawSession } from './exchange.ts';
 import type { KeyName, PoolName, Profile } from './profile.ts';
 
+
+/** How one run of an integrator's client ended, and the last it wrote (keys redacted). */
+export interface ClientRunRecord {
+  exitCode: number | null;
+  /** The signal that ended it, when one did (SIGKILL after the time limit). */
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** The last lines it wrote on each stream, at most 2 KiB each. */
+  stdoutTail: string;
+  stderrTail: string;
+}
+
 /**
  * How binding a rule is: MUST (the seeds state it), SHOULD (it follows from what they state),
  * DECISION (spec/DECISIONS.md fills a gap; a failure is a warning unless `--strict`). A check's
@@ -76,6 +89,8 @@ export interface CheckContext {
    * snapshot of a feed, say); the exchanges it makes are recorded under the first check to ask.
    */
   shared<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  /** Records a run of the client under test (client-check), for the report; its output is redacted like everything else. */
+  clientRun(record: ClientRunRecord): void;
   /** Says the check is about to wait `ms` and why (`CheckWait`): the console shows it as the wait begins. */
   waiting(ms: number, why: string): void;
   /** Ends the check as `skip` with `reason`, for a precondition only visible at run time. */

@@ -2,7 +2,7 @@
  * The run report, as every reporter sees it: results, verdict, coverage, requirements, waivers
  * and certificate. Reporters read only `RunReport`; it contains no secret.
  */
-import type { Finding, Level, LevelFilter, Outcome, Precondition } from './check.ts';
+import type { ClientRunRecord, Finding, Level, LevelFilter, Outcome, Precondition } from './check.ts';
 import type { CoverageEntry, CoverageState, RequirementInfo } from './contract.ts';
 
 /** The result of one check in the report. */
@@ -28,7 +28,10 @@ export interface CheckResult {
   exchangeCount: number;
   /** The waiver that turned a failure into `waived` (the findings stay as found). */
   waiver?: Waiver;
+  /** Each run of the client under test a client-check scenario made, in order (client-check only). */
+  clientRuns?: ClientRunRecord[];
 }
+
 
 /** A waiver of a check's failure, as granted in a `--waivers` file. */
 export interface Waiver {

@@ -23,6 +23,7 @@ export function contextFor(target: string, options: { profile?: Profile; timeout
     fuzz: 0,
     userAgent: 'waybill-test',
     shared: new Map(),
+    clientRuns: new Map(),
     runLabel: 'waybill conformance (test)',
   };
   return { ctx: createCheckContext(env, options.checkId ?? 'test.check', new Map()), log };
