@@ -191,8 +191,9 @@ function exitFinding(run: ClientRun): Finding {
   return {
     message: `The client ${crashed ? 'crashed' : 'exited'} (${endOf(run)})${line === '' ? '' : `: ${line}`}`,
     expected: 'the client runs its task to its end (its exit code and output are in the report)',
-    received: `${endOf(run)}${run.stderrTail === '' ? ', nothing on stderr' : `; the end of its stderr: ${run.stderrTail.slice(-400)}`}`,
-    requests: run.requests.slice(-3).map(logged),
+    // The whole end of its output is in the client run's record, shown above the findings.
+    received: `${endOf(run)}${line === '' ? ', nothing on stderr' : `; the last line of its stderr: ${line}`}`,
+    ...(run.requests.length === 0 ? {} : { requests: run.requests.slice(-3).map(logged) }),
   };
 }
 
