@@ -57,63 +57,66 @@ export function describeExamples(examples: DocumentExamples, figures: readonly F
   const run = commands.filter((command) => !examples.notRun.some(({ pattern }) => pattern.test(command.key)));
   let session: DocumentSession;
 
-  beforeAll(async () => {
-    session = await runDocument(examples);
-  }, 900_000);
-  afterAll(() => session?.close());
+  // A describe of its own, so that its session runs only when one of its tests does.
+  describe(examples.file, () => {
+    beforeAll(async () => {
+      session = await runDocument(examples);
+    }, 900_000);
+    afterAll(() => session?.close());
 
-  describe(`${examples.file}: the commands`, () => {
-    it(`runs or lists as not run each of its ${commands.length} shell commands`, () => {
-      const listed = commands.filter((command) => examples.notRun.some(({ pattern }) => pattern.test(command.key)));
-      expect(run.length + listed.length).toBe(commands.length);
+    describe('the commands', () => {
+      it(`runs or lists as not run each of its ${commands.length} shell commands`, () => {
+        const listed = commands.filter((command) => examples.notRun.some(({ pattern }) => pattern.test(command.key)));
+        expect(run.length + listed.length).toBe(commands.length);
+      });
+
+      it.each(examples.notRun.map(({ pattern, why }) => [String(pattern), why, pattern] as const))('not run: %s (%s), which still names a command of the document', (_name, _why, pattern) => {
+        expect(commands.some((command) => pattern.test(command.key))).toBe(true);
+      });
+
+      it.each(run.map((command, index) => [command.key.slice(0, 140), index, command] as const))('runs %s', (_name, index, command) => {
+        const result = session.results[index];
+        expect(result, 'the command never ran: the session stopped before it').toBeDefined();
+        const exit = examples.expectedExit?.find(({ pattern }) => pattern.test(command.key))?.code ?? 0;
+        expect(result!.exitCode, failuresFirst(result!.output)).toBe(exit);
+        const expected = examples.expectedStatus?.find(({ pattern }) => pattern.test(command.key))?.status;
+        const wrong = result!.statuses.filter((status) => (expected === undefined ? status < 200 || status > 299 : status !== expected));
+        expect(wrong, `answered ${result!.statuses.join(', ')}, expected ${expected ?? '2xx'}: ${result!.output.slice(0, 600)}`).toEqual([]);
+      });
+
+      if (commands.some((command) => command.key.startsWith(BANNER_CURL))) {
+        it("the banner prints the document's curl line, with the demo tenant's key, and it reads two orders", async () => {
+          const written = commands.find((command) => command.key.startsWith(BANNER_CURL))!;
+          const line = session.banner.split('\n').find((candidate) => quoteHolds(candidate, [written.key]));
+          expect(line, session.banner).toBeDefined();
+          const { execFileSync } = await import('node:child_process');
+          const answer = execFileSync('bash', ['-c', session.here(line!.trim())], { encoding: 'utf8', timeout: 60_000 });
+          expect((JSON.parse(answer) as { items: unknown[] }).items).toHaveLength(2);
+        });
+      }
     });
 
-    it.each(examples.notRun.map(({ pattern, why }) => [String(pattern), why, pattern] as const))('not run: %s (%s), which still names a command of the document', (_name, _why, pattern) => {
-      expect(commands.some((command) => pattern.test(command.key))).toBe(true);
-    });
+    const quotes = [
+      ...commands.filter((command) => command.quoted.length > 0).map((command) => ({ command: command.key, quote: command.quoted, line: command.line })),
+      ...quotedOutputs(markdown),
+    ];
+    if (quotes.length > 0) {
+      describe('the outputs it quotes', () => {
+        it.each(quotes.map((quoted) => [quoted.line, quoted.command.slice(0, 100), quoted] as const))('line %i: what `%s` prints', (_line, _name, { command, quote }) => {
+          const known = run.some((candidate) => candidate.key === command) || (command === SERVE && examples.sandbox === 'started');
+          expect(known, 'a quoted output of a command this test does not run').toBe(true);
+          const output = outputOf(session, command);
+          expect(quoteHolds(output, quote), `the document quotes:\n${quote.join('\n')}\nthe command printed:\n${output.slice(0, 3000)}`).toBe(true);
+        });
+      });
+    }
 
-    it.each(run.map((command, index) => [command.key.slice(0, 140), index, command] as const))('runs %s', (_name, index, command) => {
-      const result = session.results[index];
-      expect(result, 'the command never ran: the session stopped before it').toBeDefined();
-      const exit = examples.expectedExit?.find(({ pattern }) => pattern.test(command.key))?.code ?? 0;
-      expect(result!.exitCode, failuresFirst(result!.output)).toBe(exit);
-      const expected = examples.expectedStatus?.find(({ pattern }) => pattern.test(command.key))?.status;
-      const wrong = result!.statuses.filter((status) => (expected === undefined ? status < 200 || status > 299 : status !== expected));
-      expect(wrong, `answered ${result!.statuses.join(', ')}, expected ${expected ?? '2xx'}: ${result!.output.slice(0, 600)}`).toEqual([]);
-    });
-
-    if (commands.some((command) => command.key.startsWith(BANNER_CURL))) {
-      it("the banner prints the document's curl line, with the demo tenant's key, and it reads two orders", async () => {
-        const written = commands.find((command) => command.key.startsWith(BANNER_CURL))!;
-        const line = session.banner.split('\n').find((candidate) => quoteHolds(candidate, [written.key]));
-        expect(line, session.banner).toBeDefined();
-        const { execFileSync } = await import('node:child_process');
-        const answer = execFileSync('bash', ['-c', session.here(line!.trim())], { encoding: 'utf8', timeout: 60_000 });
-        expect((JSON.parse(answer) as { items: unknown[] }).items).toHaveLength(2);
+    if (figures.length > 0) {
+      describe('the figures it states', () => {
+        it.each(figures)('%s', async (_name, inDocument, actual) => {
+          expect(figure(markdown, inDocument)).toBe(await actual(session));
+        });
       });
     }
   });
-
-  const quotes = [
-    ...commands.filter((command) => command.quoted.length > 0).map((command) => ({ command: command.key, quote: command.quoted, line: command.line })),
-    ...quotedOutputs(markdown),
-  ];
-  if (quotes.length > 0) {
-    describe(`${examples.file}: the outputs it quotes`, () => {
-      it.each(quotes.map((quoted) => [quoted.line, quoted.command.slice(0, 100), quoted] as const))('line %i: what `%s` prints', (_line, _name, { command, quote }) => {
-        const known = run.some((candidate) => candidate.key === command) || (command === SERVE && examples.sandbox === 'started');
-        expect(known, 'a quoted output of a command this test does not run').toBe(true);
-        const output = outputOf(session, command);
-        expect(quoteHolds(output, quote), `the document quotes:\n${quote.join('\n')}\nthe command printed:\n${output.slice(0, 3000)}`).toBe(true);
-      });
-    });
-  }
-
-  if (figures.length > 0) {
-    describe(`${examples.file}: the figures it states`, () => {
-      it.each(figures)('%s', async (_name, inDocument, actual) => {
-        expect(figure(markdown, inDocument)).toBe(await actual(session));
-      });
-    });
-  }
 }

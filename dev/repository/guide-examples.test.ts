@@ -6,9 +6,14 @@
  * reference is `--help` text, written and checked by dev/scripts/write-reference.ts) still has
  * its list of what it does not run checked against its commands.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadWaivers } from '../../conformance/certify/waivers.ts';
+import { checks } from '../../conformance/checks/index.ts';
+import { profileProblems } from '../../conformance/setup/profile.ts';
 import { PACKAGE_ROOT } from '../../spec/package-files.ts';
 import { describeExamples, figure, outputOf } from './doc-examples.ts';
 import { type DocumentSession, withoutWaybillVariables } from './doc-session.ts';
@@ -73,6 +78,29 @@ describeExamples(
     }],
   ],
 );
+
+describe('docs/vendor.md: the files it shows are what the suite reads', () => {
+  const vendor = readFileSync(join(PACKAGE_ROOT, 'docs/vendor.md'), 'utf8');
+  const blocks = (language: string) => [...vendor.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((match) => match[1]!);
+  const [profile, choices] = blocks('json');
+
+  it('the profile is valid by conformance/profile.schema.json, and so is it with the choices shown', () => {
+    const parsed = JSON.parse(profile!) as Record<string, unknown>;
+    expect(profileProblems(parsed)).toEqual([]);
+    expect(profileProblems({ ...parsed, ...(JSON.parse(`{${choices!}}`) as object) })).toEqual([]);
+  });
+
+  it('the waivers file loads as --waivers reads it, naming a check of the suite and a requirement the check verifies', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'waybill-waivers-'));
+    try {
+      writeFileSync(join(folder, 'waivers.yaml'), blocks('yaml')[0]!);
+      const [waiver] = loadWaivers(join(folder, 'waivers.yaml'), new Set(checks.map((check) => check.id)));
+      expect(checks.find((check) => check.id === waiver!.check)!.verifies).toContain(waiver!.requirement);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
 
 describeExamples({ file: 'docs/ci.md', sandbox: 'document', notRun: [] });
 
