@@ -17,7 +17,8 @@ export function parseCommandLine(program: Command, argv: string[]): boolean {
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return false;
-    throw new UsageError(`${error.message.replace(/^error: /, '')} (see ${program.name()} --help)`);
+    // One line: commander puts its suggestion ("(Did you mean --port?)") on a line of its own.
+    throw new UsageError(`${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')} (see ${program.name()} --help)`);
   }
 }
 

@@ -58,15 +58,36 @@ describe('waybill conformance: usage errors exit 2', () => {
 
   it('--provision without a token (flag or WAYBILL_ADMIN_TOKEN)', async () => {
     vi.stubEnv('WAYBILL_ADMIN_TOKEN', '');
-    expect(await main(['--target', 'http://127.0.0.1:9', '--provision'])).toBe(2);
+    target = await startFakeTarget(conformingHandler());
+    expect(await main(['--target', target.url, '--provision'])).toBe(2);
     expect(printed(stderr)).toContain('--provision needs the admin token');
     vi.unstubAllEnvs();
+  });
+
+  it('--provision without a token where nothing listens: says that first, in one line', async () => {
+    vi.stubEnv('WAYBILL_ADMIN_TOKEN', '');
+    const url = await closedTargetUrl();
+    expect(await main(['--target', url, '--provision'])).toBe(2);
+    expect(printed(stderr)).toBe(`waybill: nothing answers at ${url}: fetch failed (ECONNREFUSED); start the sandbox (waybill serve) or give the URL it listens on\n`);
+    vi.unstubAllEnvs();
+  });
+
+  it('--target host:port without a scheme suggests the http URL', async () => {
+    expect(await main(['--target', 'localhost:4000', '--provision'])).toBe(2);
+    expect(printed(stderr)).toContain('--target localhost:4000: must be an http or https URL (try --target http://localhost:4000)');
   });
 
   it('--only naming no check', async () => {
     target = await startFakeTarget(conformingHandler());
     expect(await main(['--target', target.url, '--profile', profileFile(), '--only', 'nothing.here', '--out', tempDir()])).toBe(2);
     expect(printed(stderr)).toContain('--only nothing.here: matches no check');
+  });
+
+  it('--only naming no check with --provision: refused before anything is provisioned', async () => {
+    target = await startFakeTarget(conformingHandler());
+    expect(await main(['--target', target.url, '--provision', '--admin-token', 'wba_test', '--only', 'nothing.here', '--out', tempDir()])).toBe(2);
+    expect(printed(stderr)).toContain('--only nothing.here: matches no check');
+    expect(target.requests).toEqual([]);
   });
 
   it('a target where nothing listens is a tool error', async () => {
@@ -272,7 +293,8 @@ describe('the waybill binary', () => {
     mkdirSync(join(cwd, '.waybill'));
     writeFileSync(join(cwd, '.waybill', 'admin-token.json'), JSON.stringify([{ url: 'http://127.0.0.1:4999', token: 'wba_elsewhere' }]));
     const env = { ...process.env, WAYBILL_ADMIN_TOKEN: '' };
-    const run = promisify(execFile)(process.execPath, [bin, 'conformance', '--target', 'http://127.0.0.1:9', '--provision'], { cwd, env });
+    target = await startFakeTarget(conformingHandler());
+    const run = promisify(execFile)(process.execPath, [bin, 'conformance', '--target', target.url, '--provision'], { cwd, env });
     const failed = await run.catch((error: { code: number; stderr: string }) => error);
     expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('has a token for http://127.0.0.1:4999 only') });
     expect((failed as { stderr: string }).stderr).not.toContain('wba_elsewhere');

@@ -7,6 +7,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { reportToolError, UsageError, WaybillError } from '../cli/errors.ts';
+import { describeNetworkError } from './transport/network-error.ts';
 import { ADMIN_TOKEN_FILE, adminTokenUrls, readAdminTokenFor } from '../cli/admin-token-file.ts';
 import { parseCommandLine } from '../cli/command-line.ts';
 import { SPEC_FILE, startPrism, type RunningPrism } from '../mock/prism.ts';
@@ -143,15 +144,29 @@ function program(): Command {
     .exitOverride();
 }
 
-/** Checks what commander cannot: the URL, and that exactly one profile source is given. */
-function validate(options: CliOptions): { adminToken?: string } {
+/** A tool error unless something answers HTTP at `target` (any status): nothing there is the first thing to say. */
+async function assertAnswers(target: string): Promise<void> {
+  try {
+    const response = await fetch(target, { signal: AbortSignal.timeout(10_000) });
+    await response.arrayBuffer();
+  } catch (error) {
+    throw new WaybillError(`nothing answers at ${target}: ${describeNetworkError(error, 10_000)}; start the sandbox (waybill serve) or give the URL it listens on`, 'tool');
+  }
+}
+
+/** Checks what commander cannot: the URL, the checks chosen, and that exactly one profile source is given. */
+async function validate(options: CliOptions): Promise<{ adminToken?: string }> {
   let url: URL;
   try {
     url = new URL(options.target);
   } catch {
     throw new UsageError(`--target ${options.target}: not a URL (expected http://host:port or https://…)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target ${options.target}: must be an http or https URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // `localhost:4000` parses as the scheme `localhost:`: the user meant a host and port.
+    const meant = /^[\w.-]+:\d+(\/.*)?$/.test(options.target) ? ` (try --target http://${options.target})` : '';
+    throw new UsageError(`--target ${options.target}: must be an http or https URL${meant}`);
+  }
   checkTargetPath(options.target);
   if (options.out === '-') throw new UsageError('--out -: reports are files written into a directory, not standard output; give a directory (e.g. --out reports/ci)');
   if (options.profile === undefined && !options.provision) throw new UsageError('one of --profile FILE or --provision is required');
@@ -166,6 +181,8 @@ function validate(options: CliOptions): { adminToken?: string } {
   }
   const adminToken = options.adminToken ?? (process.env['WAYBILL_ADMIN_TOKEN'] || readAdminTokenFor(options.target));
   if (adminToken === undefined || adminToken === '') {
+    // A missing token matters only once something answers there.
+    await assertAnswers(options.target);
     const urls = adminTokenUrls();
     const file = urls.length === 0
       ? `a local \`waybill serve\` leaves it in ${ADMIN_TOKEN_FILE} for its own URL`
@@ -189,10 +206,15 @@ async function saveProfile(file: string, profile: Profile): Promise<void> {
 }
 
 
+/** Every check of this run's suite, and those --only, --skip and --level select (a usage error when they select none). */
+function suiteOf(options: CliOptions): { suite: Check[]; selected: ReturnType<typeof selectChecks> } {
+  const suite = [...checks, ...(options.viaPrism ? contractChecks : []), ...(options.fuzz > 0 ? [fuzzCheck(options.fuzz)] : [])];
+  return { suite, selected: selectChecks(resolveChecks(suite, integrationContract.requirements), { only: options.only, skip: options.skip, level: options.level ?? 'all' }) };
+}
+
 /** The checks of this run, and the profile with the pools the selected ones need cut to the ids still usable, once the target is confirmed (setup/prepare-target.ts); its warnings go to stderr. */
 async function suiteAndPools(options: CliOptions, profile: Profile, target: string, provisioned: boolean): Promise<{ suite: Check[]; profile: Profile }> {
-  const suite = [...checks, ...(options.viaPrism ? contractChecks : []), ...(options.fuzz > 0 ? [fuzzCheck(options.fuzz)] : [])];
-  const selected = selectChecks(resolveChecks(suite, integrationContract.requirements), { only: options.only, skip: options.skip, level: options.level ?? 'all' });
+  const { suite, selected } = suiteOf(options);
   const source = { name: provisioned ? 'the provisioned profile' : (options.profile as string), refillable: !provisioned && profile.sandbox !== undefined };
   const prepared = await prepareTarget(target, profile, selected, options.timeout, source);
   for (const warning of prepared.warnings) process.stderr.write(`waybill: ${warning}\n`);
@@ -226,7 +248,9 @@ export async function main(argv: string[]): Promise<number> {
     const command = program();
     if (!parseCommandLine(command, argv)) return 0;
     const options = command.opts<CliOptions>();
-    const { adminToken } = validate(options);
+    const { adminToken } = await validate(options);
+    // A selection that names no check is refused before anything is provisioned.
+    suiteOf(options);
     // A bad product file or signing key is the user's to fix before anything is sent to the target.
     readCertifyFiles(options);
     const target = options.target.replace(/\/+$/, '');
