@@ -33,6 +33,7 @@ import type { ExchangeRecord } from './engine/types/exchange.ts';
 import type { Profile } from './engine/types/profile.ts';
 import { resolveChecks } from './engine/verifies.ts';
 import { counted } from '../cli/counted.ts';
+import { unmetPreconditions } from './engine/preconditions.ts';
 
 /** The parsed options of one invocation. */
 interface CliOptions {
@@ -212,6 +213,18 @@ function suiteOf(options: CliOptions): { suite: Check[]; selected: ReturnType<ty
   return { suite, selected: selectChecks(resolveChecks(suite, integrationContract.requirements), { only: options.only, skip: options.skip, level: options.level ?? 'all' }) };
 }
 
+/**
+ * Under --certify, a usage error naming what the profile lacks when some check could not be
+ * graded with it (a certificate is never issued over a skipped check): one line, before any
+ * request, instead of the run's list of skips.
+ */
+function refuseUngradable(selected: readonly Check[], profile: Profile, source: string): void {
+  const unmet = unmetPreconditions(selected, profile);
+  if (unmet.size === 0) return;
+  const fields = [...unmet].map(([reason, ids]) => `${reason.replace(/^profile has no /, '')} (${counted(ids.length, 'check')})`);
+  throw new UsageError(`--certify: ${source} cannot grade every check: it has no ${fields.join(', ')}; add them (conformance/profile.example.json shows each) or certify with --provision against a waybill sandbox`);
+}
+
 /** The checks of this run, and the profile with the pools the selected ones need cut to the ids still usable, once the target is confirmed (setup/prepare-target.ts); its warnings go to stderr. */
 async function suiteAndPools(options: CliOptions, profile: Profile, target: string, provisioned: boolean): Promise<{ suite: Check[]; profile: Profile }> {
   const { suite, selected } = suiteOf(options);
@@ -257,6 +270,7 @@ export async function main(argv: string[]): Promise<number> {
     const label = runLabel(new Date());
     const provisioned = adminToken !== undefined;
     let profile: Profile = provisioned ? await provisionProfile(target, adminToken, Math.max(options.timeout, 30_000), label) : loadProfile(options.profile as string);
+    if (options.certify) refuseUngradable(suiteOf(options).selected, profile, options.profile ?? 'the provisioned profile');
     if (provisioned && options.saveProfile !== undefined) await saveProfile(options.saveProfile, { ...profile, target });
     let exchanges: readonly ExchangeRecord[] = [];
     try {

@@ -3,7 +3,7 @@
  * verifies, each kind of tampering fails naming the file, and no key or token is in any file
  * of the bundle, in its folder or inside its .tar.gz.
  */
-import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createPrivateKey } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -250,20 +250,16 @@ describe('what a certification refuses or cannot give', () => {
     expect(bad.out).toContain('/contact is required');
   });
 
-  it('a check skipped for a missing profile entry makes it INCOMPLETE (exit 2), naming the entry', async () => {
+  it('a profile that cannot grade every check is refused up front (exit 2), in one line naming what it lacks, and nothing is run', async () => {
     const fresh = await provisionProfile(reference.server.url, REFERENCE_ADMIN_TOKEN);
     const { revoked: _revoked, ...keysWithoutRevoked } = fresh.keys;
-    writeFileSync(join(work, 'thin-profile.json'), JSON.stringify({ ...fresh, keys: keysWithoutRevoked }));
+    const { sandbox: _sandbox, ...withoutSandbox } = fresh;
+    writeFileSync(join(work, 'thin-profile.json'), JSON.stringify({ ...withoutSandbox, keys: keysWithoutRevoked }));
     const out = join(work, 'thin');
-    const { code } = await capture(() => conformance(['--target', reference.server.url, '--profile', join(work, 'thin-profile.json'), '--certify', '--product', join(work, 'product.json'), '--out', out, '--reporter', 'json']));
+    const { code, out: printed } = await capture(() => conformance(['--target', reference.server.url, '--profile', join(work, 'thin-profile.json'), '--certify', '--product', join(work, 'product.json'), '--out', out, '--reporter', 'json']));
     expect(code).toBe(2);
-    const manifest = JSON.parse(readFileSync(join(out, 'certification', 'manifest.json'), 'utf8'));
-    expect(manifest.verdict).toBe('INCOMPLETE');
-    expect(manifest.signature).toBeNull();
-    expect(manifest.incomplete.join('\n')).toMatch(/was skipped: .*revoked/);
-    const verified = await capture(() => verify([`${out}/certification.tar.gz`, '--allow-unsigned']));
-    expect(verified.code).toBe(1);
-    expect(verified.out).toMatch(/✗ verdict\s+INCOMPLETE .*: the bundle is what was run, but not a pass/);
+    expect(printed).toMatch(new RegExp(`--certify: ${join(work, 'thin-profile.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot grade every check: it has no keys\\.revoked \\(\\d+ checks?\\), sandbox \\(\\d+ checks\\); add them`));
+    expect(existsSync(out)).toBe(false);
   }, 60_000);
 });
 

@@ -54,6 +54,17 @@ function missing(requirement: Parsed, profile: Profile): string | null {
   }
 }
 
+/** What `profile` lacks for `checks` (pools' sizes aside): each missing field, as `profile has no keys.revoked`, with the ids of the checks that need it. */
+export function unmetPreconditions(checks: readonly { id: string; requires: readonly Precondition[] }[], profile: Profile): Map<string, string[]> {
+  const unmet = new Map<string, string[]>();
+  for (const check of checks) {
+    for (const reason of new Set(check.requires.map(parsePrecondition).map((requirement) => missing(requirement, profile)))) {
+      if (reason !== null) unmet.set(reason, [...(unmet.get(reason) ?? []), check.id]);
+    }
+  }
+  return unmet;
+}
+
 /** Meets every precondition of a check at once, taking its pool ids, or names the first one unmet. */
 export function planPreconditions(requires: readonly Precondition[], profile: Profile, allocator: PoolAllocator): Plan {
   const parsed = requires.map(parsePrecondition);
