@@ -1,4 +1,6 @@
 /** `waybill serve`: the reference sandbox on 127.0.0.1:4000 over a SQLite file, or a PostgreSQL database (`--db postgres://…`). */
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { parseCommandLine, portNumber } from '../../cli/command-line.ts';
 import { ADMIN_TOKEN_FILE, adminTokenFileOf, writeAdminTokenFile } from '../../cli/admin-token-file.ts';
@@ -89,6 +91,10 @@ export async function main(argv: string[]): Promise<number> {
   const parsed = parseDbTarget(options.db);
   if (!parsed.ok) throw new UsageError(parsed.message);
   const target = parsed.target;
+  // A new database file is made; a new folder tree from a mistyped path is not (waybill's own .waybill/ is).
+  if (target.engine === 'sqlite' && target.file !== ':memory:' && dirname(resolve(target.file)) !== resolve(dirname(DEFAULT_DB)) && !existsSync(dirname(resolve(target.file)))) {
+    throw new UsageError(`--db ${target.file}: the folder ${dirname(resolve(target.file))} does not exist; create it first (a new database file is made in a folder that exists)`);
+  }
   // requirement: D83
   if (options.workers > 1 && target.engine === 'sqlite') {
     throw new UsageError(`--workers ${options.workers}: a SQLite database is served by one process (its file takes one writer at a time); run several workers on PostgreSQL (--db postgres://…), or leave --workers out`);
