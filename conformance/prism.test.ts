@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startPrism, SPEC_FILE } from '../mock/prism.ts';
 import { memoryStore, startServer } from '../dev/testing/sandbox.ts';
+import { timedStart } from '../dev/testing/start-times.ts';
 import { main } from './cli.ts';
 import { startProxy } from '../dev/testing/conformance/proxy.ts';
 import type { RunReport } from './engine/types/report.ts';
@@ -70,7 +71,7 @@ describe('the suite through the Prism validation proxy', () => {
 
 describe('the suite against the stateless mock', () => {
   it('passes the shape checks, and fails or skips the stateful ones with a reason', async () => {
-    const prism = await startPrism({ mode: 'mock', args: ['-v', 'error', SPEC_FILE] });
+    const prism = await timedStart('prism', () => startPrism({ mode: 'mock', args: ['-v', 'error', SPEC_FILE] }));
     cleanups.push(prism.stop);
     const profileFile = join(mkdtempSync(join(tmpdir(), 'waybill-mock-profile-')), 'profile.json');
     dirs.push(join(profileFile, '..'));

@@ -10,6 +10,7 @@ import type { ExchangeRecord } from '../conformance/engine/types/exchange.ts';
 import { catalog, catalogEntry, type CatalogCode, type Json, openapi, type OperationSpec, operations, resolveRef, statusesOf } from '../spec/load.ts';
 import { prismArguments } from './cli.ts';
 import { type RunningPrism, startPrism } from './prism.ts';
+import { timedStart } from '../dev/testing/start-times.ts';
 
 type JsonObject = { [key: string]: Json };
 
@@ -73,7 +74,7 @@ const scopeCatalog = new Set([...operations.values()].flatMap((operation) => (op
 describe('waybill mock --dynamic: data an integrator can use (issue 26)', () => {
   let prism: RunningPrism;
   beforeAll(async () => {
-    prism = await startPrism({ mode: 'mock', args: prismArguments({ dynamic: true, seed: '26', verbose: false }) });
+    prism = await timedStart('prism', () => startPrism({ mode: 'mock', args: prismArguments({ dynamic: true, seed: '26', verbose: false }) }));
   }, 90_000);
   afterAll(() => prism?.stop());
 
@@ -142,7 +143,7 @@ describe('waybill mock --dynamic: data an integrator can use (issue 26)', () => 
 describe('waybill mock --dynamic', () => {
   let prism: RunningPrism;
   beforeAll(async () => {
-    prism = await startPrism({ mode: 'mock', args: prismArguments({ dynamic: true, verbose: false }) });
+    prism = await timedStart('prism', () => startPrism({ mode: 'mock', args: prismArguments({ dynamic: true, verbose: false }) }));
   }, 90_000);
   afterAll(() => prism?.stop());
 

@@ -17,6 +17,7 @@ import { provisionProfile } from '../../conformance/setup/profile.ts';
 import { runSuite } from '../../conformance/engine/runner.ts';
 import { type RunningByteProxy, startByteProxy } from '../testing/conformance/byte-proxy.ts';
 import { type ProxyRewrite, type RunningProxy, startProxy } from '../testing/conformance/proxy.ts';
+import { timedStart } from '../testing/start-times.ts';
 import type { Profile } from '../../conformance/engine/types/profile.ts';
 import type { RunReport } from '../../conformance/engine/types/report.ts';
 
@@ -127,7 +128,7 @@ export function restatusAnswer(from: number, to: number, when: (body: string) =>
 /** Runs the whole registry against the reference changed by `breakage`, provisioned as --provision does. */
 export async function runAgainst(breakage: Breakage = {}, options: { strict?: boolean } = {}): Promise<RunReport> {
   const store = await memoryStore();
-  const server = await startReference(breakage.wrapStore ? breakage.wrapStore(store) : store, breakage.answer, breakage.server);
+  const server = await timedStart('suite-proof reference', () => startReference(breakage.wrapStore ? breakage.wrapStore(store) : store, breakage.answer, breakage.server));
   let proxy: RunningProxy | undefined;
   let rawProxy: RunningByteProxy | undefined;
   try {

@@ -10,6 +10,7 @@ import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, readFi
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { timedStart } from './start-times.ts';
 
 /** Where Debian (and Ubuntu) install PostgreSQL, one folder per major version. */
 export const POSTGRES_ROOT = '/usr/lib/postgresql';
@@ -85,7 +86,12 @@ function settings(port: number, dir: string, extra: readonly string[]): string {
  * postgresql.conf) after the test settings: the bench's larger cache. Throws, saying why, when there are
  * none or they fail; the caller decides whether that skips or fails its tests.
  */
-export async function startCluster(options: { root?: string; settings?: readonly string[] } = {}): Promise<Cluster> {
+export function startCluster(options: { root?: string; settings?: readonly string[] } = {}): Promise<Cluster> {
+  return timedStart('postgres cluster', () => initAndStart(options));
+}
+
+/** `initdb` and `pg_ctl start` of a new cluster (startCluster). */
+async function initAndStart(options: { root?: string; settings?: readonly string[] }): Promise<Cluster> {
   const found = postgresBinaries(options.root);
   if (found === null) throw new Error(`no PostgreSQL binaries (initdb, pg_ctl) under ${options.root ?? POSTGRES_ROOT}/*/bin`);
   const user = runAs();

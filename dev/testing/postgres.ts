@@ -10,6 +10,7 @@ import { inject } from 'vitest';
 import { migrate } from '../../server/store/postgres/migrate.ts';
 import { openPool } from '../../server/store/postgres/pool.ts';
 import { type Cluster, POSTGRES_ROOT, postgresBinaries, startCluster } from './postgres-cluster.ts';
+import { timedStart } from './start-times.ts';
 
 /** How to get PostgreSQL, for the messages of a skip or a failure. */
 const REMEDY = "install Debian's postgresql (apt-get install -y postgresql); .ci/run does";
@@ -46,7 +47,12 @@ async function clusterUrl(): Promise<string> {
  * own. `migrated` copies the run's migrated template instead (milliseconds, where migrating
  * takes a tenth of a second); without a global setup it is migrated here.
  */
-export async function freshDatabase(options: { migrated?: boolean } = {}): Promise<string> {
+export function freshDatabase(options: { migrated?: boolean } = {}): Promise<string> {
+  return timedStart('postgres database', () => createDatabase(options));
+}
+
+/** `CREATE DATABASE` on the run's cluster, from the template or migrated here (freshDatabase). */
+async function createDatabase(options: { migrated?: boolean }): Promise<string> {
   const base = await clusterUrl();
   const name = `waybill_${randomBytes(6).toString('hex')}`;
   const template = options.migrated ? inject('postgresTemplate') : null;

@@ -15,6 +15,7 @@ import { makeDatasetImport } from '../../server/store/dataset.ts';
 import { openStore, type SqliteStore, type Store } from '../../server/store/index.ts';
 import { type Authenticated, type KeyPrincipal, SCOPES } from '../../server/tenants/keys.ts';
 import { sandboxOperations } from '../../server/control-plane/routes.ts';
+import { timedStart } from './start-times.ts';
 
 /** The order statuses tinyDataset cycles through (`EXT-i` has the `i % 9`-th), a subset of the contract's that tests rely on; its trips take every trip status. */
 export const TINY_DATASET_STATUSES = ['New', 'InPlanning', 'Planned', 'InProgress', 'FullyDelivered', 'Cancelled', 'Returned', 'Refused', 'Closed'] as const satisfies readonly OrderStatusName[];
@@ -127,7 +128,7 @@ export interface RunningServer<S extends Store = SqliteStore> {
 /** Starts the sandbox over `store` on 127.0.0.1:0, logging to memory; `close` leaves the store open. */
 export async function startServer<S extends Store>(store: S, options: Omit<SandboxOptions, 'store'> = {}): Promise<RunningServer<S>> {
   const log = memoryLogger();
-  const sandbox = await startSandbox({ log, ...options, store });
+  const sandbox = await timedStart('sandbox', () => startSandbox({ log, ...options, store }));
   return { url: sandbox.url, server: sandbox.server, store, log, close: () => sandbox.close() };
 }
 

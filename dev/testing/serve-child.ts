@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { timedStart } from './start-times.ts';
 
 const bin = fileURLToPath(new URL('../../bin/waybill.js', import.meta.url));
 
@@ -21,6 +22,11 @@ export interface ServeChild {
 
 /** Starts `waybill serve --port 0 --quiet …args` in `cwd` and resolves once its banner (up to the curl line) is out. */
 export function serve(cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<ServeChild> {
+  return timedStart('serve process', () => startServe(cwd, args, env));
+}
+
+/** Spawns `waybill serve` and resolves once its banner is out. */
+function startServe(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<ServeChild> {
   const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--quiet', ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd, env });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {

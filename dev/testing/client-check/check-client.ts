@@ -2,6 +2,7 @@
 import type { CheckResult, RunReport } from '../../../conformance/engine/types/report.ts';
 import { startOwnSandbox } from '../../../conformance/client-check/own-sandbox.ts';
 import { runClientCheck } from '../../../conformance/client-check/run.ts';
+import { timedStart } from '../start-times.ts';
 
 /** The example client and its naive launcher, as `node` arguments. */
 export const EXAMPLE_CLIENT = 'conformance/client-check/example/client.mjs';
@@ -10,7 +11,7 @@ export const PYTHON_CLIENT = 'conformance/client-check/example/client.py';
 
 /** Runs `node args…` (or `options.command args…`) through the scenarios (all, or `only`) in a fresh sandbox. */
 export async function checkClient(args: readonly string[], options: { only?: string[]; timeoutMs?: number; command?: string; concurrency?: number } = {}): Promise<{ report: RunReport; byId: Map<string, CheckResult> }> {
-  const sandbox = await startOwnSandbox();
+  const sandbox = await timedStart('sandbox', () => startOwnSandbox());
   try {
     const report = await runClientCheck({
       target: sandbox.url,
