@@ -110,9 +110,13 @@ export function cellsOf(clients: Record<string, MatrixClient>, keep: (pageSize: 
   return Object.entries(clients).flatMap(([name, client]) => pageSizesOf(client).filter(keep).map((pageSize): [string, PageSize, MatrixClient] => [name, pageSize, client]));
 }
 
-/** A test per cell of naive variants: each fails exactly its scenarios, one after another (each cell runs six scenarios at once). */
+/**
+ * A test per cell of naive variants: each fails exactly its scenarios. Cells run side by side (up to
+ * vitest's maxConcurrency, each in a sandbox of its own, six scenarios at once): a cell spends most
+ * of its time waiting on its client's processes and on the waits the scenarios impose.
+ */
 export function describeNaiveCells(title: string, cells: readonly [string, PageSize, MatrixClient][]): void {
   describe(title, () => {
-    it.each(cells)('%s at page size %i fails exactly its scenarios', async (_name, pageSize, client) => void (await expectCell(client, pageSize)), 300_000);
+    it.concurrent.each(cells)('%s at page size %i fails exactly its scenarios', async (_name, pageSize, client) => void (await expectCell(client, pageSize)), 300_000);
   });
 }
