@@ -17,8 +17,10 @@ export function parseCommandLine(program: Command, argv: string[]): boolean {
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return false;
-    // One line: commander puts its suggestion ("(Did you mean --port?)") on a line of its own.
-    throw new UsageError(`${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')} (see ${program.name()} --help)`);
+    // One line: commander puts its suggestion ("(Did you mean --port?)") on a line of its own;
+    // after its "… is invalid." the option's own reason starts a sentence.
+    const message = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').replace(/(is invalid\.\s+)([a-z])/, (_, invalid: string, first: string) => `${invalid}${first.toUpperCase()}`);
+    throw new UsageError(`${message} (see ${program.name()} --help)`);
   }
 }
 

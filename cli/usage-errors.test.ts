@@ -49,7 +49,7 @@ const usageErrors: [string[], string][] = [
   [['profile', 'bogus'], "waybill profile: unknown subcommand 'bogus'"],
   [['profile', 'env'], "missing required argument 'file'"],
   [['profile', 'refill', 'p.json', '--bogus'], "unknown option '--bogus'"],
-  [['profile', 'env', 'no-such-profile.json'], 'no-such-profile.json: cannot read the profile (ENOENT)'],
+  [['profile', 'env', 'no-such-profile.json'], 'no-such-profile.json: cannot read the profile: there is no such file'],
 ];
 
 describe('every usage error', () => {

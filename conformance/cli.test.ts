@@ -42,8 +42,8 @@ describe('waybill conformance: usage errors exit 2', () => {
     [['--target', 'http://127.0.0.1:9', '--profile', 'p.json', '--provision'], "option '--profile <file>' cannot be used with option '--provision'"],
     [['--target', 'http://127.0.0.1:9', '--profile', 'p.json', '--admin-token', 't'], '--admin-token is only used with --provision'],
     [['--target', 'http://127.0.0.1:9', '--profile', 'p.json', '--level', 'may'], "argument 'may' is invalid. Allowed choices are must, should"],
-    [['--target', 'http://127.0.0.1:9', '--profile', 'p.json', '--timeout', '0'], 'must be an integer of at least 1'],
-    [['--target', 'http://127.0.0.1:9', '--profile', 'p.json', '--reporter', 'console,pdf'], 'unknown reporter pdf'],
+    [['--target', 'http://127.0.0.1:9', '--profile', 'p.json', '--timeout', '0'], "argument '0' is invalid. Must be an integer of at least 1 (see waybill conformance --help)"],
+    [['--target', 'http://127.0.0.1:9', '--profile', 'p.json', '--reporter', 'console,pdf'], 'is invalid. Unknown reporter pdf'],
     [['--target', 'http://127.0.0.1:9', '--profile', 'p.json', '--bogus'], "unknown option '--bogus'"],
   ])('%j', async (argv, message) => {
     expect(await main(argv)).toBe(2);

@@ -203,7 +203,7 @@ async function saveProfile(file: string, profile: Profile): Promise<void> {
     throw new WaybillError(`--save-profile ${file}: ${(error as Error).message}`, 'tool');
   }
   await chmod(file, 0o600);
-  process.stderr.write(`saved the provisioned profile to ${file} (mode 0600: it holds the keys)\n`);
+  process.stderr.write(`saved the provisioned profile to ${file} (mode 0600: it holds the keys); to set them as the replay lines' $WAYBILL_KEY_… variables in this shell:\n  ${profileEnvLine(file)}\n`);
 }
 
 

@@ -199,9 +199,10 @@ function headerCases(operation: OperationSpec, name: string, schema: JsonObject,
   const cases: AcceptanceCase[] = [];
   const longest = schema['maxLength'];
   if (typeof longest === 'number') {
-    const unique = (length: number) => `waybill-${draw.character('abcdefghijklmnopqrstuvwxyz')}${Date.now().toString(36)}`.padEnd(length, 'k');
+    // A key of its own for every case: one key sent with two requests is a reuse (D13), refused whatever its length.
+    const unique = (length: number) => `waybill-${randomUUID()}`.padEnd(length, 'k');
     cases.push(...sent('longest', `${longest} visible characters, the longest allowed`, unique(longest)), ...sent('too-long', `${longest + 1} characters, one more than allowed`, unique(longest + 1)));
-    cases.push(...sent('malformed', 'a space inside', `waybill ${Date.now().toString(36)}`));
+    cases.push(...sent('malformed', 'a space inside', `waybill ${randomUUID()}`));
   } else {
     cases.push(...sent('longest', '200 visible characters', 'r'.repeat(200)), ...sent('malformed', 'a space inside', 'request id with spaces'));
   }

@@ -24,7 +24,7 @@ describe('refillPools', () => {
     };
     const { profile: refilled, refills } = await refillPools(profile, 'profile.json', 10_000);
     expect(refills).toEqual([
-      { pool: 'payable', kept: 20, added: 0 },
+      { pool: 'payable', kept: 30, added: 0 },
       { pool: 'cancellable', kept: 20, added: 0 },
       { pool: 'notCancellable', kept: 2, added: 6 },
       { pool: 'archivable', kept: 20, added: 0 },

@@ -43,13 +43,20 @@ export function loadProfile(file: string): Profile {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`${file}: cannot read the profile (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'there is no such file' : code === 'EACCES' ? 'this user may not read it' : code === 'EISDIR' ? 'it is a folder, not a file' : (error as Error).message;
+    throw new UsageError(`${file}: cannot read the profile: ${why}`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     throw new UsageError(`${file}: not JSON (${(error as Error).message})`);
+  }
+  // The example profile copied as it is: its placeholders are no keys of any server.
+  const placeholders = [...text.matchAll(/"(REPLACE_WITH_[A-Z0-9_]+)"/g)].map((match) => match[1]!);
+  if (placeholders.length > 0) {
+    throw new UsageError(`${file}: replace the REPLACE_WITH_… values with your server's keys and external ids (${placeholders.length} left, the first ${placeholders[0]}), or --provision a profile against a waybill sandbox`);
   }
   return asProfile(value, file, (message) => new UsageError(message));
 }

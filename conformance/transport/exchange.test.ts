@@ -95,6 +95,32 @@ describe('ctx.http', () => {
     expect(log.all()[0]).toMatchObject({ response: null, error: expect.stringContaining('timeout') });
   });
 
+  it('sends a read again on a fresh connection when the one it was sent on closes before any answer, and only a read', async () => {
+    // A target that drops the first connection of each method as the request arrives, then answers.
+    const dropped = new Set<string>();
+    const server = createServer((socket: Socket) => {
+      socket.once('data', (chunk: Buffer) => {
+        const method = chunk.toString('latin1').split(' ')[0]!;
+        if (!dropped.has(method)) {
+          dropped.add(method);
+          socket.destroy();
+          return;
+        }
+        socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { ctx, log } = contextFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      expect((await ctx.http.request({ method: 'GET', path: '/api/v1/integration/whoami' })).status).toBe(200);
+      expect(log.all().map((exchange) => exchange.response?.status ?? null)).toEqual([200]);
+      // A write is never sent twice by the suite's transport: its failure is the check's to read.
+      await expect(ctx.http.request({ method: 'POST', path: '/api/v1/integration/orders/externalid/x/cancel', body: {} })).rejects.toThrow(ExchangeError);
+    } finally {
+      server.close();
+    }
+  });
+
   it('matches routes under a base path of the target', async () => {
     const { ctx, log } = contextFor(`${target.url}/base`);
     await ctx.http.request({ method: 'DELETE', path: '/api/v1/integration/orders/externalid/ext%2F1' });

@@ -100,6 +100,12 @@ function requestUrl(baseUrl: string, request: HttpRequest): string {
   return url.toString();
 }
 
+/** True when `error` is fetch's for a connection closed before any byte of an answer came (not a timeout, not a refused connection). */
+function closedBeforeAnswer(error: unknown): boolean {
+  const code = ((error as { cause?: { code?: unknown } } | undefined)?.cause as { code?: unknown } | undefined)?.code;
+  return error instanceof TypeError && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET');
+}
+
 /** A client whose every request is recorded into `options.recorder.log`. */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const { recorder, channel } = options;
@@ -137,13 +143,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       let responseHeaders: Record<string, string>;
       let responseBody: Buffer;
       try {
-        const response = await fetch(url, {
-          method,
-          headers,
-          ...(body === null ? {} : { body }),
-          redirect: 'manual',
-          signal: AbortSignal.timeout(options.timeoutMs),
-        });
+        const signal = AbortSignal.timeout(options.timeoutMs);
+        const send = () => fetch(url, { method, headers, ...(body === null ? {} : { body }), redirect: 'manual', signal });
+        // A kept-alive connection the target closed as it was reused (its idle timer and ours
+        // raced, which a busy machine makes likely) fails before any answer: a read is sent again
+        // on a fresh connection, as RFC 9110 §9.2.2 lets a client do with an idempotent request.
+        const response = await send().catch((error: unknown) => (method === 'GET' && closedBeforeAnswer(error) && !signal.aborted ? send() : Promise.reject(error)));
         status = response.status;
         responseHeaders = Object.fromEntries(response.headers);
         responseBody = Buffer.from(await response.arrayBuffer());

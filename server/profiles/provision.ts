@@ -10,7 +10,7 @@ import { type Dataset, generateDataset } from '../../fixtures/generate.ts';
 import { pickPools, type OrderPools } from './pools.ts';
 import { importDataset, scopedId } from '../store/dataset.ts';
 import type { Sql, Steps } from '../store/sql.ts';
-import { type Keys, SCOPES } from '../tenants/keys.ts';
+import { type Keys, MAX_RATE_LIMIT, SCOPES } from '../tenants/keys.ts';
 import type { Tenants } from '../tenants/store.ts';
 
 // requirement: D39
@@ -131,7 +131,8 @@ export function makeProvisioning(store: { sql: Sql; tenants: Tenants; keys: Keys
       const revoked = yield* store.keys.steps.create({ tenantId, name: 'profile-revoked', scopes: SCOPES });
       yield* store.keys.steps.revoke(tenantId, revoked.id);
       return {
-        full: yield* key(tenantId, 'profile-full', SCOPES),
+        // The whole suite runs on it: the most a key may have (D14), so that no check's requests take another's turn.
+        full: yield* key(tenantId, 'profile-full', SCOPES, MAX_RATE_LIMIT),
         ordersRead: yield* key(tenantId, 'profile-orders-read', ['orders:read']),
         tripsRead: yield* key(tenantId, 'profile-trips-read', ['trips:read']),
         noScopes: yield* key(tenantId, 'profile-no-scopes', []),

@@ -129,17 +129,28 @@ function grade(item: AcceptanceCase, response: HttpResponse): Graded {
   return { held: false, finding: finding(`${what}, was refused: ${describeExchange(response.exchange)}`, `not refused as invalid: ${sentence(item)}`, `${response.status} ${show(response.json ?? response.text, 160)}`, response.exchange) };
 }
 
-/** Sends `item` and grades it, once more after a 429's Retry-After (at most 2 s) or a 5xx. */
+/** How many requests of the key's quota the checks leave to the rest of the run: below it they slow to the quota's pace. */
+const QUOTA_RESERVE = 50;
+
+/**
+ * Sends `item` and grades it: up to three times while the answer grades nothing, after a 429's
+ * Retry-After (at most 5 s) or a second after a 5xx. A key whose `RateLimit-Remaining` runs low
+ * makes it wait a second, so that the family never spends the quota the other checks need.
+ */
 async function judge(ctx: CheckContext, item: AcceptanceCase, orders: ReadonlyMap<string, OrderState>): Promise<Graded> {
   let graded: Graded = { ungraded: 'not sent' };
-  for (let attempt = 0; attempt < 2; attempt += 1) {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
     const request = await requestOf(ctx, item, orders);
     if (request === null) return { ungraded: 'the feed has one page, so it issues no cursor' };
     try {
       const response = await ctx.http.request(request);
       graded = grade(item, response);
-      if (!('ungraded' in graded)) return graded;
-      const wait = Math.min(2, Number(response.headers['retry-after']) || 1);
+      const remaining = Number(response.headers['ratelimit-remaining']);
+      if (!('ungraded' in graded)) {
+        if (Number.isFinite(remaining) && remaining < QUOTA_RESERVE) await delay(1000);
+        return graded;
+      }
+      const wait = Math.min(5, Number(response.headers['retry-after']) || 1);
       await delay(wait * 1000);
     } catch (error) {
       if (!(error instanceof ExchangeError)) throw error;
