@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { parseCLI } from 'vitest/node';
 import { postgresBinaries } from './dev/testing/postgres-cluster.ts';
+import LongestFirst from './dev/testing/longest-first.ts';
 import { timesReporter } from './dev/testing/times-reporter.ts';
 
 /** The suite under CPU load and database latency, and its parts' tests: its burners take every core, so it runs alone, last. */
@@ -83,6 +84,8 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: on a 2-core machine one file at a time.
     // Most files wait on sockets and child processes as much as they compute, so every core gets one.
     maxWorkers: Math.max(2, availableParallelism()),
+    // The longest files start first, whatever their project: the run does not end on one long file alone.
+    sequence: { sequencer: LongestFirst },
     // Tests marked concurrent (suite-proof variants, client-check cells) run three at a time in their file's worker.
     maxConcurrency: 3,
     reporters: timesFolder ? ['default', timesReporter(timesFolder)] : ['default'],
