@@ -77,7 +77,8 @@ describe('the guides, served', () => {
       const html = await (await get(path)).text();
       const addresses = [...html.matchAll(/(?:href|src)="([^"]+)"/g)].map((match) => match[1]!.replaceAll('&amp;', '&'));
       for (const address of addresses) {
-        if (/^https?:/.test(address)) continue;
+        // The console is the navigation bar's, and answers 503 until a build made it (its own tests build it).
+        if (/^https?:/.test(address) || address === '/console') continue;
         expect(address, `${path} links to ${address}`).toMatch(/^[/#]/);
         const [target = '', anchor] = address.split('#', 2);
         const key = `${target || path}#${anchor ?? ''}`;
