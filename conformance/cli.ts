@@ -7,7 +7,6 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { reportToolError, UsageError, WaybillError } from '../cli/errors.ts';
-import { describeNetworkError } from './transport/network-error.ts';
 import { ADMIN_TOKEN_FILE, adminTokenUrls, readAdminTokenFor } from '../cli/admin-token-file.ts';
 import { parseCommandLine } from '../cli/command-line.ts';
 import { SPEC_FILE, startPrism, type RunningPrism } from '../mock/prism.ts';
@@ -26,6 +25,7 @@ import { runLabel, runSuite } from './engine/runner.ts';
 import { selectChecks } from './engine/select.ts';
 import { prepareTarget } from './setup/prepare-target.ts';
 import { profileEnvLine } from './setup/profile-cli.ts';
+import { assertAnswers } from './setup/http.ts';
 import { checkTargetPath } from './setup/target-check.ts';
 import { archiveTenants, profileTenants, tenantsCreatedBy } from './setup/tenant-cleanup.ts';
 import type { Check } from './engine/types/check.ts';
@@ -143,16 +143,6 @@ function program(): Command {
     .addOption(new Option('--reporter <names>', `report formats, comma-separated: ${Object.keys(reporters).join(', ')}`).argParser(reporterList).default(defaultReporters, defaultReporters.join(',')))
     .addHelpText('after', examples)
     .exitOverride();
-}
-
-/** A tool error unless something answers HTTP at `target` (any status): nothing there is the first thing to say. */
-async function assertAnswers(target: string): Promise<void> {
-  try {
-    const response = await fetch(target, { signal: AbortSignal.timeout(10_000) });
-    await response.arrayBuffer();
-  } catch (error) {
-    throw new WaybillError(`nothing answers at ${target}: ${describeNetworkError(error, 10_000)}; start the sandbox (waybill serve) or give the URL it listens on`, 'tool');
-  }
 }
 
 /** Checks what commander cannot: the URL, the checks chosen, and that exactly one profile source is given. */

@@ -13,6 +13,7 @@ import { describeNetworkError } from '../transport/network-error.ts';
 import { useColour, verdictLine } from '../reporters/console.ts';
 import { isReporterName, type Reporter, type ReporterName, reporters } from '../reporters/index.ts';
 import { commandProblem } from './client-process.ts';
+import { assertAnswers } from '../setup/http.ts';
 import { runClientCheck } from './run.ts';
 import { matchesSelector } from '../engine/select.ts';
 import { type ClientScenario, familyOf } from './scenario.ts';
@@ -152,6 +153,10 @@ export async function main(argv: string[]): Promise<number> {
   checkScenarioNames(options.scenario);
   const unstartable = commandProblem(split.command);
   if (unstartable !== null) throw new UsageError(`cannot run the client: ${unstartable}`);
+  // With nothing listening at --target, that is the first thing to say, before a missing admin token.
+  if (options.target !== undefined && /^https?:\/\//i.test(options.target) && options.adminToken === undefined && !process.env['WAYBILL_ADMIN_TOKEN'] && readAdminTokenFor(options.target) === undefined) {
+    await assertAnswers(options.target.replace(/\/+$/, ''));
+  }
   if (options.out === '-') throw new UsageError('--out -: reports are files written into a directory; give a directory (e.g. --out reports/client)');
   const given = targetOf(options);
   const outDir = options.out ?? defaultOutDir();

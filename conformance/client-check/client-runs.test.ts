@@ -6,6 +6,7 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type AddressInfo, createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleReporter } from '../reporters/console.ts';
@@ -64,6 +65,22 @@ describe('a client command that cannot start', () => {
     const refused = main(['--target', sandbox!.url, '--admin-token', 'not-even-checked', '--', 'pyhton3-not-a-command', 'client.py']);
     await expect(refused).rejects.toThrow(UsageError);
     await expect(refused).rejects.toThrow('cannot run the client: pyhton3-not-a-command is not a command on PATH');
+  });
+
+  it('--target where nothing listens, with no admin token: says that first', async () => {
+    const closed = await new Promise<string>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        server.close(() => resolve(url));
+      });
+    });
+    const saved = process.env['WAYBILL_ADMIN_TOKEN'];
+    delete process.env['WAYBILL_ADMIN_TOKEN'];
+    try {
+      await expect(main(['--target', closed, '--', process.execPath, 'client.mjs'])).rejects.toThrow(`nothing answers at ${closed}: fetch failed (ECONNREFUSED); start the sandbox (waybill serve) or give the URL it listens on`);
+    } finally {
+      if (saved !== undefined) process.env['WAYBILL_ADMIN_TOKEN'] = saved;
+    }
   });
 });
 

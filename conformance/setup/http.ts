@@ -60,3 +60,13 @@ export function objectBody(answer: SetupAnswer): Record<string, unknown> | undef
   const { json } = answer;
   return json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
 }
+
+/** A tool error unless something answers HTTP at `target` (any status): nothing there is the first thing to say. */
+export async function assertAnswers(target: string): Promise<void> {
+  try {
+    const response = await fetch(target, { signal: AbortSignal.timeout(10_000) });
+    await response.arrayBuffer();
+  } catch (error) {
+    throw new WaybillError(`nothing answers at ${target}: ${describeNetworkError(error, 10_000)}; start the sandbox (waybill serve) or give the URL it listens on`, 'tool');
+  }
+}
