@@ -12,7 +12,7 @@
  *   npm run check:package [-- --keep]     --keep leaves the folder for a look
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -65,6 +65,34 @@ async function expectAnswer(url: string, headers: Record<string, string>, status
   if (response.status !== status || !type.test(contentType)) throw new Error(`${url}: expected ${status} ${type}, got ${response.status} ${contentType}`);
 }
 
+/** Packages known to report home when installed or run; none may come with waybill. */
+const TELEMETRY = new Set(['@scarf/scarf', 'scarf', 'insight', 'analytics-node', '@segment/analytics-node', 'posthog-node']);
+/** The one package of the installed tree allowed an install script: the native SQLite driver builds itself. */
+const INSTALL_SCRIPTS_ALLOWED = new Set(['better-sqlite3']);
+
+/** Every package under `modules` (scoped ones and nested node_modules too): its name and the install scripts it declares. */
+function installedPackages(modules: string): { name: string; scripts: string[] }[] {
+  const found: { name: string; scripts: string[] }[] = [];
+  const visit = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const path = join(folder, entry.name);
+      if (entry.name.startsWith('@')) {
+        visit(path);
+        continue;
+      }
+      const manifest = join(path, 'package.json');
+      if (existsSync(manifest)) {
+        const { name, scripts = {} } = JSON.parse(readFileSync(manifest, 'utf8')) as { name: string; scripts?: Record<string, string> };
+        found.push({ name, scripts: ['preinstall', 'install', 'postinstall'].filter((hook) => scripts[hook] !== undefined) });
+      }
+      if (existsSync(join(path, 'node_modules'))) visit(join(path, 'node_modules'));
+    }
+  };
+  visit(modules);
+  return found;
+}
+
 async function main(): Promise<void> {
   const tarball = await step('npm pack', async () => {
     const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', folder], { cwd: PACKAGE_ROOT });
@@ -73,6 +101,14 @@ async function main(): Promise<void> {
   await step(`npm install ${tarball.slice(folder.length + 1)} into an empty folder`, async () => {
     await run('npm', ['init', '-y'], { cwd: folder });
     await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: folder, timeout: 15 * 60_000 });
+  });
+  await step('no telemetry package in the installed tree, and no install script but better-sqlite3\'s', async () => {
+    const packages = installedPackages(join(folder, 'node_modules'));
+    const telemetry = packages.filter(({ name }) => TELEMETRY.has(name)).map(({ name }) => name);
+    if (telemetry.length > 0) throw new Error(`telemetry in a user's install: ${telemetry.join(', ')}`);
+    const scripts = packages.filter(({ name, scripts: hooks }) => hooks.length > 0 && !INSTALL_SCRIPTS_ALLOWED.has(name)).map(({ name, scripts: hooks }) => `${name} (${hooks.join(', ')})`);
+    if (scripts.length > 0) throw new Error(`install scripts in a user's install: ${scripts.join(', ')}`);
+    if (packages.length < 100) throw new Error(`only ${packages.length} packages found under node_modules: the walk did not read the install`);
   });
   await step('waybill --help and --version', async () => {
     const { stdout: help } = await waybill(['--help']);

@@ -1,12 +1,13 @@
 /**
  * The files the API reference pages load, all from this server: Swagger UI's bundle and
- * stylesheet out of the installed `swagger-ui-dist` package, and waybill's own initializer and
+ * stylesheet as the build copies them (no telemetry comes with them), and waybill's own initializer and
  * stylesheet, written here. No page of /docs loads anything from another host.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { traceCss } from '../../conformance/reporters/html-trace.ts';
+import { packageFile } from '../../spec/package-files.ts';
 
 /** A static file of the docs: its media type and its bytes. */
 export interface DocsAsset {
@@ -90,8 +91,14 @@ h2:target, h3:target { background: #fff8c5; }
 table.trace tr:target { background: #fff8c5; }
 ${traceCss}`;
 
-/** The folder of the installed `swagger-ui-dist`, found the way Node resolves the dependency. */
+/**
+ * Where Swagger UI's files are: the copies the build makes into `dist/swagger-ui` (what the
+ * installed package ships, console/copy-swagger-ui.mjs), or in a clone not yet built the dev
+ * dependency `swagger-ui-dist` itself.
+ */
 function swaggerUiFolder(): string {
+  const copied = packageFile('dist/swagger-ui');
+  if (existsSync(join(copied, 'swagger-ui-bundle.js'))) return copied;
   return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }
 

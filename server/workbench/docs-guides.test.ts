@@ -112,7 +112,8 @@ describe('the guides, served', () => {
   }, 60_000);
 
   it('takes GET and HEAD only', async () => {
-    const response = await get('/docs/guides/vendor', { method: 'POST' });
+    // Sent again once if the kept-alive connection it went on was closed meanwhile (the test before waits on npm pack).
+    const response = await get('/docs/guides/vendor', { method: 'POST' }).catch(() => get('/docs/guides/vendor', { method: 'POST' }));
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, HEAD');
     expect((await get('/docs/guides', { method: 'HEAD' })).status).toBe(200);
