@@ -40,11 +40,18 @@ describe('client runs in the report', () => {
     expect(result?.findings.length).toBeGreaterThan(1);
   }, 60_000);
 
+  it('a client that reports an error and exits 1 has not crashed: its run is recorded, no crash finding is made', async () => {
+    const report = await runClientCheck({ target: sandbox!.url, adminToken: sandbox!.adminToken, command: process.execPath, args: ['-e', "console.error('Error: the payment failed: 404'); process.exit(1)"], timeoutMs: 20_000, only: ['client.pay.json-body'] });
+    const [result] = report.results;
+    expect(result?.findings.map((found) => found.message).filter((message) => message.startsWith('The client crashed'))).toEqual([]);
+    expect(result?.clientRuns?.[0]).toMatchObject({ exitCode: 1, stderrTail: 'Error: the payment failed: 404\n' });
+  }, 60_000);
+
   it('a client that runs its task: its runs are recorded, and no exit finding is made', async () => {
     const report = await runClientCheck({ target: sandbox!.url, adminToken: sandbox!.adminToken, command: process.execPath, args: ['-e', "console.log('nothing to do')"], timeoutMs: 20_000, only: ['client.pay.json-body'] });
     const [result] = report.results;
     // It never paid: the scenario fails, and an exit of 0 adds nothing to say.
-    expect(result?.findings.map((found) => found.message).filter((message) => message.startsWith('The client crashed') || message.startsWith('The client exited'))).toEqual([]);
+    expect(result?.findings.map((found) => found.message).filter((message) => message.startsWith('The client crashed'))).toEqual([]);
     expect(result?.clientRuns?.[0]).toMatchObject({ exitCode: 0, stdoutTail: 'nothing to do\n', stderrTail: '' });
   }, 60_000);
 });

@@ -180,16 +180,25 @@ function endOf(run: ClientRun): string {
 }
 
 /**
- * A finding naming how a run that did not exit 0 ended, with the last line of its stderr: a
- * client that crashed at once (`ModuleNotFoundError`, `KeyError: 'OnHold'`) is named as such
- * rather than only by what it then never did. Added to a scenario's findings, never alone:
- * nothing is graded from a client's exit code.
+ * True when `run` ended in a crash: killed by a signal, or its stderr holds an uncaught
+ * exception's trace (Python's Traceback, a JavaScript stack frame, Go's panic, Java's
+ * "Exception in thread"). A client that reports an error and exits 1 has not crashed.
+ */
+function crashed(run: ClientRun): boolean {
+  if (run.signal !== null && !run.timedOut) return true;
+  return /Traceback \(most recent call last\)|^\s+at .+:\d+:\d+\)?$|^panic: |Exception in thread |Unhandled exception/m.test(run.stderrTail);
+}
+
+/**
+ * A finding naming how a run that crashed ended, with the last line of its stderr: a client
+ * that crashed at once (`ModuleNotFoundError`, `KeyError: 'OnHold'`) is named as such rather than
+ * only by what it then never did. Added to a failing scenario's findings, never alone: nothing is
+ * graded from a client's exit code (its exit code and output are in the report either way).
  */
 function exitFinding(run: ClientRun): Finding {
   const line = lastLine(run.stderrTail);
-  const crashed = /error|exception|traceback|panic|fatal|segmentation/i.test(run.stderrTail) || run.signal !== null;
   return {
-    message: `The client ${crashed ? 'crashed' : 'exited'} (${endOf(run)})${line === '' ? '' : `: ${line}`}`,
+    message: `The client crashed (${endOf(run)})${line === '' ? '' : `: ${line}`}`,
     expected: 'the client runs its task to its end (its exit code and output are in the report)',
     // The whole end of its output is in the client run's record, shown above the findings.
     received: `${endOf(run)}${line === '' ? ', nothing on stderr' : `; the last line of its stderr: ${line}`}`,
@@ -273,7 +282,7 @@ export function scenarioCheck(scenario: ClientScenario, client: ClientCommand): 
         const timeouts = runs.filter((run) => run.timedOut).map((run) => timeoutFinding(run, runTimeoutMs(client, scenario)));
         const graded = [...timeouts, ...(await scenario.grade(session, runs))];
         // How a failing scenario's runs ended says why, when the client did not end well.
-        const exits = graded.length === 0 ? [] : runs.filter((run) => !run.timedOut && run.exitCode !== 0).map(exitFinding);
+        const exits = graded.length === 0 ? [] : runs.filter(crashed).map(exitFinding);
         return [...exits, ...graded];
       } finally {
         // The tenant stays, to be looked at in the console; a living feed does not go on writing into it.
