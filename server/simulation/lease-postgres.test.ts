@@ -42,7 +42,8 @@ describe.skipIf(skipWithoutPostgres('simulation lease'))('the simulation lease o
   async function holders(): Promise<{ pid: number; name: string }[]> {
     const { rows } = await watcher.query<{ pid: number; name: string }>(
       `SELECT l.pid, a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-       WHERE l.locktype = 'advisory' AND l.classid = $1 AND l.granted ORDER BY l.pid`,
+       WHERE l.locktype = 'advisory' AND l.classid = $1 AND l.granted
+         AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY l.pid`,
       [SIMULATION_LEASE_NAMESPACE],
     );
     return rows;

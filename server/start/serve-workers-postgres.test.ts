@@ -192,7 +192,8 @@ describe.skipIf(skipWithoutPostgres('waybill serve --workers'))('waybill serve -
       query<{ pid: number; name: string }>(
         url,
         `SELECT l.pid, a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-         WHERE l.locktype = 'advisory' AND l.classid = $1 AND l.granted`,
+         WHERE l.locktype = 'advisory' AND l.classid = $1 AND l.granted
+           AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
         [SIMULATION_LEASE_NAMESPACE],
       );
     expect((await fresh(base, path, { method: 'PUT', headers: { ...admin, 'Content-Type': 'application/json' }, body: JSON.stringify({ changesPerMinute: rate, seed }) })).status).toBe(200);
