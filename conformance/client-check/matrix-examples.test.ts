@@ -8,7 +8,7 @@ import { scenarios } from './scenarios/index.ts';
 import { cellsOf, exampleClients, expectCell } from '../../dev/testing/client-check/matrix.ts';
 
 describe('the example clients', () => {
-  it.concurrent.each(cellsOf(exampleClients))('%s at page size %i passes every scenario it runs', async (_name, pageSize, client) => {
+  it.each(cellsOf(exampleClients))('%s at page size %i passes every scenario it runs', async (_name, pageSize, client) => {
     const { report } = await expectCell(client, pageSize);
     if (pageSize !== 100) return;
     expect(report.results).toHaveLength(scenarios.length);
