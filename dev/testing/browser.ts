@@ -61,3 +61,24 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
+
+/**
+ * A new page of `browser` that may reach `origin` only: every other request is aborted and kept
+ * in `blocked`, and every console error, CSP violation and uncaught error in `problems`.
+ */
+export async function isolatedPage(browser: Browser, origin: string, options: { bypassCSP?: boolean } = {}): Promise<{ page: Page; blocked: string[]; problems: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, ...(options.bypassCSP === undefined ? {} : { bypassCSP: options.bypassCSP }) });
+  const blocked: string[] = [];
+  const problems: string[] = [];
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (new URL(url).origin === origin) return route.continue();
+    blocked.push(url);
+    return route.abort();
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error' || /Content.Security.Policy/i.test(message.text())) problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  return { page, blocked, problems };
+}

@@ -10,7 +10,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, seriousAccessibilityViolations, skipWithoutBrowser } from '../../dev/testing/browser.ts';
+import { isolatedPage, launchChromium, seriousAccessibilityViolations, skipWithoutBrowser } from '../../dev/testing/browser.ts';
 import { builtConsole, signIn } from '../../dev/testing/console-browser.ts';
 import { memoryStore, type RunningServer, startServer, TEST_ADMIN_TOKEN } from '../../dev/testing/sandbox.ts';
 import { packageFile } from '../../spec/package-files.ts';
@@ -36,30 +36,14 @@ afterAll(async () => {
 });
 
 /** A page that may reach this server only, and records every other request, console error and CSP violation. */
-async function isolatedPage(options: { bypassCSP?: boolean } = {}): Promise<{ page: Page; blocked: string[]; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: options.bypassCSP });
-  const blocked: string[] = [];
-  const problems: string[] = [];
-  const own = new URL(server.url).origin;
-  await page.route('**/*', (route) => {
-    const url = route.request().url();
-    if (new URL(url).origin === own) return route.continue();
-    blocked.push(url);
-    return route.abort();
-  });
-  page.on('console', (message) => {
-    if (message.type() === 'error' || /Content.Security.Policy/i.test(message.text())) problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return { page, blocked, problems };
-}
+const ownPage = (options: { bypassCSP?: boolean } = {}) => isolatedPage(browser, new URL(server.url).origin, options);
 
 /** How wide the page is past the window, in CSS pixels (0 when nothing scrolls sideways). */
 const overflow = (page: Page) => page.evaluate('document.scrollingElement.scrollWidth - document.documentElement.clientWidth') as Promise<number>;
 
 describe.skipIf(SKIP)('/docs/guides in Chromium', () => {
   it('leads from the console to the front page, to a guide, and to an anchor of another guide', async () => {
-    const { page, blocked, problems } = await isolatedPage();
+    const { page, blocked, problems } = await ownPage();
     await page.goto(`${server.url}/console`);
     await signIn(page, TEST_ADMIN_TOKEN);
     await page.getByRole('link', { name: 'Guides' }).click();
@@ -79,7 +63,7 @@ describe.skipIf(SKIP)('/docs/guides in Chromium', () => {
   }, 60_000);
 
   it('shows the pictures from the sandbox, and reads at a phone\'s width without scrolling sideways', async () => {
-    const { page, blocked, problems } = await isolatedPage();
+    const { page, blocked, problems } = await ownPage();
     for (const path of ['/docs/guides', ...guides.map(({ name }) => `/docs/guides/${name}`)]) {
       await page.setViewportSize({ width: 1280, height: 900 });
       // goto waits for the load event, which waits for the pictures.
@@ -99,7 +83,7 @@ describe.skipIf(SKIP)('/docs/guides in Chromium', () => {
 
   it('has no serious accessibility violation on the front page and a guide', async () => {
     // axe is a script the pages' own Content-Security-Policy rightly refuses.
-    const { page } = await isolatedPage({ bypassCSP: true });
+    const { page } = await ownPage({ bypassCSP: true });
     for (const path of ['/docs/guides', '/docs/guides/vendor']) {
       await page.goto(`${server.url}${path}`);
       expect(await seriousAccessibilityViolations(page), path).toEqual([]);

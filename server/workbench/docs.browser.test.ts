@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, seriousAccessibilityViolations, skipWithoutBrowser } from '../../dev/testing/browser.ts';
+import { isolatedPage, launchChromium, seriousAccessibilityViolations, skipWithoutBrowser } from '../../dev/testing/browser.ts';
 import { requirements } from '../../spec/load.ts';
 import { packageFile } from '../../spec/package-files.ts';
 import { memoryStore, type RunningServer, startServer } from '../../dev/testing/sandbox.ts';
@@ -30,27 +30,11 @@ afterAll(async () => {
 });
 
 /** A page that may reach this server only, and records every other request, console error and CSP violation. */
-async function isolatedPage(): Promise<{ page: Page; blocked: string[]; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const blocked: string[] = [];
-  const problems: string[] = [];
-  const own = new URL(server.url).origin;
-  await page.route('**/*', (route) => {
-    const url = route.request().url();
-    if (new URL(url).origin === own) return route.continue();
-    blocked.push(url);
-    return route.abort();
-  });
-  page.on('console', (message) => {
-    if (message.type() === 'error' || /Content.Security.Policy/i.test(message.text())) problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return { page, blocked, problems };
-}
+const ownPage = () => isolatedPage(browser, new URL(server.url).origin);
 
 describe.skipIf(SKIP)('/docs in Chromium', () => {
   it('renders the integration API from this server alone, and a person can open an operation', async () => {
-    const { page, blocked, problems } = await isolatedPage();
+    const { page, blocked, problems } = await ownPage();
     await page.goto(`${server.url}/docs`);
     await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
     expect(await page.locator('.info .title').innerText()).toContain('Delivery Integration API');
@@ -69,7 +53,7 @@ describe.skipIf(SKIP)('/docs in Chromium', () => {
   }, 60_000);
 
   it('renders the control plane, and the links lead to the catalog and the decisions', async () => {
-    const { page, blocked, problems } = await isolatedPage();
+    const { page, blocked, problems } = await ownPage();
     await page.goto(`${server.url}/docs`);
     await page.locator('nav a', { hasText: 'Sandbox control plane' }).click();
     await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
@@ -104,7 +88,7 @@ describe.skipIf(SKIP)('/docs in Chromium', () => {
   }, 60_000);
 
   it('traces the requirements on a desktop and a phone: the anchored row under the header, no sideways scroll, no serious axe violation', async () => {
-    const { page, blocked, problems } = await isolatedPage();
+    const { page, blocked, problems } = await ownPage();
     await page.goto(`${server.url}/docs`);
     await page.locator('nav a', { hasText: 'Requirements' }).click();
     expect(page.url()).toBe(`${server.url}/docs/requirements`);
