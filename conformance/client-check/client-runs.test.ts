@@ -85,6 +85,8 @@ describe('a client command that cannot start', () => {
     delete process.env['WAYBILL_ADMIN_TOKEN'];
     try {
       await expect(main(['--target', closed, '--', process.execPath, 'client.mjs'])).rejects.toThrow(`nothing answers at ${closed}: fetch failed (ECONNREFUSED); start the sandbox (waybill serve) or give the URL it listens on`);
+      // Where a sandbox answers, the missing token is what is said.
+      await expect(main(['--target', sandbox!.url, '--', process.execPath, 'client.mjs'])).rejects.toThrow("--target needs the sandbox's admin token");
     } finally {
       if (saved !== undefined) process.env['WAYBILL_ADMIN_TOKEN'] = saved;
     }
