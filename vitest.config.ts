@@ -61,19 +61,20 @@ export const bothEngines = [
   'server/trips/*.test.ts',
 ];
 
-/** Whether the command line names files or tests to run (`npx vitest run path`, `npm test -- path`). */
-function namesTests(argv: readonly string[]): boolean {
+/** The command line's filters and options, as vitest reads them (an empty reading where it cannot). */
+function commandLine(argv: readonly string[]): { filter: string[]; options: { maxWorkers?: number | string } } {
   try {
-    return parseCLI(['vitest', ...argv]).filter.length > 0;
+    return parseCLI(['vitest', ...argv]);
   } catch {
-    return false;
+    return { filter: [], options: {} };
   }
 }
+const cli = commandLine(process.argv.slice(2));
 
 /** The full gate (`WAYBILL_TEST_TIER=all`): every file but those it runs in full (sampledInFull). */
 const gate = process.env['WAYBILL_TEST_TIER'] === 'all';
 /** Every file is eligible in the gate, and wherever files are named: a file named runs whichever tier holds it. */
-const fullTier = gate || namesTests(process.argv.slice(2));
+const fullTier = gate || cli.filter.length > 0;
 
 /** Where no PostgreSQL binaries exist, the files of both engines run on SQLite only, unless the run requires PostgreSQL (CI), where they fail instead. */
 const postgresHere = postgresBinaries() !== null || process.env['WAYBILL_REQUIRE_POSTGRES'] === '1';
@@ -88,7 +89,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Vitest's default is one worker fewer than the cores: on a 2-core machine one file at a time.
     // Most files wait on sockets and child processes as much as they compute, so every core gets one.
-    maxWorkers: Math.max(2, availableParallelism()),
+    // (Set here, each project takes this value over the command line's: `--maxWorkers N` is read above.)
+    maxWorkers: cli.options.maxWorkers ?? Math.max(2, availableParallelism()),
     // The longest files start first, whatever their project: the run does not end on one long file alone.
     sequence: { sequencer: LongestFirst },
     // The suite-proof's variants run two at a time in their file's worker: each waits on its own sockets
