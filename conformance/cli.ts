@@ -34,6 +34,9 @@ import type { Profile } from './engine/types/profile.ts';
 import { resolveChecks } from './engine/verifies.ts';
 import { counted } from '../cli/counted.ts';
 import { unmetPreconditions } from './engine/preconditions.ts';
+import { onInterrupt, signalExitCode } from '../cli/interrupt.ts';
+import { surviveBrokenPipes } from '../cli/broken-pipe.ts';
+import { seconds } from '../cli/counted.ts';
 
 /** The parsed options of one invocation. */
 interface CliOptions {
@@ -245,8 +248,22 @@ async function cleanUp(options: CliOptions, profile: Profile, target: string, pr
   }
 }
 
-/** Runs `waybill conformance` with `argv` (the arguments after the subcommand) and resolves to its exit code. */
+/** Runs `waybill conformance` with `argv` (the arguments after the subcommand) and resolves to its exit code; Ctrl-C ends it as D55 says. */
 export async function main(argv: string[]): Promise<number> {
+  // Interrupted together with the reader of its output (`… | tee log`), it still archives and reports.
+  surviveBrokenPipes();
+  const interrupt = new AbortController();
+  const stopWatching = onInterrupt(interrupt, "no further check starts; the partial report is written and the run's tenants archived");
+  try {
+    return await conformance(argv, interrupt.signal);
+  } finally {
+    stopWatching();
+  }
+}
+
+/** `waybill conformance` with `argv`, stopped early (D55) when `interrupt` is aborted: the partial report is written, the tenants archived, and the exit code is the signal's. */
+export async function conformance(argv: string[], interrupt: AbortSignal): Promise<number> {
+  const startedAt = performance.now();
   try {
     const command = program();
     if (!parseCommandLine(command, argv)) return 0;
@@ -259,16 +276,17 @@ export async function main(argv: string[]): Promise<number> {
     const target = options.target.replace(/\/+$/, '');
     const label = runLabel(new Date());
     const provisioned = adminToken !== undefined;
-    let profile: Profile = provisioned ? await provisionProfile(target, adminToken, Math.max(options.timeout, 30_000), label) : loadProfile(options.profile as string);
+    let profile: Profile = provisioned ? await provision(target, adminToken, options.timeout, label) : loadProfile(options.profile as string);
     if (options.certify) refuseUngradable(suiteOf(options).selected, profile, options.profile ?? 'the provisioned profile');
     if (provisioned && options.saveProfile !== undefined) await saveProfile(options.saveProfile, { ...profile, target });
     let exchanges: readonly ExchangeRecord[] = [];
     try {
-      const run = await suiteAndPools(options, profile, target, provisioned);
+      // Interrupted while provisioning: the pools are not read, and the report says no check ran.
+      const run = interrupt.aborted ? { suite: suiteOf(options).suite, profile } : await suiteAndPools(options, profile, target, provisioned);
       profile = run.profile;
-      const prism = options.viaPrism ? await startValidationProxy(target) : null;
+      const prism = options.viaPrism && !interrupt.aborted ? await startValidationProxy(target) : null;
       try {
-        return await runAndReport(options, { profile, suite: run.suite, target, label }, prism, adminToken, (all) => (exchanges = all));
+        return await runAndReport(options, { profile, suite: run.suite, target, label, interrupt, startedAt }, prism, adminToken, (all) => (exchanges = all));
       } finally {
         await prism?.stop();
       }
@@ -278,6 +296,15 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     return reportToolError(error);
   }
+}
+
+/** Provisions a profile at `target`, saying so on stderr first and how long it took after: it is a few seconds in which nothing else is printed. */
+async function provision(target: string, adminToken: string, timeoutMs: number, label: string): Promise<Profile> {
+  const started = performance.now();
+  process.stderr.write(`provisioning a conformance profile at ${target} (three tenants, their keys and orders)…\n`);
+  const profile = await provisionProfile(target, adminToken, Math.max(timeoutMs, 30_000), label);
+  process.stderr.write(`provisioned in ${seconds(performance.now() - started)}\n`);
+  return profile;
 }
 
 /**
@@ -304,7 +331,7 @@ function replayHint(options: CliOptions): string {
 /** Runs the suite (through `prism` when given), writes the reports and resolves to the exit code; `onExchanges` gets the run's exchanges. */
 async function runAndReport(
   options: CliOptions,
-  run: { profile: Profile; suite: Check[]; target: string; label: string },
+  run: { profile: Profile; suite: Check[]; target: string; label: string; interrupt: AbortSignal; startedAt: number },
   prism: RunningPrism | null,
   adminToken: string | undefined,
   onExchanges: (exchanges: readonly ExchangeRecord[]) => void,
@@ -333,6 +360,7 @@ async function runAndReport(
     fuzz: options.fuzz,
     secrets,
     label: run.label,
+    interrupt: run.interrupt,
     onStart: (start) => active.forEach((reporter) => reporter.onStart?.(start)),
     onResult: (result) => active.forEach((reporter) => reporter.onResult?.(result)),
     onWait: (wait) => active.forEach((reporter) => reporter.onWait?.(wait)),
@@ -352,7 +380,11 @@ async function runAndReport(
   if (report.results.some((result) => result.findings.some((finding) => finding.exchange !== undefined))) {
     process.stdout.write(`\n${replayHint(options)}\n`);
   }
-  process.stderr.write(`${verdictLine(report, useColour(process.stderr, process.env))}\n`);
+  process.stderr.write(`${verdictLine(report, useColour(process.stderr, process.env), performance.now() - run.startedAt)}\n`);
+  if (report.interrupted !== undefined) {
+    if (options.certify) process.stderr.write('no certification bundle: the run was interrupted\n');
+    return signalExitCode(report.interrupted.signal);
+  }
   const bundle = await extras.seal(report, profileSecrets(profile, secrets));
   if (bundle === null) return report.exitCode;
   process.stdout.write(`\n${bundleSummary(bundle)}\n`);

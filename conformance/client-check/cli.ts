@@ -144,6 +144,7 @@ function targetOf(options: CliOptions): { target: string; adminToken: string } |
 
 /** Runs `waybill client-check` with `argv` (the arguments after the subcommand); resolves to its exit code. */
 export async function main(argv: string[]): Promise<number> {
+  const startedAt = performance.now();
   const split = clientCommand(argv);
   const asksForHelp = argv.includes('--help') || argv.includes('-h');
   if (split === null && !asksForHelp) throw new UsageError("give the client's command after --, e.g. waybill client-check -- node client.mjs");
@@ -162,13 +163,13 @@ export async function main(argv: string[]): Promise<number> {
   const outDir = options.out ?? defaultOutDir();
   if (given !== null) {
     await assertControlPlane(given.target, given.adminToken);
-    return runAndReport(options, given, split, outDir);
+    return runAndReport(options, given, split, outDir, startedAt);
   }
   // Loaded only now: a run against --target never loads the server.
   const { startOwnSandbox } = await import('./own-sandbox.ts');
   const own = await startOwnSandbox();
   try {
-    return await runAndReport(options, { target: own.url, adminToken: own.adminToken }, split, outDir);
+    return await runAndReport(options, { target: own.url, adminToken: own.adminToken }, split, outDir, startedAt);
   } finally {
     await own.close();
   }
@@ -189,7 +190,7 @@ async function assertControlPlane(target: string, adminToken: string): Promise<v
 }
 
 /** Runs the scenarios, writes the reports and resolves to the exit code. */
-async function runAndReport(options: CliOptions, sandbox: { target: string; adminToken: string }, client: { command: string; args: string[] }, outDir: string): Promise<number> {
+async function runAndReport(options: CliOptions, sandbox: { target: string; adminToken: string }, client: { command: string; args: string[] }, outDir: string, startedAt: number): Promise<number> {
   await mkdir(outDir, { recursive: true });
   const chosen = [...new Set(options.reporter)];
   const active: Reporter[] = chosen.map((name) => reporters[name]({ outDir, verdict: false }));
@@ -213,6 +214,6 @@ async function runAndReport(options: CliOptions, sandbox: { target: string; admi
     if (typeof file === 'string') files.push(file);
   }
   if (files.length > 0) process.stdout.write(`\nReports:\n${files.map((file) => `  ${file}`).join('\n')}\n`);
-  process.stderr.write(`${verdictLine(report, useColour(process.stderr, process.env))}\n`);
+  process.stderr.write(`${verdictLine(report, useColour(process.stderr, process.env), performance.now() - startedAt)}\n`);
   return report.exitCode;
 }

@@ -7,6 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verdictLine } from '../reporters/console.ts';
+import { seconds } from '../../cli/counted.ts';
 import { loggedRequestLine } from '../reporters/logged-request.ts';
 import { reporters } from '../reporters/index.ts';
 import { sampleReport } from '../../dev/testing/conformance/sample-report.ts';
@@ -96,7 +97,7 @@ describe('reporters on a client-check report', () => {
     const report: RunReport = { ...base, suite: { ...base.suite, name: 'waybill-client-check' }, results, exitCode, verdict, counts: { ...base.counts, byOutcome: { pass: 1, fail: 0, skip: 0, error: 1 }, failing: 0, warnings: 0 } };
     const reason = 'client.sync.unknown-status ended in error: not staged: no order of the feed is in a status the contract does not list';
     expect(exitCode).toBe(2);
-    expect(verdictLine(report, false)).toBe(`INCOMPLETE — 1 scenario not graded: ${reason} (exit 2, ${report.durationMs} ms, ${report.exchangeCount} exchanges)`);
+    expect(verdictLine(report, false)).toBe(`INCOMPLETE — 1 scenario not graded: ${reason} (exit 2, scenarios took ${seconds(report.durationMs)}, ${report.exchangeCount} exchanges)`);
     const junit = readFileSync((await reporters.junit({ outDir: folder }).onEnd(report)) as string, 'utf8');
     expect(junit).toContain('<property name="verdict" value="INCOMPLETE">');
     expect(junit).toContain(`<property name="notGraded" value="${reason}">`);

@@ -331,3 +331,50 @@ describe('requirements', () => {
     expect(report.requirements.counts.decision).toEqual({ total: 1, testable: 1, covered: 0, passed: 0, failed: 0 });
   });
 });
+
+describe('an interrupted run (Ctrl-C, D55)', () => {
+  it('starts no further check, leaves the running one, skips the rest with a reason, and is INCOMPLETE whatever it found', async () => {
+    const interrupt = new AbortController();
+    const started: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const report = await run(
+      [
+        check('a.fail', { run: async () => (started.push('a.fail'), [finding]) }),
+        check('a.held', {
+          run: async () => {
+            started.push('a.held');
+            interrupt.abort('SIGINT');
+            await held;
+            return [];
+          },
+        }),
+        check('a.later', { run: async () => (started.push('a.later'), []) }),
+        check('b.exclusive', { exclusive: true, run: async () => (started.push('b.exclusive'), []) }),
+      ],
+      { concurrency: 1, interrupt: interrupt.signal },
+    );
+    release();
+    expect(started).toEqual(['a.fail', 'a.held']);
+    const reason = Object.fromEntries(report.results.map((result) => [result.id, `${result.outcome}: ${result.reason ?? ''}`]));
+    expect(reason).toEqual({
+      'a.fail': 'fail: ',
+      'a.held': 'skip: not finished: the run was interrupted (SIGINT) while it ran',
+      'a.later': 'skip: not run: the run was interrupted (SIGINT) before it started',
+      'b.exclusive': 'skip: not run: the run was interrupted (SIGINT) before it started',
+    });
+    expect(report.interrupted).toEqual({ signal: 'SIGINT' });
+    expect(report.verdict).toEqual({ verdict: 'INCOMPLETE', reasons: ['the run was interrupted (SIGINT) after 1 of 4 checks', 'a.fail failed'] });
+    expect(report.exitCode).toBe(2);
+  });
+
+  it('interrupted before it began: no check runs, each is skipped, and an uninterrupted run has no `interrupted`', async () => {
+    const interrupt = new AbortController();
+    interrupt.abort('SIGTERM');
+    let ran = false;
+    const report = await run([check('a.one', { run: async () => ((ran = true), []) })], { interrupt: interrupt.signal });
+    expect(ran).toBe(false);
+    expect(report.verdict.reasons[0]).toBe('the run was interrupted (SIGTERM) after 0 of 1 check');
+    expect((await run([check('a.one')], { interrupt: new AbortController().signal })).interrupted).toBeUndefined();
+  });
+});

@@ -68,6 +68,12 @@ export interface RunOptions {
   onExchanges?(exchanges: readonly ExchangeRecord[]): void;
   /** The name of what the run creates on the target; default `runLabel(start of the run)`. */
   label?: string;
+  /**
+   * Aborted when the user interrupts the run (Ctrl-C): no further check starts, a check still
+   * running is left to finish on its own, and the report is written of what ran, every other
+   * check skipped and the verdict INCOMPLETE. The abort's reason (`'SIGINT'`) is the report's.
+   */
+  interrupt?: AbortSignal;
 }
 
 /** `waybill conformance 2026-11-22T01:40:00Z`: the name of what a run started at `startedAt` creates (tenants). */
@@ -114,11 +120,11 @@ function noAnswer(error: string, timeoutMs: number): { message: string; expected
   return { message: 'The target gave no complete answer', expected: `an HTTP answer within ${timeoutMs} ms` };
 }
 
-/** Runs `tasks` with at most `limit` of them in flight. */
-async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+/** Runs `tasks` with at most `limit` of them in flight; none starts once `stop` is aborted. */
+async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>, stop?: AbortSignal): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < items.length) await task(items[next++] as T);
+    while (next < items.length && stop?.aborted !== true) await task(items[next++] as T);
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
@@ -165,6 +171,8 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
 
   const results = new Map<string, CheckResult>();
   const finish = (check: ResolvedCheck, phase: CheckResult['phase'], started: Date, durationMs: number, found: Outcome, extra: Partial<CheckResult> = {}) => {
+    // A check the interrupt left running may still end after the report was made: it is not heard of again.
+    if (results.has(check.id)) return;
     const waiver = found === 'fail' ? options.waive?.(check) : undefined;
     const outcome: Outcome = waiver === undefined ? found : 'waived';
     const result: CheckResult = {
@@ -205,13 +213,25 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     else planned.push({ check, pools: plan.pools });
   }
 
+  const interrupt = options.interrupt;
+  const interrupted = interrupt === undefined ? null : new Promise<'interrupted'>((resolve) => {
+    if (interrupt.aborted) resolve('interrupted');
+    else interrupt.addEventListener('abort', () => resolve('interrupted'), { once: true });
+  });
+  const interruption = () => `the run was interrupted (${String(interrupt?.reason ?? 'aborted')})`;
   const runOne = async ({ check, pools }: Planned) => {
     const started = new Date();
     const start = performance.now();
     let outcome: Outcome;
     let extra: Partial<CheckResult>;
     try {
-      const returned = await check.run(createCheckContext(env, check.id, pools));
+      const running = check.run(createCheckContext(env, check.id, pools));
+      const returned = interrupted === null ? await running : await Promise.race([running, interrupted]);
+      if (returned === 'interrupted') {
+        running.catch(() => undefined);
+        finish(check, phaseOf(check), started, performance.now() - start, 'skip', { reason: `not finished: ${interruption()} while it ran` });
+        return;
+      }
       if (returned !== undefined && !Array.isArray(returned)) throw new Error(`run() returned ${typeof returned}, not an array of findings`);
       const findings = redactFindings(returned ?? [], redactor);
       [outcome, extra] = [findings.length > 0 ? 'fail' : 'pass', { findings }];
@@ -229,9 +249,15 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     }
     finish(check, phaseOf(check), started, performance.now() - start, outcome, extra);
   };
-  await pool(planned.filter(({ check }) => phaseOf(check) === 'concurrent'), concurrency, runOne);
+  await pool(planned.filter(({ check }) => phaseOf(check) === 'concurrent'), concurrency, runOne, interrupt);
   for (const phase of ['exclusive', 'after-all'] as const) {
-    for (const item of planned.filter(({ check }) => phaseOf(check) === phase)) await runOne(item);
+    for (const item of planned.filter(({ check }) => phaseOf(check) === phase)) {
+      if (interrupt?.aborted) break;
+      await runOne(item);
+    }
+  }
+  for (const { check } of planned) {
+    if (!results.has(check.id)) finish(check, phaseOf(check), new Date(), 0, 'skip', { reason: `not run: ${interruption()} before it started` });
   }
 
   const ordered = selected.map((check) => results.get(check.id)).filter((result): result is CheckResult => result !== undefined);
@@ -245,7 +271,8 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   options.onExchanges?.(log.all());
   const codes = options.contract.coverage(log.all(), options.profile);
   const coverageCounts: Record<CoverageState, number> = { exercised: 0, 'expected-not-seen': 0, 'not-reachable': 0 };
-  const { exitCode, ...verdict } = runVerdict(options.suite ?? 'waybill-conformance', ordered);
+  const interruptedBy = interrupt?.aborted ? String(interrupt.reason ?? 'aborted') : undefined;
+  const { exitCode, ...verdict } = runVerdict(options.suite ?? 'waybill-conformance', ordered, interruptedBy);
   for (const entry of codes) coverageCounts[entry.state] += 1;
   return {
     reportVersion: 1,
@@ -271,5 +298,6 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     coverage: { codes, counts: coverageCounts },
     requirements: requirementResults(options.contract.requirements, ordered),
     exchangeCount: log.all().length,
+    ...(interruptedBy === undefined ? {} : { interrupted: { signal: interruptedBy } }),
   };
 }

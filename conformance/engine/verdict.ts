@@ -2,7 +2,7 @@
  * The verdict of a run (D55), the one place every reporter and the exit code take it from: a
  * verdict never says PASS over what the run did not grade.
  * - FAIL (exit 1): a failure counts.
- * - INCOMPLETE (exit 2): a check ended in error; a client-check scenario was skipped or ended in
+ * - INCOMPLETE (exit 2): the run was interrupted (Ctrl-C), whatever it found before; a check ended in error; a client-check scenario was skipped or ended in
  *   error (a client is graded on every scenario it was given); a run graded nothing at all.
  * - PARTIAL (exit 0, conformance only): no failure and no error, but every check of some family
  *   was skipped (the profile lacked what they need), so the line names the families instead of PASS.
@@ -26,7 +26,13 @@ function notGraded(result: Pick<CheckResult, 'id' | 'outcome' | 'reason' | 'erro
 }
 
 /** The verdict of a run of `suite` with `results` (each already marked `failsRun`). */
-export function runVerdict(suite: SuiteName, results: readonly Pick<CheckResult, 'id' | 'family' | 'outcome' | 'failsRun' | 'reason' | 'error'>[]): RunVerdict {
+export function runVerdict(suite: SuiteName, results: readonly Pick<CheckResult, 'id' | 'family' | 'outcome' | 'failsRun' | 'reason' | 'error'>[], interruptedBy?: string): RunVerdict {
+  if (interruptedBy !== undefined) {
+    // A run cut short grades nothing as a whole: what it found so far is in the results, and failures come first among the reasons.
+    const ran = results.filter((result) => !(result.outcome === 'skip' && /^not (run|finished): the run was interrupted/.test(result.reason ?? ''))).length;
+    const failed = results.filter((result) => result.failsRun).map((result) => `${result.id} failed`);
+    return { verdict: 'INCOMPLETE', reasons: [`the run was interrupted (${interruptedBy}) after ${ran} of ${counted(results.length, suite === 'waybill-client-check' ? 'scenario' : 'check')}`, ...failed], exitCode: 2 };
+  }
   const failing = results.filter((result) => result.failsRun);
   if (failing.length > 0) return { verdict: 'FAIL', reasons: failing.map((result) => `${result.id} failed`), exitCode: 1 };
   const errored = results.filter((result) => result.outcome === 'error');

@@ -9,7 +9,8 @@ import { verdictOf, verdictText } from '../engine/verdict.ts';
 import { waiverLine } from './waiver-line.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
 import { loggedRequestLine, toolName } from './logged-request.ts';
-import { counted } from '../../cli/counted.ts';
+import { counted, seconds } from '../../cli/counted.ts';
+import { signalExitCode } from '../../cli/interrupt.ts';
 
 const symbols: Record<Outcome, string> = { pass: '✓', fail: '✗', skip: '–', error: '!', waived: '~' };
 const colours = { green: 32, red: 31, yellow: 33, magenta: 35, dim: 2, bold: 1 } as const;
@@ -42,12 +43,20 @@ export function useColour(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): 
 
 const verdictColour: Record<VerdictWord, Colour> = { PASS: 'green', FAIL: 'red', INCOMPLETE: 'magenta', PARTIAL: 'yellow' };
 
-/** The run's one-line verdict (D55): PASS, PARTIAL, FAIL or INCOMPLETE with what was not graded, the exit code, duration and exchange count. */
-export function verdictLine(report: RunReport, colour: boolean): string {
+/**
+ * The run's one-line verdict (D55): PASS, PARTIAL, FAIL or INCOMPLETE with what was not graded,
+ * the exit code, how long it took and the exchange count. `wholeRunMs`, when the caller knows it,
+ * is the command's whole time (provisioning and reading the pools included), and the checks'
+ * own time is given beside it; without it the line says only what the checks took.
+ */
+export function verdictLine(report: RunReport, colour: boolean, wholeRunMs?: number): string {
   const paint = (name: Colour, text: string) => (colour ? `\u001b[${colours[name]}m${text}\u001b[0m` : text);
   const { verdict, exitCode } = verdictOf(report);
   const waived = report.counts.byOutcome.waived ? `, ${report.counts.byOutcome.waived} waived` : '';
-  return `${paint(verdictColour[verdict], verdictText(report))} (exit ${exitCode}, ${report.durationMs} ms, ${counted(report.exchangeCount, 'exchange')}${waived})`;
+  const things = report.suite.name === 'waybill-client-check' ? 'scenarios' : 'checks';
+  const took = wholeRunMs === undefined ? `${things} took ${seconds(report.durationMs)}` : `${seconds(wholeRunMs)} in all, the ${things} ${seconds(report.durationMs)}`;
+  const exit = report.interrupted === undefined ? `exit ${exitCode}` : `exit ${signalExitCode(report.interrupted.signal)}, interrupted`;
+  return `${paint(verdictColour[verdict], verdictText(report))} (${exit}, ${took}, ${counted(report.exchangeCount, 'exchange')}${waived})`;
 }
 
 /** Prints the run as it goes and a summary at the end. */

@@ -64,6 +64,8 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     url = at;
     try {
       undo = options.ready(at, [...ready].map((each) => each.process.pid!));
+      // However the primary ends short of SIGKILL, what `ready` left (the token file's entry) goes with it.
+      process.once('exit', () => undo());
     } catch (error) {
       // The token file that cannot be written: the command's failure, as without workers.
       code = 2;

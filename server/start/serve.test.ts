@@ -72,6 +72,20 @@ describe('waybill serve', () => {
     expect(await again.exited).toBe(0);
   }, 60_000);
 
+  it('stopped together with the reader of its output (`waybill serve 2>&1 | tee log`, Ctrl-C): exits 0 and removes its token entry', async () => {
+    const folder = mkdtempSync(join(dir, 'tee-'));
+    const { child, banner, exited } = await serveChild(folder, ['--db', join(folder, 'tee.db')]);
+    const url = /listening on (\S+)/.exec(banner)![1]!;
+    const tokenFile = join(folder, '.waybill', 'admin-token.json');
+    expect(readAdminTokenFor(url, tokenFile)).toBeDefined();
+    // The reader goes first, as tee does on Ctrl-C: every line the sandbox writes from now on meets a closed pipe.
+    child.stdout!.destroy();
+    child.stderr!.destroy();
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(existsSync(tokenFile)).toBe(false);
+  }, 60_000);
+
   it('keeps a write it answered 2xx when killed with SIGKILL right after', async () => {
     const db = join(dir, 'kill.db');
     const { child, banner, exited } = await serve(['--db', db]);

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { parseCommandLine, portNumber } from '../../cli/command-line.ts';
 import { ADMIN_TOKEN_FILE, adminTokenFileOf, writeAdminTokenFile } from '../../cli/admin-token-file.ts';
+import { surviveBrokenPipes } from '../../cli/broken-pipe.ts';
 import { UsageError } from '../../cli/errors.ts';
 import { newAdminToken } from '../http/admin-auth.ts';
 import { integerFlag } from '../../fixtures/cli.ts';
@@ -87,6 +88,8 @@ Examples:
 export async function main(argv: string[]): Promise<number> {
   const program = command();
   if (!parseCommandLine(program, argv)) return 0;
+  // Stopped together with the reader of its output (`… | tee log`, Ctrl-C), it still stops cleanly.
+  surviveBrokenPipes();
   const options = program.opts<{ port: number; host: string; db: string; quiet: boolean; logRetention: number; fixtures?: string; seed?: number; adminTokenFile?: string; workers: number }>();
   const parsed = parseDbTarget(options.db);
   if (!parsed.ok) throw new UsageError(parsed.message);
@@ -149,6 +152,8 @@ export async function main(argv: string[]): Promise<number> {
     await sandbox.close();
     throw error;
   }
+  // However the process ends short of SIGKILL, the token's entry goes with it (removing it twice is harmless).
+  process.once('exit', () => removeTokenFile());
   // The signal handlers are in place before the banner tells anyone the sandbox is up.
   const stopped = new Promise<string>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));

@@ -191,4 +191,6 @@ export interface RunReport {
   certificate?: Certificate;
   /** In a client-check's report: the client it graded. */
   client?: GradedClient;
+  /** Present when the run was cut short (Ctrl-C): by which signal. Its verdict is INCOMPLETE. */
+  interrupted?: { signal: string };
 }
