@@ -17,6 +17,7 @@ import type { Profile } from '../engine/types/profile.ts';
 import { main as keys, PRIVATE_KEY_FILE, PUBLIC_KEY_FILE } from './cli-keys.ts';
 import { main as verify } from './cli-verify.ts';
 import { signBytes } from './keys.ts';
+import { sha256 } from './manifest.ts';
 
 const product = { vendor: 'Acme Logistics', product: 'Acme Dispatch', version: '2.3.1', contact: 'certify@acme.example' };
 let reference: ReferenceTarget;
@@ -44,6 +45,16 @@ function copyOfBundle(): string {
   const copy = join(mkdtempSync(join(tmpdir(), 'waybill-tamper-')), 'certification');
   cpSync(bundleDir, copy, { recursive: true });
   return copy;
+}
+
+/** Lists `file`'s new sha256 in the copy's manifest.json and signs it again with the signer's key, as a signer who changed the file would. */
+function resign(copy: string, file: string): void {
+  const manifestFile = join(copy, 'manifest.json');
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+  manifest.files[file] = sha256(readFileSync(join(copy, file)));
+  const manifestBytes = Buffer.from(JSON.stringify(manifest));
+  writeFileSync(manifestFile, manifestBytes);
+  writeFileSync(join(copy, 'manifest.sig'), signBytes(manifestBytes, createPrivateKey(readFileSync(join(keyDir, PRIVATE_KEY_FILE)))));
 }
 
 const verifyWithKey = (path: string, key = join(keyDir, PUBLIC_KEY_FILE)) => capture(() => verify([path, '--public-key', key]));
@@ -115,6 +126,10 @@ describe('a certification of the reference', () => {
     expect(bare.out).toContain('signer UNVERIFIED');
     const allowed = await capture(() => verify([archive, '--allow-unsigned']));
     expect(allowed.code).toBe(0);
+    // Accepted, never shown as verified (issue 39).
+    expect(allowed.out).toMatch(/^ {2}\? signature {2}signer UNVERIFIED: .*\(accepted by --allow-unsigned\)$/m);
+    expect(allowed.out).not.toMatch(/✓ signature/);
+    expect(allowed.out.trimEnd().split('\n').at(-1)).toBe('VERIFIED: files and verdict; the signer is UNVERIFIED (accepted by --allow-unsigned)');
   });
 
   it('holds no key, token or signing key in any file, in the folder or inside the .tar.gz', () => {
@@ -193,16 +208,24 @@ describe('a tampered bundle fails, naming the file', () => {
     Object.assign(result, { outcome: 'fail', failsRun: true });
     report.counts.failing = 1;
     writeFileSync(reportFile, JSON.stringify(report));
-    const manifestFile = join(copy, 'manifest.json');
-    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
-    manifest.files['report.json'] = (await import('./manifest.ts')).sha256(readFileSync(reportFile));
-    const manifestBytes = Buffer.from(JSON.stringify(manifest));
-    writeFileSync(manifestFile, manifestBytes);
-    writeFileSync(join(copy, 'manifest.sig'), signBytes(manifestBytes, createPrivateKey(readFileSync(join(keyDir, PRIVATE_KEY_FILE)))));
+    resign(copy, 'report.json');
     const { code, out } = await verifyWithKey(copy);
     expect(code).toBe(1);
     expect(out).toMatch(/✓ signature/);
     expect(out).toContain('✗ verdict    manifest.json says PASS, but the results in report.json give FAIL');
+  });
+
+  it('a product.json re-signed to name another product: one product line, and the verdict line still there (issue 39)', async () => {
+    const copy = copyOfBundle();
+    writeFileSync(join(copy, 'product.json'), JSON.stringify({ ...product, version: '9.9.9' }));
+    resign(copy, 'product.json');
+    const { code, out } = await verifyWithKey(copy);
+    expect(code).toBe(1);
+    const lines = out.trimEnd().split('\n');
+    expect(lines.map((line) => line.slice(4, 13).trim()).slice(1, -1)).toEqual(['files', 'signature', 'verdict', 'product', 'run', 'suite', 'spec', 'redacted']);
+    expect(out).toContain('  ✗ product    product.json names Acme Logistics — Acme Dispatch 9.9.9 (certify@acme.example), but manifest.json names Acme Logistics — Acme Dispatch 2.3.1 (certify@acme.example)\n');
+    expect(out).toMatch(/✓ verdict\s+PASS/);
+    expect(lines.at(-1)).toBe('NOT VERIFIED: product');
   });
 
   it('a changed byte inside the .tar.gz', async () => {

@@ -1,12 +1,10 @@
 /** `waybill verify BUNDLE`: checks a certification bundle offline and prints what it verified (exit 0 only when all holds). */
-import { existsSync } from 'node:fs';
 import { Command } from 'commander';
-import { UsageError } from '../../cli/errors.ts';
 import { counted } from '../../cli/counted.ts';
 import { parseCommandLine } from '../../cli/command-line.ts';
 import { readPublicKey } from './keys.ts';
-import { readBundle } from './read-bundle.ts';
-import { verifyBundle, type VerifyLine } from './verify.ts';
+import { type BundleContents, readBundle } from './read-bundle.ts';
+import { type Verification, verdictOf, verifyBundle, type VerifyLine } from './verify.ts';
 
 const help = `
 Checks, without any network:
@@ -20,11 +18,14 @@ Get the signer's public key apart from the bundle (the vendor's site, the certif
 Without --public-key the signer is UNVERIFIED and verify fails, as it does for an unsigned
 bundle, unless --allow-unsigned accepts integrity and verdict alone.
 
+Every outcome ends with one verdict line: VERIFIED, or NOT VERIFIED naming the items that failed.
+
 Exit codes:
   0  every file, the signature (or --allow-unsigned) and a PASS verdict hold
   1  anything does not: a changed, missing or extra file, a wrong key, an unverified signer,
-     a verdict that is not PASS or does not agree with report.json
-  2  usage error (no such bundle, an unreadable key)
+     a verdict that is not PASS or does not agree with report.json, and a path that is no
+     bundle: nothing there, or neither a folder nor a .tar.gz of one (D49)
+  2  usage error: an unknown option, no bundle named, a --public-key that cannot be read
 
 Examples:
   $ waybill verify reports/acme/certification.tar.gz --public-key acme-signing.pub
@@ -43,6 +44,17 @@ function program(): Command {
 
 const marks = { true: '✓', false: '✗', null: ' ' } as const;
 
+/** The bundle at `path`, or the one failed line saying why nothing there can be read as one (D49: exit 1, as any bundle that fails). */
+async function bundleAt(path: string): Promise<BundleContents | VerifyLine> {
+  try {
+    return await readBundle(path);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    const why = code === 'ENOENT' ? 'nothing there (no such file or folder)' : `not a folder or a .tar.gz of one (${message})`;
+    return { ok: false, topic: 'bundle', text: `${path}: ${why}` };
+  }
+}
+
 /** One printed line: mark (`?` for what an unverified manifest claims, D80), topic, text. */
 function printed(line: VerifyLine): string {
   return `  ${line.unverified ? '?' : marks[String(line.ok) as keyof typeof marks]} ${line.topic.padEnd(9)}  ${line.text}`;
@@ -54,18 +66,16 @@ export async function main(argv: string[]): Promise<number> {
   if (!parseCommandLine(command, argv)) return 0;
   const [path] = command.args as [string];
   const options = command.opts<{ publicKey?: string; allowUnsigned?: boolean }>();
-  if (!existsSync(path)) throw new UsageError(`${path}: no such bundle (a folder or a .tar.gz written by waybill conformance --certify)`);
   const publicKey = options.publicKey === undefined ? undefined : { ...readPublicKey(options.publicKey), file: options.publicKey };
-  let bundle;
-  try {
-    bundle = await readBundle(path);
-  } catch (error) {
-    process.stdout.write(`waybill verify ${path}\n  ✗ bundle     not a readable folder or .tar.gz: ${(error as Error).message}\nNOT VERIFIED\n`);
-    return 1;
+  const bundle = await bundleAt(path);
+  let verification: Verification;
+  if ('files' in bundle) {
+    verification = verifyBundle(bundle, { ...(publicKey ? { publicKey } : {}), allowUnsigned: options.allowUnsigned === true });
+    process.stdout.write(`waybill verify ${path} (${bundle.kind}, ${counted(bundle.files.size, 'file')})\n`);
+  } else {
+    verification = verdictOf([bundle]);
+    process.stdout.write(`waybill verify ${path}\n`);
   }
-  const { ok, lines } = verifyBundle(bundle, { ...(publicKey ? { publicKey } : {}), allowUnsigned: options.allowUnsigned === true });
-  const failed = lines.filter((line) => line.ok === false).length;
-  process.stdout.write(`waybill verify ${path} (${bundle.kind}, ${counted(bundle.files.size, 'file')})\n${lines.map(printed).join('\n')}\n`);
-  process.stdout.write(ok ? 'VERIFIED\n' : `NOT VERIFIED: ${counted(failed, 'problem')}\n`);
-  return ok ? 0 : 1;
+  process.stdout.write(`${verification.lines.map(printed).join('\n')}\n${verification.verdict}\n`);
+  return verification.ok ? 0 : 1;
 }
