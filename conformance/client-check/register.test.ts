@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { idsNotSpelledOut } from '../../dev/testing/conformance/literal-ids.ts';
-import { resolveChecks } from '../engine/verifies.ts';
+import { requirementResults, resolveChecks } from '../engine/verifies.ts';
 import { clientRequirements, decisionRules } from './register.ts';
 import { scenarioCheck } from './scenario.ts';
 import { scenarios } from './scenarios/index.ts';
@@ -15,6 +15,15 @@ describe('the client-check register', () => {
     const heading = rule.source.replace('spec/DECISIONS.md ', '');
     expect(decisions.indexOf(rule.quote)).toBeGreaterThan(decisions.indexOf(heading));
     expect(decisions.indexOf(heading)).toBeGreaterThan(-1);
+  });
+
+  it("counts its spec/DECISIONS.md sentences among the decisions, though they are held at SHOULD, and the seeds' statements apart", () => {
+    const { counts, entries } = requirementResults(clientRequirements, []);
+    expect(counts.decision.total).toBe(decisionRules.length);
+    expect(counts.seed.total).toBe(clientRequirements.size - decisionRules.length);
+    expect(counts.decision.total).toBeGreaterThan(0);
+    // Seed statements first in the table, as in a conformance report.
+    expect(entries.slice(-decisionRules.length).map((entry) => entry.id)).toEqual(decisionRules.map((rule) => rule.id));
   });
 
   it('every scenario verifies ids of the register, at MUST or SHOULD, and every rule is graded by a scenario', () => {

@@ -17,6 +17,7 @@ export const decisionRules: readonly RequirementInfo[] = [
   {
     id: 'client.idempotency.same-key',
     level: 'SHOULD',
+    origin: 'decision',
     source: 'spec/DECISIONS.md D13 — Idempotency-Key',
     quote: 'When a request with a key has completed, its answer is stored. For 24 hours after that, a request with the same key, method, path and body gets the stored status and body again, with the header `Idempotent-Replayed: true`, and nothing is executed again.',
     testable: true,
@@ -24,6 +25,7 @@ export const decisionRules: readonly RequirementInfo[] = [
   {
     id: 'client.errors.final-verdict',
     level: 'SHOULD',
+    origin: 'decision',
     source: 'spec/DECISIONS.md D26 — Replaying a 4xx under an `Idempotency-Key`',
     quote: "A 4xx is the server's final verdict on that request (RFC 9110 §15.5): sending the same request again cannot change it, and a corrected request is a new attempt that deserves a new key.",
     testable: true,
@@ -31,6 +33,7 @@ export const decisionRules: readonly RequirementInfo[] = [
   {
     id: 'client.rate-limit.pace',
     level: 'SHOULD',
+    origin: 'decision',
     source: 'spec/DECISIONS.md D14 — Rate limit',
     quote: 'With them, a well-behaved client can slow down before it is refused instead of finding the limit by hitting it.',
     testable: true,
@@ -38,6 +41,7 @@ export const decisionRules: readonly RequirementInfo[] = [
   {
     id: 'client.feed.resume',
     level: 'SHOULD',
+    origin: 'decision',
     source: 'spec/DECISIONS.md D6 — End of feed',
     quote: 'A caught-up consumer polls again later with `since` = the last `updatedAtUtc` it processed (D4).',
     testable: true,

@@ -50,6 +50,11 @@ export function resolveChecks(checks: readonly Check[], register: ReadonlyMap<st
   return checks.map((check) => resolveCheck(check, register));
 }
 
+/** True when `requirement` is a decision of waybill's (spec/DECISIONS.md), not a seed statement (see `RequirementInfo.origin`). */
+export function isDecision(requirement: Pick<RequirementInfo, 'level' | 'origin'>): boolean {
+  return (requirement.origin ?? (requirement.level === 'DECISION' ? 'decision' : 'seed')) === 'decision';
+}
+
 /** Where a requirement stands, given the results of the checks that verify it. */
 function outcomeOf(requirement: RequirementInfo, checks: readonly Pick<CheckResult, 'outcome'>[]): RequirementOutcome {
   if (!requirement.testable) return 'not-testable';
@@ -81,12 +86,12 @@ export function requirementResults(register: ReadonlyMap<string, RequirementInfo
       const checks = verifying.get(requirement.id) ?? [];
       return { ...requirement, checks, outcome: outcomeOf(requirement, checks) };
     })
-    .sort((a, b) => Number(a.level === 'DECISION') - Number(b.level === 'DECISION'));
+    .sort((a, b) => Number(isDecision(a)) - Number(isDecision(b)));
   return {
     entries,
     counts: {
-      seed: countsOf(entries.filter((entry) => entry.level !== 'DECISION')),
-      decision: countsOf(entries.filter((entry) => entry.level === 'DECISION')),
+      seed: countsOf(entries.filter((entry) => !isDecision(entry))),
+      decision: countsOf(entries.filter(isDecision)),
     },
   };
 }

@@ -11,17 +11,12 @@ import type { Reporter, ReporterOptions } from './reporter.ts';
 import { loggedRequestLine, toolName } from './logged-request.ts';
 import { counted, seconds } from '../../cli/counted.ts';
 import { signalExitCode } from '../../cli/interrupt.ts';
+import { columnsOf, tally } from './tally.ts';
 
 const symbols: Record<Outcome, string> = { pass: '✓', fail: '✗', skip: '–', error: '!', waived: '~' };
 const colours = { green: 32, red: 31, yellow: 33, magenta: 35, dim: 2, bold: 1 } as const;
 type Colour = keyof typeof colours;
 const outcomeColour: Record<Outcome, Colour> = { pass: 'green', fail: 'red', skip: 'dim', error: 'magenta', waived: 'yellow' };
-const outcomes: readonly Outcome[] = ['pass', 'fail', 'skip', 'error'];
-
-/** The outcome columns of a report: `waived` only when a waiver was applied. */
-function outcomesOf(report: RunReport): readonly Outcome[] {
-  return report.counts.byOutcome.waived ? [...outcomes, 'waived'] : outcomes;
-}
 
 /** Findings printed per check; the files hold them all. */
 const findingsShown = 10;
@@ -82,11 +77,11 @@ export function consoleReporter(options: ReporterOptions): Reporter {
   };
 
   const summaryTable = (report: RunReport) => {
-    const outcomes = outcomesOf(report);
+    const columns = columnsOf(report);
     const families = [...new Set(report.results.map((result) => result.family))];
-    const rows = [...families.map((family) => [family, ...outcomes.map((outcome) => report.results.filter((r) => r.family === family && r.outcome === outcome).length)]), ['total', ...outcomes.map((outcome) => report.counts.byOutcome[outcome] ?? 0)]];
+    const rows = [...families.map((family) => [family, ...columns.map((column) => tally(report.results.filter((r) => r.family === family), column))]), ['total', ...columns.map((column) => tally(report.results, column))]];
     const width = Math.max(6, ...rows.map((row) => String(row[0]).length));
-    write(`  ${'family'.padEnd(width)}  ${outcomes.map((outcome) => outcome.padStart(5)).join('  ')}`);
+    write(`  ${'family'.padEnd(width)}  ${columns.map((column) => column.padStart(5)).join('  ')}`);
     for (const [name, ...counts] of rows) write(`  ${String(name).padEnd(width)}  ${counts.map((count) => String(count).padStart(5)).join('  ')}`);
   };
 

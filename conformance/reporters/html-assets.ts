@@ -9,7 +9,8 @@ h1 { font-size: 1.5rem; margin: .5rem 0; } h2 { font-size: 1.15rem; margin-top: 
 pre { white-space: pre-wrap; word-break: break-word; background: rgba(127,127,127,.1); padding: .5rem; margin: .25rem 0; font: 12px/1.4 ui-monospace, Menlo, Consolas, monospace; }
 table { border-collapse: collapse; } th, td { border: 1px solid var(--line); padding: .2rem .5rem; text-align: left; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
-dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1rem; } dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; }
+dl.meta { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .1rem 1rem; } dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
+.table-scroll { max-width: 100%; overflow-x: auto; }
 .verdict { font-weight: 700; font-size: 1.1rem; } .verdict.exit-0 { color: var(--pass); } .verdict.exit-1 { color: var(--fail); } .verdict.exit-2 { color: var(--error); }
 .cards { display: flex; gap: .75rem; flex-wrap: wrap; } .card { border: 1px solid var(--line); border-radius: 6px; padding: .5rem 1rem; min-width: 6rem; }
 .card b { display: block; font-size: 1.4rem; }

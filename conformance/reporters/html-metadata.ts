@@ -23,7 +23,7 @@ export function metadataView(report: RunReport): Markup {
     ['Seed', String(report.seed)],
     ['Started', report.startedAt],
     ['Finished', report.finishedAt],
-    ['Duration', `${report.durationMs} ms, ${counted(report.exchangeCount, 'exchange')}`],
+    [client ? 'Scenarios took' : 'Checks took', `${report.durationMs} ms, ${counted(report.exchangeCount, 'exchange')}`],
     client
       ? ['Options', `concurrency ${report.options.concurrency}${report.options.only.length ? `, scenarios ${report.options.only.join(',')}` : ', every scenario'}`]
       : ['Options', conformanceOptions(report)],

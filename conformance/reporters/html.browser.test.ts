@@ -32,6 +32,18 @@ afterAll(async () => {
 });
 
 describe.skipIf(SKIP)('report.html in Chromium', () => {
+  it('has no sideways scroll on a 390 px phone: the spec hash, the profile and long lines wrap or scroll in their own box', async () => {
+    const report = sampleReport();
+    // A profile line as long as a real one: every key and pool a full profile names.
+    report.profile = { ...report.profile, keys: ['full', 'ordersRead', 'ordersWrite', 'tripsRead', 'noScopes', 'otherTenant', 'revoked', 'rateLimited', 'suspendedTenant'], pools: { cancellable: 20, archivable: 20, notCancellable: 20, onTrip: 20, payable: 30, otherTenant: 20 } };
+    const file = join(dir, 'narrow.html');
+    writeFileSync(file, reportHtml(report));
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(pathToFileURL(file).href);
+    expect(await page.evaluate('document.scrollingElement.scrollWidth - document.documentElement.clientWidth')).toBeLessThanOrEqual(0);
+    await page.close();
+  });
+
   it('makes no request but its own file, filters by outcome, level and family, and shows a failure whole', async () => {
     const report = sampleReport();
     const file = join(dir, 'report.html');

@@ -128,6 +128,16 @@ describe('report.html', () => {
     expect(findAll(page, 'tr').filter((row) => row.attributes['data-state'] !== undefined)).toHaveLength(218);
   });
 
+  it('counts a DECISION failure without --strict as a warning, apart from the failures, in the cards and both tables', () => {
+    const summary = findAll(page, 'section').find((section) => section.attributes['id'] === 'summary')!;
+    const cards = Object.fromEntries(findAll(summary, 'div').filter((div) => /\bcard\b/.test(div.attributes['class'] ?? '')).map((card) => [card.text.trim(), Number(card.children[0]!.text)]));
+    expect(cards).toEqual({ pass: 1, fail: 1, warn: 1, skip: 1, error: 1 });
+    const rows = (first: string) => findAll(summary, 'tr').filter((row) => row.children[0]?.name === 'th' && row.children[0]?.text === first).map((row) => row.children.slice(1).map((cell) => Number(cell.text)));
+    expect(findAll(summary, 'th').filter((th) => th.text === 'warn')).toHaveLength(2);
+    expect(rows('DECISION')).toEqual([[0, 0, 1, 0, 0]]);
+    expect(rows('feeds')).toEqual([[0, 0, 1, 1, 0]]);
+  });
+
   describe('with the requirement trace (as the reporter writes it)', () => {
     const trace = requirementTrace();
     const traced = reportHtml(report, trace);

@@ -22,6 +22,7 @@ import { waiverLine } from './waiver-line.ts';
 import { loggedRequestLine, toolName } from './logged-request.ts';
 import { verdictOf, verdictText } from '../engine/verdict.ts';
 import { counted } from '../../cli/counted.ts';
+import { columnsOf, tally } from './tally.ts';
 
 const outcomes: readonly Outcome[] = ['pass', 'fail', 'skip', 'error'];
 const levels: readonly Level[] = ['MUST', 'SHOULD', 'DECISION'];
@@ -152,7 +153,8 @@ function checkView(result: CheckResult): Markup {
 }
 
 function table(head: readonly Child[], rows: readonly Markup[]): Markup {
-  return element('table', {}, element('thead', {}, element('tr', {}, head.map((cell) => element('th', {}, cell)))), element('tbody', {}, rows));
+  // A table wider than a phone scrolls in its own box, never the page.
+  return element('div', { class: 'table-scroll' }, element('table', {}, element('thead', {}, element('tr', {}, head.map((cell) => element('th', {}, cell)))), element('tbody', {}, rows)));
 }
 
 /** `Seed requirements: 112 testable, 3 covered, 1 passed, 1 failed`. */
@@ -168,18 +170,19 @@ function requirementSummary(report: RunReport): Markup {
 
 function summaryView(report: RunReport): Markup {
   const families = [...new Set(report.results.map((result) => result.family))];
+  const columns = columnsOf(report);
   const cell = (count: number) => element('td', { class: 'n' }, count);
   return element(
     'section',
     { id: 'summary' },
     element('h2', {}, 'Summary'),
-    element('div', { class: 'cards' }, outcomesOf(report).map((outcome) => element('div', { class: `card o-${outcome}` }, element('b', {}, report.counts.byOutcome[outcome] ?? 0), outcome))),
+    element('div', { class: 'cards' }, columns.map((column) => element('div', { class: `card o-${column}` }, element('b', {}, tally(report.results, column)), column))),
     element('p', {}, `${counted(report.counts.failing, 'failure')} ${report.counts.failing === 1 ? 'counts' : 'count'} for the exit code; ${counted(report.counts.warnings, 'warning')}.`),
     requirementSummary(report),
     element('h3', {}, 'By level'),
-    table(['level', ...outcomesOf(report)], levels.map((level) => element('tr', {}, element('th', {}, level), outcomesOf(report).map((outcome) => cell(report.counts.byLevel[level][outcome] ?? 0))))),
+    table(['level', ...columns], levels.map((level) => element('tr', {}, element('th', {}, level), columns.map((column) => cell(tally(report.results.filter((r) => r.level === level), column)))))),
     element('h3', {}, 'By family'),
-    table(['family', ...outcomesOf(report)], families.map((family) => element('tr', {}, element('th', {}, family), outcomesOf(report).map((outcome) => cell(report.results.filter((r) => r.family === family && r.outcome === outcome).length))))),
+    table(['family', ...columns], families.map((family) => element('tr', {}, element('th', {}, family), columns.map((column) => cell(tally(report.results.filter((r) => r.family === family), column)))))),
   );
 }
 

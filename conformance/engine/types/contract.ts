@@ -35,6 +35,12 @@ export interface RequirementInfo {
   reason?: string;
   /** Only a sandbox control plane reaches it. */
   via?: 'control-plane';
+  /**
+   * Where it comes from, when its level does not say: a sentence of spec/DECISIONS.md held at
+   * SHOULD (client-check's `client.*` rules) is still a decision, counted among the decisions.
+   * Default: `decision` at level DECISION, else `seed`.
+   */
+  origin?: 'seed' | 'decision';
 }
 
 /** A route of the contract, for naming the operation an exchange hit. */
