@@ -318,7 +318,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the tenant's orders
+         * @description The tenant's live orders as the integration API's Order, newest-changed first: by
+         *     `updatedAtUtc`, then `id`, descending. `sort=oldest` lists them oldest first, the
+         *     order feed's order. An archived order is left out, as the feed leaves it out; it is
+         *     still read by its id. `status` repeats to keep only those statuses. `nextCursor`,
+         *     null on the last page, is passed back as `after` with the same `sort`; a value the
+         *     server did not issue for this tenant's order list in that sort is 400
+         *     `audit.cursor.invalid` (D87).
+         */
+        get: operations["listOrders"];
         put?: never;
         /**
          * Take in an order
@@ -452,7 +462,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the tenant's trips
+         * @description The tenant's trips as the integration API's Trip, newest-changed first: by
+         *     `updatedAtUtc`, then `id`, descending. `sort=oldest` lists them oldest first, the trip
+         *     feed's order. `status` repeats to keep only those statuses. `nextCursor`, null on the
+         *     last page, is passed back as `after` with the same `sort`; a value the server did not
+         *     issue for this tenant's trip list in that sort is 400 `audit.cursor.invalid` (D87).
+         *     A trip's stops are read with `getTrip`.
+         */
+        get: operations["listTrips"];
         put?: never;
         /**
          * Build a trip from orders
@@ -1118,6 +1137,16 @@ export interface components {
                 status: string;
             }[];
         };
+        OrderListPage: {
+            items: integration["schemas"]["Order"][];
+            /** @description Pass back as `after`, with the same `sort`; null on the last page. */
+            nextCursor: string | null;
+        };
+        TripListPage: {
+            items: integration["schemas"]["Trip"][];
+            /** @description Pass back as `after`, with the same `sort`; null on the last page. */
+            nextCursor: string | null;
+        };
         RequestLogPage: {
             items: components["schemas"]["RequestLogSummary"][];
             /** @description Pass back as `after`; null on the last page. */
@@ -1555,6 +1584,16 @@ export interface components {
             };
         };
         /** @description A filter or paging parameter is refused. */
+        ListBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": integration["schemas"]["ValidationProblem"];
+            };
+        };
+        /** @description A filter or paging parameter is refused. */
         RequestLogBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1778,6 +1817,14 @@ export interface components {
          * @description Retired with cursor paging; any value is refused with 400 `audit.page.retired` (D40).
          */
         RetiredPage: components["schemas"]["RetiredPage"];
+        /** @description The `nextCursor` of the previous page, sent with the same `sort`. A value the server did not issue for this tenant's list in that sort is 400 `audit.cursor.invalid` (D87). */
+        ListAfter: string;
+        /** @description `newest` (the default): the item changed last comes first; `oldest`: the feed's order (D87). */
+        ListSort: "newest" | "oldest";
+        /** @description Repeat to keep only those statuses (`?status=New&status=Planned`); an unknown status is 400 `api.malformed_request`, field `status`. */
+        OrderListStatus: integration["schemas"]["OrderStatusName"][];
+        /** @description Repeat to keep only those trip statuses; an unknown status is 400 `api.malformed_request`, field `status`. */
+        TripListStatus: integration["schemas"]["TripStatus"][];
         /** @description The `nextCursor` of the previous page. A value the server did not issue for this tenant's log is 400 `audit.cursor.invalid` (D48). */
         RequestLogAfter: string;
         /** @description Keep only requests to this operation of the integration API. */
@@ -2402,6 +2449,50 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listOrders: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page, sent with the same `sort`. A value the server did not issue for this tenant's list in that sort is 400 `audit.cursor.invalid` (D87). */
+                after?: components["parameters"]["ListAfter"];
+                /** @description Page size; default 50, values above 100 are capped. */
+                limit?: components["parameters"]["HistoryLimit"];
+                /** @description Repeat to keep only those statuses (`?status=New&status=Planned`); an unknown status is 400 `api.malformed_request`, field `status`. */
+                status?: components["parameters"]["OrderListStatus"];
+                /** @description `newest` (the default): the item changed last comes first; `oldest`: the feed's order (D87). */
+                sort?: components["parameters"]["ListSort"];
+            };
+            header?: {
+                /** @description Optional request id, echoed on the answer (D23). */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The tenant's id. An unknown tenant is 404 `about:blank` (D30).
+                 * @example 8e4f2a6c-1b3d-4f5e-9a7b-c2d4e6f8a0b1
+                 */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the list. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderListPage"];
+                };
+            };
+            400: components["responses"]["ListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            417: components["responses"]["ExpectationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createOrder: {
         parameters: {
             query?: never;
@@ -2613,6 +2704,50 @@ export interface operations {
                 };
             };
             400: components["responses"]["HistoryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            417: components["responses"]["ExpectationFailed"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTrips: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page, sent with the same `sort`. A value the server did not issue for this tenant's list in that sort is 400 `audit.cursor.invalid` (D87). */
+                after?: components["parameters"]["ListAfter"];
+                /** @description Page size; default 50, values above 100 are capped. */
+                limit?: components["parameters"]["HistoryLimit"];
+                /** @description Repeat to keep only those trip statuses; an unknown status is 400 `api.malformed_request`, field `status`. */
+                status?: components["parameters"]["TripListStatus"];
+                /** @description `newest` (the default): the item changed last comes first; `oldest`: the feed's order (D87). */
+                sort?: components["parameters"]["ListSort"];
+            };
+            header?: {
+                /** @description Optional request id, echoed on the answer (D23). */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /**
+                 * @description The tenant's id. An unknown tenant is 404 `about:blank` (D30).
+                 * @example 8e4f2a6c-1b3d-4f5e-9a7b-c2d4e6f8a0b1
+                 */
+                tenantId: components["parameters"]["TenantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the list. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TripListPage"];
+                };
+            };
+            400: components["responses"]["ListBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             417: components["responses"]["ExpectationFailed"];
@@ -3342,5 +3477,6 @@ export const clockSettingModeValues: ReadonlyArray<FlattenedDeepRequired<compone
 export const stopStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StopStatus"]> = ["Open", "Completed", "Failed", "Cancelled", "Removed"];
 export const stopLineVocabularyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StopLine"]["vocabulary"]> = ["delivery", "collection"];
 export const stopOutcomeRequestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StopOutcomeRequest"]["status"]> = ["Completed", "Failed"];
+export const componentsParametersListSortValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["ListSort"]> = ["newest", "oldest"];
 export const componentsParametersRequestLogOperationValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["RequestLogOperation"]> = ["orderFeed", "tripFeed", "attachPayment", "cancelOrder", "archiveOrder", "whoami"];
 export const componentsParametersRequestLogStatusClassValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["RequestLogStatusClass"]> = ["2xx", "3xx", "4xx", "5xx"];

@@ -68,7 +68,7 @@ export function makeSandboxRouter(options: {
     ...makeDirectoryHandlers(store),
     ...makeOrderHandlers({ store, cursors: options.cursors }),
     importOrders: makeImportHandler(store),
-    ...makeTripHandlers(store),
+    ...makeTripHandlers({ store, cursors: options.cursors }),
     ...makeRequestLogHandlers({ log: options.requestLog ?? null, cursors: options.cursors }),
     ...makeFaultHandlers(store),
     ...makeClockHandlers(store),

@@ -6,8 +6,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FeedPosition } from '../store/feed-sql.ts';
 
-/** What a cursor pages: a feed, an order's history (the control plane's audit list, D40), or a tenant's request log (D48). */
-export type FeedName = 'orders' | 'trips' | 'history' | 'requests';
+/**
+ * What a cursor pages: a feed, an order's history (the control plane's audit list, D40), a
+ * tenant's request log (D48), or the control plane's order or trip list (D87).
+ */
+export type FeedName = 'orders' | 'trips' | 'history' | 'requests' | 'order-list' | 'trip-list';
 
 // requirement: D5
 /** Encodes and verifies the cursors of one server (one signing key). */

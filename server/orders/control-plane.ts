@@ -1,9 +1,10 @@
-/** Orders in the control plane: intake (D36), restore, mini-status (D35) and history (D40). */
+/** Orders in the control plane: the list (D87), intake (D36), restore, mini-status (D35) and history (D40). */
 import type { components } from '../../spec/sandbox-types.ts';
 import type { CursorCodec } from '../domain/cursor.ts';
 import type { OrderIntake } from './intake-rules.ts';
 import { refuse } from '../domain/refusal.ts';
 import type { Store } from '../store/index.ts';
+import { makeListHandler } from '../control-plane/lists.ts';
 import { bodyOf, type Handler, paramsOf, queryOf, sendJson } from '../control-plane/respond.ts';
 
 /** Page size of the history when `limit` is absent, and its cap. */
@@ -17,6 +18,7 @@ export function makeOrderHandlers(options: { store: Store; cursors: CursorCodec 
     (await store.orderDetail(tenantId, orderId)) ?? refuse('orders.notFound', `No order ${orderId} in the tenant.`);
 
   return {
+    listOrders: makeListHandler('order-list', { pages: { newest: store.orders.newestPage, oldest: store.orders.feedPage }, cursors, noun: 'order' }),
     async createOrder(_req, res) {
       const tenantId = paramsOf(res)['tenantId']!;
       sendJson(res, 201, await detail(tenantId, await store.intake.create(tenantId, bodyOf<OrderIntake>(res))));

@@ -1,4 +1,4 @@
-/** Orders: the order feed and the three writes of the integration interface. */
+/** Orders: the order feed, the control plane's list of them newest first, and the three writes of the integration interface. */
 import { canArchive, canCancel } from './rules.ts';
 import { greatest, portable } from '../store/dialect.ts';
 import { makeFeedPage, ORDER_JSON } from '../store/feed-sql.ts';
@@ -64,6 +64,14 @@ export function makeOrders(sql: Sql, tenants: Tenants) {
       select: portable`SELECT o.updated_at, o.id, o.status, ${ORDER_JSON} AS json FROM orders o
         WHERE o.tenant_id = ? AND o.archived_at IS NULL AND (o.updated_at, o.id) > (?, ?)`,
       orderBy: 'o.updated_at, o.id',
+      statusColumn: 'o.status',
+    }),
+    // requirement: D87
+    /** A page of the tenant's live orders newest-changed first, before a position (the control plane's list). */
+    newestPage: makeFeedPage(sql, {
+      select: portable`SELECT o.updated_at, o.id, o.status, ${ORDER_JSON} AS json FROM orders o
+        WHERE o.tenant_id = ? AND o.archived_at IS NULL AND (o.updated_at, o.id) < (?, ?)`,
+      orderBy: 'o.updated_at DESC, o.id DESC',
       statusColumn: 'o.status',
     }),
 

@@ -96,6 +96,14 @@ export function lowerBound(position: FeedPosition | null, since: string | null):
   return [since ?? '', ''];
 }
 
+/**
+ * Where a newest-first list starts (D87): above every stamp, as the keyset bound
+ * `(updated_at, id) < (?, ?)` reads it. Stamps are RFC 3339 text starting with a digit, and
+ * text compares byte by byte on both engines (PostgreSQL's columns are COLLATE "C"), so `~`
+ * sorts after all of them.
+ */
+export const ABOVE_EVERY_STAMP: FeedPosition = { updatedAt: '~', id: '' };
+
 /** What a feed page is asked for: after a position (or from `since`, inclusive), optionally by status. */
 export interface FeedQuery {
   position: FeedPosition | null;
@@ -110,7 +118,9 @@ export interface FeedQuery {
 /**
  * A feed's page function over `select` (which must yield `updated_at, id, status, json`, in that order, and end
  * in a WHERE clause with `tenant_id = ?` and `(updated_at, id) > (?, ?)`), the keyset
- * `orderBy` of its index, and the status column to filter on. One statement per page.
+ * `orderBy` of its index, and the status column to filter on. One statement per page. A
+ * newest-first list (D87) is the same with `< (?, ?)`, the index read backwards
+ * (`updated_at DESC, id DESC`), and its first page asked from `ABOVE_EVERY_STAMP`.
  *
  * The LIMIT is written into the statement's text, one statement per page size, not bound:
  * SQLite's planner reads a bound LIMIT's value, so binding one expires the statement and each

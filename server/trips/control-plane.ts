@@ -1,12 +1,15 @@
-/** Trips in the control plane: build, read, start, stop outcomes, complete, cancel (D41–D43). */
+/** Trips in the control plane: list (D87), build, read, start, stop outcomes, complete, cancel (D41–D43). */
 import type { components } from '../../spec/sandbox-types.ts';
+import type { CursorCodec } from '../domain/cursor.ts';
 import { refuse } from '../domain/refusal.ts';
 import type { Store } from '../store/index.ts';
 import type { StopOutcomeInput } from './life.ts';
+import { makeListHandler } from '../control-plane/lists.ts';
 import { bodyOf, type Handler, paramsOf, sendJson } from '../control-plane/respond.ts';
 
-/** Handlers of the trip operations; each answers the trip with its stops. */
-export function makeTripHandlers(store: Store): Record<string, Handler> {
+/** Handlers of the trip operations: the list, and the moves, each of which answers the trip with its stops. */
+export function makeTripHandlers(options: { store: Store; cursors: CursorCodec }): Record<string, Handler> {
+  const { store, cursors } = options;
   const { tripLife } = store;
   const target = (res: Parameters<Handler>[1]) => ({ tenantId: paramsOf(res)['tenantId']!, tripId: paramsOf(res)['tripId']! });
   const answerTrip = async (res: Parameters<Handler>[1], status: number, tenantId: string, tripId: string) =>
@@ -21,6 +24,7 @@ export function makeTripHandlers(store: Store): Record<string, Handler> {
     };
 
   return {
+    listTrips: makeListHandler('trip-list', { pages: { newest: store.trips.newestPage, oldest: store.trips.feedPage }, cursors, noun: 'trip' }),
     async buildTrip(_req, res) {
       const tenantId = paramsOf(res)['tenantId']!;
       const tripId = await tripLife.build(tenantId, bodyOf<components['schemas']['TripBuild']>(res));
