@@ -341,6 +341,12 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
     failsStrict: ['sandbox.requests'],
     proxy: () => editJson((request, answer) => answer.status === 200 && request.method === 'GET' && /\/requests$/.test(pathOf(request)), (page) => ({ ...page, items: ((page['items'] as JsonObject[] | undefined) ?? []).filter((entry) => entry['status'] !== 401) })),
   },
+  // D87 the other way: the control plane lists a tenant's trips in the feed's order whatever `sort` asks.
+  'the trip list oldest first, sort ignored': {
+    decides: ['D87'],
+    failsStrict: ['sandbox.trips.list'],
+    proxy: () => ({ request: (request) => (request.method === 'GET' && /^\/sandbox\/v1\/tenants\/[^/]+\/trips$/.test(pathOf(request)) ? { ...request, ...withQuery(request, (query) => query.set('sort', 'oldest')) } : request) }),
+  },
   'a 401 without WWW-Authenticate': { decides: ['D3'], failsStrict: ['auth.problem.unauthorized', 'discovery.responses.decided'], proxy: () => dropHeader('www-authenticate', (request, answer) => is.integration(request) && answer.status === 401) },
   'an unknown status filter refused with the field in detail only': {
     decides: ['D9'],

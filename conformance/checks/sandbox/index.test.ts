@@ -9,7 +9,7 @@ import { sandboxChecks } from './index.ts';
 
 /**
  * The codes each check produces: every `reach: sandbox` code once, and tenants.tenant.archived.
- * The checks of decisions on the plane (D30, D31, D34, D35, D39, D43, D48) own none: the codes
+ * The checks of decisions on the plane (D30, D31, D34, D35, D39, D43, D48, D87) own none: the codes
  * they meet are owned by the checks of the rules that name them.
  */
 const owners: Record<string, string[]> = {
@@ -20,6 +20,8 @@ const owners: Record<string, string[]> = {
   'sandbox.tags.decided': [],
   'sandbox.ministatuses.decided': [],
   'sandbox.trips.cancel': [],
+  'sandbox.orders.list': [],
+  'sandbox.trips.list': [],
   'sandbox.tenants': ['tenants.country.required', 'tenants.country.invalid', 'tenants.lifecycle.state.invalid'],
   'sandbox.tenants.skills': ['tenants.skills.value.invalid', 'tenants.skills.duplicate', 'tenants.skills.too_many'],
   'sandbox.apikeys': ['apikeys.name_required', 'apikeys.invalid_scope', 'apikeys.invalid_rate_limit', 'apikeys.not_found', 'apikeys.already_revoked'],
@@ -59,7 +61,7 @@ const owners: Record<string, string[]> = {
 };
 const ownedCodes = Object.entries(owners).flatMap(([id, codes]) => codes.map((code) => [code, id] as const));
 /** Decision checks that meet an owned code too, and so fail with its owner when it is answered wrongly. */
-const alsoMeeting: Record<string, string[]> = { 'tenants.tenant.archived': ['sandbox.tenants.lifecycle'] };
+const alsoMeeting: Record<string, string[]> = { 'tenants.tenant.archived': ['sandbox.tenants.lifecycle'], 'audit.cursor.invalid': ['sandbox.orders.list', 'sandbox.trips.list'] };
 /** The checks that expect no field in any 400 they meet. */
 const withoutFieldRules = ['sandbox.access', 'sandbox.profiles', 'sandbox.requests', 'sandbox.tenants.lifecycle', 'sandbox.tags.decided', 'sandbox.trips.cancel', 'sandbox.tenant.archived', 'sandbox.tenant.archived.reads'];
 const checkById = new Map(sandboxChecks.map((check) => [check.id, check]));
@@ -190,6 +192,22 @@ describe('sandbox checks against broken targets', () => {
 
   it('fail every check with a field rule when the control plane drops errors from its 400s', async () => {
     expect(failedIn(await runBroken(withoutErrors(null)))).toEqual(sandboxChecks.map((check) => check.id).filter((id) => !withoutFieldRules.includes(id)));
+  });
+
+  it('fail sandbox.orders.list and sandbox.trips.list alone when the lists ignore status', async () => {
+    const run = await runBroken((answer, request, resend) => {
+      const url = new URL(request.url, 'http://proxy');
+      if (request.method !== 'GET' || answer.status !== 200 || !/^\/sandbox\/v1\/tenants\/[^/]+\/(orders|trips)$/.test(url.pathname) || !url.searchParams.has('status')) return answer;
+      url.searchParams.delete('status');
+      return resend({ url: `${url.pathname}${url.search}` });
+    });
+    expect(failedIn(run)).toEqual(['sandbox.orders.list', 'sandbox.trips.list']);
+    expect(run.results.filter((result) => result.outcome === 'fail').flatMap((result) => result.findings.map((found) => found.message))).toEqual([
+      'the order list by the status New, read 2 a page',
+      'the order list by the statuses Planned and Cancelled, read 2 a page',
+      'the trip list by the status Confirmed, read 2 a page',
+      'the trip list by the statuses InProgress and Cancelled, read 2 a page',
+    ]);
   });
 
   it('fail sandbox.tenant.archived.reads alone when an archived tenant\'s key no longer reads', async () => {
