@@ -99,7 +99,8 @@ export function SelectField(props: SelectFieldProps) {
 
 /**
  * A failed call: title, status, the catalog code (the problem type) and detail, and the
- * field errors no field of the form shows (`shownFields`).
+ * field errors no field of the form shows (`shownFields`). A type `about:blank` says only
+ * that the status says it all (RFC 9457 §4.2.1), so it is not shown.
  */
 export function ProblemNotice({ problem, shownFields = [] }: { problem: Problem | null; shownFields?: string[] }) {
   if (!problem) return null;
@@ -109,7 +110,8 @@ export function ProblemNotice({ problem, shownFields = [] }: { problem: Problem 
     <div class="problem" role="alert">
       <p class="problem-title">
         <strong>{problem.title}</strong>
-        {problem.status ? <span> ({problem.status})</span> : null} <code class="problem-type">{problem.type}</code>
+        {problem.status ? <span> ({problem.status})</span> : null}
+        {problem.type === 'about:blank' ? null : <> <code class="problem-type">{problem.type}</code></>}
       </p>
       {problem.detail ? <p>{problem.detail}</p> : null}
       {rest.length ? (

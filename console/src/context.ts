@@ -1,10 +1,7 @@
 /** What every view shares: the control-plane client, the tenant, the keys made in this tab. */
 import { createContext } from 'preact';
 import type { ControlPlane, Problem } from './api.ts';
-import type { CreatedApiKey, Order, Tenant } from './types.ts';
-
-/** An order this tab has seen, with its tenant. */
-export type RecentOrder = Order & { tenantId: string };
+import type { CreatedApiKey, Tenant } from './types.ts';
 
 export interface ConsoleState {
   api: ControlPlane;
@@ -18,11 +15,6 @@ export interface ConsoleState {
   /** Keys created in this tab, with their secrets: held in memory only, gone on reload. */
   secrets: CreatedApiKey[];
   rememberKey: (key: CreatedApiKey) => void;
-  /** Orders created, imported or opened in this tab, newest first. */
-  recentOrders: RecentOrder[];
-  rememberOrders: (orders: Order[]) => void;
-  recentTrips: string[];
-  rememberTrip: (tripId: string) => void;
   announce: (message: string) => void;
   /** Opens the view at `hash` as an action's result, keeping the notice the action made (moving by hand clears it). */
   openResult: (hash: string) => void;

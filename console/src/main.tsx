@@ -3,9 +3,9 @@ import '../app.css';
 import { type FunctionComponent, render } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiProblem, controlPlane, type Problem } from './api.ts';
-import { ConsoleContext, type ConsoleState, type RecentOrder } from './context.ts';
+import { ConsoleContext, type ConsoleState } from './context.ts';
 import { clearSession, storedTenant, storedToken, storeTenant, storeToken, takeTokenFromAddress } from './session.ts';
-import type { CreatedApiKey, Order, Tenant } from './types.ts';
+import type { CreatedApiKey, Tenant } from './types.ts';
 import { FeedView } from './views/feed.tsx';
 import { KeysView } from './views/keys.tsx';
 import { OrdersView } from './views/orders.tsx';
@@ -63,8 +63,6 @@ function App() {
   const [tenants, setTenants] = useState<Tenant[]>([]);
   const [tenantId, setTenantId] = useState<string | null>(storedTenant());
   const [secrets, setSecrets] = useState<CreatedApiKey[]>([]);
-  const [recentOrders, setRecentOrders] = useState<RecentOrder[]>([]);
-  const [recentTrips, setRecentTrips] = useState<string[]>([]);
   const [where, setWhere] = useState(route());
   const [message, setMessage] = useState('');
   const main = useRef<HTMLElement>(null);
@@ -85,7 +83,10 @@ function App() {
       if (!keepNotice.current) clearNotice();
       keepNotice.current = false;
       setWhere(route());
-      main.current?.focus();
+      // The new view starts at the top, the header in sight: focus alone would scroll the header
+      // away on a phone, where it takes a good part of the screen.
+      main.current?.focus({ preventScroll: true });
+      scrollTo({ top: 0 });
     };
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
@@ -97,8 +98,6 @@ function App() {
     setToken(null);
     setTenants([]);
     setSecrets([]);
-    setRecentOrders([]);
-    setRecentTrips([]);
     setTenantId(null);
     setSignInProblem(problem);
   }, []);
@@ -142,13 +141,6 @@ function App() {
     },
     secrets,
     rememberKey: (key) => setSecrets((keys) => [...keys, key]),
-    recentOrders,
-    rememberOrders: (orders) => {
-      const seen = orders.map((o) => ({ ...o, tenantId: tenantId ?? '' }));
-      setRecentOrders((known) => [...seen, ...known.filter((o) => !seen.some((n) => n.id === o.id))].slice(0, 200));
-    },
-    recentTrips,
-    rememberTrip: (tripId) => setRecentTrips((known) => [tripId, ...known.filter((t) => t !== tripId)]),
     showArchived,
     setShowArchived,
     announce: (text) => {
@@ -180,7 +172,7 @@ function App() {
         </nav>
         <div class="tenant-pick">
           <label for="tenant-pick">Tenant</label>
-          <select id="tenant-pick" value={tenantId ?? ''} onChange={(event) => state.chooseTenant(event.currentTarget.value || null)}>
+          <select id="tenant-pick" value={tenantId ?? ''} title={state.tenant ? `${state.tenant.name} (${state.tenant.state})` : undefined} onChange={(event) => state.chooseTenant(event.currentTarget.value || null)}>
             <option value="">— choose —</option>
             {shownTenants(tenants, showArchived, tenantId).map((t) => <option key={t.id} value={t.id}>{t.name} ({t.state})</option>)}
           </select>

@@ -4,6 +4,7 @@
  * changes the simulation made in the skipped time.
  */
 import { useContext, useEffect, useState } from 'preact/hooks';
+import { counted } from '../../cli/counted.ts';
 import { seg } from './api.ts';
 import { ProblemNotice, TextField, useAction } from './components.tsx';
 import { ConsoleContext } from './context.ts';
@@ -97,7 +98,7 @@ export function AdvanceControls({ onAdvanced }: { onAdvanced: (answer: ClockAdva
       <ProblemNotice problem={problem} shownFields={['by']} />
       {last ? (
         <p class="result" role="status">
-          Advanced by <code>{last.by}</code> to <strong>{clockText(Date.parse(last.answer.clock.nowUtc))}</strong>: the simulation made <strong>{last.answer.changes}</strong> {last.answer.changes === 1 ? 'change' : 'changes'}.
+          Advanced by <code>{last.by}</code> to <strong>{clockText(Date.parse(last.answer.clock.nowUtc))}</strong>: the simulation made <strong>{counted(last.answer.changes, 'change')}</strong>.
         </p>
       ) : null}
     </div>

@@ -61,7 +61,7 @@ describe.skipIf(SKIP)('signing in to the console', () => {
 
   it('keeps a refused link token nowhere, takes it out of the address, and says a link is good for one start', async () => {
     const { page, complaints } = await openConsole(browser, sandbox, { path: link('wba_token-of-an-earlier-start') });
-    await page.getByText('The sandbox refused this token.').waitFor();
+    await page.getByText('Wrong admin token: the sandbox refused it.').waitFor();
     expect(page.url()).toBe(`${sandbox.url}/console`);
     expect(await page.evaluate('sessionStorage.length')).toBe(0);
     const refusal = page.locator('.sign-in-refused');

@@ -2,7 +2,7 @@
  * The console in a real browser (Debian's Chromium through playwright-core), driven as a
  * person would against an in-memory sandbox: a wrong token refused with the server's words;
  * sign-in; a tenant (after a field error shown beside its field), a key whose secret shows
- * once, its notice gone with the view; two orders, listed with the new key the picker took; a
+ * once, its notice gone with the view; two orders, listed newest first by the control plane; a
  * trip planned from them, started, one stop delivered and one failed (after the catalog's
  * reason error beside its field), completed, its stops numbered from 1, naming their orders
  * by external id and their outcomes in words, as the order's history does; both end statuses
@@ -42,12 +42,14 @@ afterAll(async () => {
 const openConsole = (options: { bypassCSP?: boolean } = {}) => openOn(browser, sandbox, options);
 
 describe.skipIf(SKIP)('the console in Chromium', () => {
-  it('refuses a wrong token with the server\'s words and keeps nothing', async () => {
+  it('refuses a wrong token in words, "wrong admin token" and the server\'s own, and keeps nothing', async () => {
     const { page, complaints } = await openConsole();
     await page.getByLabel('Admin token').fill('wba_not-the-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByText('The sandbox refused this token.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Wrong admin token: the sandbox refused it.').isVisible()).toBe(true);
     expect(await page.getByRole('alert').textContent()).toContain('The admin token is not valid.');
+    // The 401's type, about:blank, says nothing the status does not: it is not shown.
+    expect(await page.locator('body').textContent()).not.toContain('about:blank');
     expect(await page.evaluate('sessionStorage.length')).toBe(0);
     await shot(page, 'sign-in');
     expect(complaints).toEqual([]);
@@ -101,12 +103,12 @@ describe.skipIf(SKIP)('the console in Chromium', () => {
       await page.getByLabel('External id', { exact: true }).fill(externalId);
       await page.getByLabel('Quantity').fill(quantity);
       await page.getByRole('button', { name: 'Create order' }).click();
-      await page.getByRole('table', { name: 'Orders created or opened in this tab' }).getByRole('link', { name: externalId }).waitFor();
+      await page.getByRole('table', { name: 'Orders, newest changed first' }).getByRole('link', { name: externalId }).waitFor();
     }
-    await expect.poll(() => page.getByLabel('API key made in this tab').locator('option:checked').textContent()).toMatch(/^feeds \(/);
-    await page.getByRole('table', { name: 'Orders from the feed' }).getByRole('link', { name: 'SHOP-2' }).waitFor();
+    // The control plane's list, newest first: the order made last on top.
+    expect(await page.getByRole('table', { name: 'Orders, newest changed first' }).locator('tbody th').allTextContents()).toEqual(['SHOP-2', 'SHOP-1']);
     await shot(page, 'orders');
-    await page.getByRole('table', { name: 'Orders from the feed' }).getByRole('link', { name: 'SHOP-1' }).click();
+    await page.getByRole('table', { name: 'Orders, newest changed first' }).getByRole('link', { name: 'SHOP-1' }).click();
     await page.getByRole('heading', { name: 'Order SHOP-1' }).waitFor();
     await expect.poll(() => page.locator('ol.history li').first().textContent()).toMatch(/Created in New$/);
     expect(await page.getByRole('table', { name: 'Lines' }).locator('tbody td').first().textContent()).toBe('1');
@@ -318,7 +320,7 @@ describe.skipIf(SKIP)('the console in Chromium', () => {
     await page.locator('dl.facts').getByText('Running').waitFor();
     expect(await page.locator('dl.facts').textContent()).toContain('2 changes per minute');
     await page.getByRole('button', { name: '+1 h' }).click();
-    const made = Number((await page.locator('p.result strong').nth(1).textContent({ timeout: 10_000 }))!);
+    const made = Number.parseInt((await page.locator('p.result strong').nth(1).textContent({ timeout: 10_000 }))!, 10);
     expect(made).toBeGreaterThan(0);
     await expect.poll(() => page.locator('dl.facts').textContent()).toContain(`Changes so far${made}`);
     await shot(page, 'simulation');
@@ -356,7 +358,7 @@ describe.skipIf(SKIP)('the console in Chromium', () => {
     await check('sign-in');
     await page.getByLabel('Admin token').fill('wba_not-the-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText('The sandbox refused this token.').waitFor();
+    await page.getByText('Wrong admin token: the sandbox refused it.').waitFor();
     await check('sign-in refused');
     await page.getByLabel('Admin token').fill(TEST_ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -4,6 +4,7 @@
  * after a confirmation.
  */
 import { useContext, useEffect, useState } from 'preact/hooks';
+import { counted } from '../../../cli/counted.ts';
 import { seg } from '../api.ts';
 import { Panel, ProblemNotice, useAction, useTenantItems, When } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
@@ -83,7 +84,7 @@ export function FaultsView(_: { param: string }) {
   if (!tenant) return <NeedTenant />;
   const deleteOne = (rule: FaultRule, n: number) => remove.run(() => api.del(`${path}/${seg(rule.id)}`), () => `Rule ${n} deleted.`).then(load);
   const deleteAll = () => {
-    if (confirm(`Delete all ${rules.length} fault rules of ${tenant.name}? Its calls are answered as usual from then on.`)) {
+    if (confirm(`Delete all fault rules of ${tenant.name} (${counted(rules.length, 'rule')})? Its calls are answered as usual from then on.`)) {
       void remove.run(() => api.del(path), () => 'Every fault rule deleted.').then(load);
     }
   };

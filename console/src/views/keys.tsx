@@ -9,7 +9,7 @@ import { NeedTenant } from './need-tenant.tsx';
 function SecretOnce({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
   return (
     <div class="secret" role="region" aria-label="The new key's secret">
-      <p><strong>Key {created.name} created.</strong> Its secret is shown this once; only its hash is stored. This tab remembers it until it closes, for the feed and orders views.</p>
+      <p><strong>Key {created.name} created.</strong> Its secret is shown this once; only its hash is stored. This tab remembers it until it closes, for the feed view.</p>
       <p class="secret-line"><code id="new-key-secret">{created.secret}</code> <CopyButton text={created.secret} label="Copy secret" /></p>
       <button type="button" class="secondary" onClick={onDone}>I have copied it</button>
     </div>
@@ -83,18 +83,18 @@ export function KeysView(_: { param: string }) {
         <ProblemNotice problem={list.problem ?? revoke.problem} />
         {keys.length === 0 ? <p class="empty">No keys yet.</p> : (
           <div class="table-wrap">
-            <table>
+            <table class="stack">
               <caption class="sr-only">Keys</caption>
               <thead><tr><th scope="col">Name</th><th scope="col">Id</th><th scope="col">Scopes</th><th scope="col">Per minute</th><th scope="col">Created</th><th scope="col">Revoked</th><th scope="col">Actions</th></tr></thead>
               <tbody>
                 {keys.map((key) => (
                   <tr key={key.id}>
                     <th scope="row">{key.name}</th>
-                    <td class="mono nowrap">{key.id}</td>
-                    <td>{key.scopes.join(', ') || <span class="muted">none</span>}</td>
-                    <td>{key.rateLimitPerMinute}</td>
-                    <td><When utc={key.createdAtUtc} /></td>
-                    <td><When utc={key.revokedAtUtc} /></td>
+                    <td class="mono nowrap" data-label="Id">{key.id}</td>
+                    <td data-label="Scopes">{key.scopes.join(', ') || <span class="muted">none</span>}</td>
+                    <td data-label="Per minute">{key.rateLimitPerMinute}</td>
+                    <td data-label="Created"><When utc={key.createdAtUtc} /></td>
+                    <td data-label="Revoked"><When utc={key.revokedAtUtc} /></td>
                     <td class="actions">
                       {key.revokedAtUtc ? <span class="muted">Revoked</span> : (
                         <button type="button" class="danger" disabled={revoke.busy} aria-label={`Revoke ${key.name}`}

@@ -23,7 +23,7 @@ const newLine = (): LineDraft => ({ warehouseId: SAMPLE_WAREHOUSE, productId: SA
 
 /** The form taking in one order; `onCreated` hears of each order it made. */
 export function OrderCreateForm({ onCreated }: { onCreated?: () => void }) {
-  const { api, tenant, rememberOrders } = useContext(ConsoleContext);
+  const { api, tenant } = useContext(ConsoleContext);
   const [tags] = useTenantItems<Tag>('/tags');
   const [externalId, setExternalId] = useState('');
   const [type, setType] = useState('Delivery');
@@ -47,7 +47,6 @@ export function OrderCreateForm({ onCreated }: { onCreated?: () => void }) {
       };
       const order = await run(() => api.post<OrderDetail>(`/tenants/${seg(tenant.id)}/orders`, body), (o) => `Order ${o.externalId} created in status ${o.status}.`);
       if (order) {
-        rememberOrders([order]);
         onCreated?.();
         setExternalId('');
         setCustomId('');
@@ -103,7 +102,7 @@ const SAMPLE_IMPORT = JSON.stringify({
 
 /** The form importing JSON rows of orders; `onCreated` hears of each import that made some. */
 export function OrderImportForm({ onCreated }: { onCreated?: () => void }) {
-  const { api, tenant, rememberOrders } = useContext(ConsoleContext);
+  const { api, tenant } = useContext(ConsoleContext);
   const [text, setText] = useState(SAMPLE_IMPORT);
   const [result, setResult] = useState<ImportResult | null>(null);
   const { busy, problem, setProblem, run } = useAction();
@@ -122,9 +121,7 @@ export function OrderImportForm({ onCreated }: { onCreated?: () => void }) {
       const answer = await run(() => api.post<ImportResult>(`/tenants/${seg(tenant.id)}/order-imports`, body), (r) => `Import: ${r.created} created, ${r.failed} refused.`);
       if (answer) {
         setResult(answer);
-        const created = await Promise.all(answer.rows.filter((r) => r.orderId).slice(0, 50).map((r) => api.get<OrderDetail>(`/tenants/${seg(tenant.id)}/orders/${seg(r.orderId!)}`)));
-        rememberOrders(created);
-        if (created.length) onCreated?.();
+        if (answer.created > 0) onCreated?.();
       }
     }}>
       <TextField label="Rows (JSON)" name="rows" value={text} onValue={setText} problem={problem} multiline rows={8} hint='{"rows": [order intake, …]}, at most 1000 rows' />

@@ -76,11 +76,11 @@ function MiniStatusForm({ order, onChanged }: { order: OrderDetail; onChanged: (
 
 /** The detail of the order `orderId` of the chosen tenant. */
 export function OrderDetailView({ orderId }: { orderId: string }) {
-  const { api, tenant, rememberOrders } = useContext(ConsoleContext);
+  const { api, tenant } = useContext(ConsoleContext);
   const [order, setOrder] = useState<OrderDetail | null>(null);
   const { problem, run } = useAction();
   useEffect(() => {
-    if (tenant) run(() => api.get<OrderDetail>(`/tenants/${seg(tenant.id)}/orders/${seg(orderId)}`)).then((o) => o && (setOrder(o), rememberOrders([o])));
+    if (tenant) run(() => api.get<OrderDetail>(`/tenants/${seg(tenant.id)}/orders/${seg(orderId)}`)).then((o) => o && setOrder(o));
   }, [orderId, tenant?.id]);
   return (
     <>

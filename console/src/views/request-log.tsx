@@ -6,6 +6,7 @@
  * these endpoints answers 404 and the view says the log is not available.
  */
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { counted } from '../../../cli/counted.ts';
 import { type Problem, seg } from '../api.ts';
 import { CopyButton, Panel, ProblemNotice, SelectField, TextField, useAction, useTenantItems, When } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
@@ -67,7 +68,7 @@ function BodyPane({ title, head, body }: { title: string; head: string; body: Lo
     <section class="pane" aria-label={title}>
       <h3>{title}</h3>
       <p class="mono">{head}</p>
-      <p class="muted">{body.contentType ?? 'no Content-Type'} · {body.bytes} bytes{body.truncated ? ' · cut at 16 KiB' : ''}</p>
+      <p class="muted">{body.contentType ?? 'no Content-Type'} · {counted(body.bytes, 'byte')}{body.truncated ? ' · cut at 16 KiB' : ''}</p>
       <pre tabIndex={0}>{shown(body)}</pre>
     </section>
   );

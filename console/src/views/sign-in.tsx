@@ -26,7 +26,7 @@ export function SignIn({ onSignIn, problem, linking, linkRefused }: { onSignIn: 
       </form>
       {problem ? (
         <div class="sign-in-refused">
-          <p><strong>{problem.status === 401 || problem.status === 403 ? 'The sandbox refused this token.' : 'Signing in failed.'}</strong></p>
+          <p><strong>{problem.status === 401 || problem.status === 403 ? 'Wrong admin token: the sandbox refused it.' : 'Signing in failed.'}</strong></p>
           {linkRefused ? <p>The token came from a sign-in link: a sandbox makes a new token at every start unless <code>WAYBILL_ADMIN_TOKEN</code> fixes it, so use the link of its latest banner.</p> : null}
           <ProblemNotice problem={problem} />
         </div>

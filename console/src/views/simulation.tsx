@@ -4,6 +4,7 @@
  * and the tenant's clock beside it, since the clock is what makes it move.
  */
 import { useContext, useEffect, useState } from 'preact/hooks';
+import { counted } from '../../../cli/counted.ts';
 import { seg } from '../api.ts';
 import { numberOr, Panel, ProblemNotice, TextField, useAction, When } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
@@ -19,7 +20,7 @@ function SimulationFacts({ simulation }: { simulation: Simulation }) {
   return (
     <dl class="facts">
       <dt>State</dt><dd><span class={`status status-${simulation.running ? 'active' : 'stopped'}`}>{simulation.running ? 'Running' : 'Stopped'}</span></dd>
-      <dt>Pace</dt><dd>{simulation.changesPerMinute === null ? <span class="muted">never started</span> : `${simulation.changesPerMinute} changes per minute of tenant time, on average`}</dd>
+      <dt>Pace</dt><dd>{simulation.changesPerMinute === null ? <span class="muted">never started</span> : `${counted(simulation.changesPerMinute, 'change')} per minute of tenant time, on average`}</dd>
       <dt>Seed</dt><dd class="mono">{simulation.seed ?? '—'}</dd>
       <dt>Unknown statuses</dt><dd>{simulation.unknownStatuses ? 'on: some orders pass through OnHold, a status the contract does not list (D54)' : 'off'}</dd>
       <dt>Started</dt><dd><When utc={simulation.startedAtUtc} /> {simulation.startedAtUtc ? <span class="muted">tenant time</span> : null}</dd>
@@ -41,7 +42,7 @@ function SimulationForm({ simulation, onAnswer }: { simulation: Simulation; onAn
     <form onSubmit={async (event) => {
       event.preventDefault();
       const body = { changesPerMinute: numberOr(pace), seed: seed.trim() === '' ? undefined : numberOr(seed), unknownStatuses };
-      const answer = await run(() => api.put<Simulation>(`/tenants/${seg(tenant.id)}/simulation`, body), (s) => `The simulation runs at ${s.changesPerMinute} changes per minute, seed ${s.seed}.`);
+      const answer = await run(() => api.put<Simulation>(`/tenants/${seg(tenant.id)}/simulation`, body), (s) => `The simulation runs at ${counted(s.changesPerMinute ?? 0, 'change')} per minute, seed ${s.seed}.`);
       if (answer) onAnswer(answer);
     }}>
       <div class="row">

@@ -54,17 +54,17 @@ function TenantTable({ tenants }: { tenants: Tenant[] }) {
     <>
       <ProblemNotice problem={problem} />
       <div class="table-wrap">
-        <table>
+        <table class="stack">
           <caption class="sr-only">Tenants</caption>
           <thead><tr><th scope="col">Name</th><th scope="col">Country</th><th scope="col">State</th><th scope="col">Skills</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
           <tbody>
             {tenants.map((t) => (
               <tr key={t.id} class={current?.id === t.id ? 'selected' : undefined}>
                 <th scope="row">{t.name}<div class="muted mono nowrap">{t.id}</div></th>
-                <td>{t.country}</td>
-                <td><Status value={t.state} /></td>
-                <td>{t.skills.join(', ') || <span class="muted">—</span>}</td>
-                <td><When utc={t.createdAtUtc} /></td>
+                <td data-label="Country">{t.country}</td>
+                <td data-label="State"><Status value={t.state} /></td>
+                <td data-label="Skills">{t.skills.join(', ') || <span class="muted">—</span>}</td>
+                <td data-label="Created"><When utc={t.createdAtUtc} /></td>
                 <td class="actions">
                   {current?.id === t.id ? <span class="muted">Working with it</span> : <button type="button" class="secondary" onClick={() => chooseTenant(t.id)} aria-label={`Work with it: ${t.name}`}>Work with it</button>}
                   {t.state === 'Active' ? <button type="button" class="secondary" disabled={busy} onClick={() => move(t, 'suspend')} aria-label={`Suspend ${t.name}`}>Suspend</button> : null}

@@ -99,7 +99,7 @@ function StopCard({ trip, stop, order, onDone }: { trip: TripDetail; stop: Stop;
 
 /** The detail of the trip `tripId` of the chosen tenant. */
 export function TripDetailView({ tripId }: { tripId: string }) {
-  const { api, tenant, rememberTrip, rememberOrders } = useContext(ConsoleContext);
+  const { api, tenant } = useContext(ConsoleContext);
   const [trip, setTrip] = useState<TripDetail | null>(null);
   const [orders, setOrders] = useState<Record<string, OrderDetail>>({});
   const [cancelReason, setCancelReason] = useState('');
@@ -108,11 +108,9 @@ export function TripDetailView({ tripId }: { tripId: string }) {
   const base = tenant ? `/tenants/${seg(tenant.id)}/trips/${seg(tripId)}` : '';
   const show = async (changed: TripDetail) => {
     setTrip(changed);
-    rememberTrip(changed.id);
     if (!tenant) return;
     const read = await Promise.all(changed.stops.map((s) => api.get<OrderDetail>(`/tenants/${seg(tenant.id)}/orders/${seg(s.orderId)}`)));
     setOrders(Object.fromEntries(read.map((o) => [o.id, o])));
-    rememberOrders(read);
   };
   useEffect(() => {
     if (tenant) load.run(() => api.get<TripDetail>(base)).then((t) => t && show(t));

@@ -1,30 +1,38 @@
-/** Trips: plan one from orders, open one, and its detail with start, stop outcomes, complete and cancel. */
+/**
+ * Trips of the chosen tenant: the control plane's list (D87), newest changed first unless
+ * flipped, by status, each opening its detail; planning one from the tenant's New and
+ * InPlanning orders; opening one by id.
+ */
 import { useContext, useId, useState } from 'preact/hooks';
+import { counted } from '../../../cli/counted.ts';
 import { errorsFor, seg } from '../api.ts';
-import { FieldErrors, Panel, ProblemNotice, TextField, useAction } from '../components.tsx';
+import { FieldErrors, Panel, ProblemNotice, SelectField, Status, TextField, useAction, When } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
-import type { OrderDetail, TripDetail } from '../types.ts';
+import { type Sort, SortHeader, SortToggle, sortWords, usePagedList } from '../paged-list.tsx';
+import { type Order, type Trip, type TripDetail, TRIP_STATUSES } from '../types.ts';
 import { NeedTenant } from './need-tenant.tsx';
 import { TripDetailView } from './trip-detail.tsx';
 
+/** The statuses of an order a trip may be planned from (D41). */
+const PLANNABLE = ['New', 'InPlanning'] as const;
+/** How many plannable orders the form offers: the ones changed last. */
+const OFFERED = 100;
+
 function TripPlanForm() {
-  const { api, tenant, recentOrders, rememberTrip, rememberOrders, openResult } = useContext(ConsoleContext);
+  const { api, tenant, openResult } = useContext(ConsoleContext);
   const [picked, setPicked] = useState<string[]>([]);
   const [more, setMore] = useState('');
   const { busy, problem, run } = useAction();
+  const plannable = usePagedList<Order>(tenant ? `/tenants/${seg(tenant.id)}/orders` : null, { statuses: PLANNABLE, sort: 'newest', limit: OFFERED });
   const id = useId();
   if (!tenant) return null;
-  const plannable = recentOrders.filter((o) => o.tenantId === tenant.id && (o.status === 'New' || o.status === 'InPlanning'));
   const pickErrors = errorsFor(problem, 'orderIds');
   return (
     <form onSubmit={async (event) => {
       event.preventDefault();
       const orderIds = [...picked, ...more.split(/[\s,]+/).filter(Boolean)];
-      const trip = await run(() => api.post<TripDetail>(`/tenants/${seg(tenant.id)}/trips`, { orderIds }), (t) => `Trip ${t.shortId} planned with ${t.stops.length} stops; it is ${t.status}.`);
+      const trip = await run(() => api.post<TripDetail>(`/tenants/${seg(tenant.id)}/trips`, { orderIds }), (t) => `Trip ${t.shortId} planned with ${counted(t.stops.length, 'stop')}; it is ${t.status}.`);
       if (trip) {
-        rememberTrip(trip.id);
-        const orders = await Promise.all(trip.stops.map((s) => api.get<OrderDetail>(`/tenants/${seg(tenant.id)}/orders/${seg(s.orderId)}`)));
-        rememberOrders(orders);
         setPicked([]);
         setMore('');
         openResult(`#trips/${trip.id}`);
@@ -32,12 +40,14 @@ function TripPlanForm() {
     }}>
       <fieldset class={`field${pickErrors.length ? ' invalid' : ''}`} aria-describedby={pickErrors.length ? `${id}-errors` : undefined}>
         <legend>Orders, one stop each, in the order picked</legend>
-        {plannable.length === 0 ? <p class="hint">No New or InPlanning order seen in this tab: create or list some in Orders, or give ids below.</p> : plannable.map((o) => (
+        {plannable.items.length === 0 ? <p class="hint">{plannable.busy ? 'Reading the New and InPlanning orders…' : 'No New or InPlanning order: create some in Orders, or give ids below.'}</p> : plannable.items.map((o) => (
           <label class="check" key={o.id}>
             <input type="checkbox" checked={picked.includes(o.id)} onChange={(event) => setPicked((now) => (event.currentTarget.checked ? [...now, o.id] : now.filter((p) => p !== o.id)))} />
             {o.externalId ?? o.shortId} <span class="muted">({o.status}, {o.type})</span>
           </label>
         ))}
+        {plannable.more ? <p class="hint">The {OFFERED} changed last; give others by id below.</p> : null}
+        <ProblemNotice problem={plannable.problem} />
         <FieldErrors id={`${id}-errors`} errors={pickErrors} />
       </fieldset>
       <TextField label="More order ids" name="moreOrderIds" value={more} onValue={setMore} hint="Order ids separated by spaces or new lines" multiline rows={2} />
@@ -60,23 +70,60 @@ function TripOpener() {
   );
 }
 
+/** A table of trips, each opening its detail. */
+function TripTable({ trips, sort }: { trips: Trip[]; sort: Sort }) {
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption class="sr-only">Trips, {sortWords(sort)}</caption>
+        <thead><tr><th scope="col">Trip</th><th scope="col">Status</th><th scope="col">Stops</th><th scope="col">Planned</th><SortHeader sort={sort} /></tr></thead>
+        <tbody>
+          {trips.map((t) => (
+            <tr key={t.id}>
+              <th scope="row"><a class="mono nowrap" href={`#trips/${t.id}`}>{t.shortId}</a></th>
+              <td><Status value={t.status} /></td>
+              <td>{t.stopCount}</td>
+              <td><When utc={t.plannedAtUtc} /></td>
+              <td><When utc={t.updatedAtUtc} /></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The tenant's trips, 25 a page. */
+function TripList() {
+  const { tenant } = useContext(ConsoleContext);
+  const [status, setStatus] = useState('');
+  const [sort, setSort] = useState<Sort>('newest');
+  const list = usePagedList<Trip>(tenant ? `/tenants/${seg(tenant.id)}/trips` : null, { statuses: status ? [status] : [], sort, limit: 25 });
+  return (
+    <>
+      <div class="row filters">
+        <SelectField label="Status" name="status" value={status} options={TRIP_STATUSES} onValue={setStatus} blank="Any status" />
+        <SortToggle sort={sort} onSort={setSort} />
+      </div>
+      <ProblemNotice problem={list.problem} />
+      {list.items.length === 0 && !list.busy ? <p class="empty">No trips{status ? ` in ${status}` : ''}.</p> : <TripTable trips={list.items} sort={sort} />}
+      {list.more ? <button type="button" class="secondary" disabled={list.busy} onClick={list.more}>More trips</button> : null}
+    </>
+  );
+}
+
 /** The trips view: `param` is a trip id to show. */
 export function TripsView({ param }: { param: string }) {
-  const { tenant, recentTrips } = useContext(ConsoleContext);
+  const { tenant } = useContext(ConsoleContext);
   if (!tenant) return <NeedTenant />;
   if (param) return <TripDetailView tripId={param} />;
   return (
     <>
-      <Panel title="Plan a trip"><TripPlanForm /></Panel>
-      <Panel title="Open a trip">
+      <Panel title="All trips">
+        <TripList />
         <TripOpener />
-        {recentTrips.length ? (
-          <>
-            <h3>Trips of this tab</h3>
-            <ul>{recentTrips.map((t) => <li key={t}><a class="mono" href={`#trips/${t}`}>{t}</a></li>)}</ul>
-          </>
-        ) : <p class="hint">The control plane has no trip list; the trip feed (Feed view) lists them as a key sees them.</p>}
       </Panel>
+      <Panel title="Plan a trip"><TripPlanForm /></Panel>
     </>
   );
 }
