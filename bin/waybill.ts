@@ -2,7 +2,8 @@
  * The `waybill` command: one dispatcher for every subcommand. Each subcommand lives in
  * its own part of the tree and is loaded only when asked for, so `waybill --help` stays fast.
  */
-import { reportToolError } from '../cli/errors.ts';
+import { quitOnBrokenPipe } from '../cli/broken-pipe.ts';
+import { pointUsageErrorsAt, reportToolError } from '../cli/errors.ts';
 
 /** What a subcommand module exports: run with the arguments after its name, resolve to an exit code. */
 export interface SubcommandModule {
@@ -72,6 +73,7 @@ export async function dispatch(argv: string[]): Promise<number> {
     process.stderr.write(`waybill: unknown command '${name}' (see waybill --help)\n`);
     return 2;
   }
+  pointUsageErrorsAt(`waybill ${name}`);
   try {
     const module = await subcommand.load();
     return await module.main(rest);
@@ -81,9 +83,7 @@ export async function dispatch(argv: string[]): Promise<number> {
 }
 
 // A reader that stops early (`waybill conformance --help | head -3`) closes the pipe: stop
-// quietly, as Unix tools do, instead of a stack trace for the EPIPE.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
-  process.exit(process.exitCode ?? 0);
-});
+// quietly, as Unix tools do, instead of a stack trace for the EPIPE (serve and conformance
+// go on to their own end instead: cli/broken-pipe.ts).
+quitOnBrokenPipe();
 process.exitCode = await dispatch(process.argv.slice(2));

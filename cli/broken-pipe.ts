@@ -1,13 +1,28 @@
 /**
- * A long-running command whose output goes into a pipe (`waybill serve 2>&1 | tee log`) outlives
- * its reader when Ctrl-C stops both: the next line it writes fails with EPIPE, which Node raises
- * as an uncaught error on the stream, and the command would die before its own clean-up (the
- * admin token file's entry, the database's last writes). The reader leaving is no error of the
- * command's: its output goes nowhere from then on, and it stops as it would have.
+ * When the reader of waybill's output goes away. A short command whose reader stopped early
+ * (`waybill conformance --help | head -3`) stops quietly, as Unix tools do, instead of a stack
+ * trace for the EPIPE. A long-running one whose output goes into a pipe
+ * (`waybill serve 2>&1 | tee log`) outlives its reader when Ctrl-C stops both: it must still
+ * stop the way it would have (the request log's last entries written, the admin token file's
+ * entry removed), so its output just goes nowhere from then on.
  */
 
-/** From now on, EPIPE on stdout or stderr is ignored (the output is dropped); any other stream error is raised as before. */
+let survive = false;
+
+/** Installed once by the `waybill` executable: EPIPE on stdout ends a short command quietly, with its exit code so far. */
+export function quitOnBrokenPipe(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    if (!survive) process.exit(process.exitCode ?? 0);
+  });
+  process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
+/** From now on, EPIPE on stdout or stderr drops the output and the command goes on to its own end; any other stream error is raised as before. */
 export function surviveBrokenPipes(): void {
+  survive = true;
   for (const stream of [process.stdout, process.stderr]) {
     if (stream.listeners('error').includes(ignoreBrokenPipe)) continue;
     stream.on('error', ignoreBrokenPipe);

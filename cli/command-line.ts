@@ -1,6 +1,6 @@
 /** What the subcommands' command lines share: parsing with commander into a usage error, and port numbers. */
 import { type Command, CommanderError, InvalidArgumentError } from 'commander';
-import { UsageError } from './errors.ts';
+import { pointUsageErrorsAt, UsageError } from './errors.ts';
 
 /**
  * Parses `argv` (the arguments after the subcommand) with `program`, which must use
@@ -9,6 +9,8 @@ import { UsageError } from './errors.ts';
  * silenced: the dispatcher prints the usage error once, as `waybill: … (see … --help)`.
  */
 export function parseCommandLine(program: Command, argv: string[]): boolean {
+  // Every usage error of this command, commander's or its own, points to its --help.
+  pointUsageErrorsAt(program.name());
   program.configureOutput({ ...program.configureOutput(), outputError: () => {} });
   try {
     rejectUnknownOptionFirst(program, argv);
@@ -65,5 +67,6 @@ export function runGroup(group: string, usage: string, members: Record<string, G
   if (name === undefined) throw new UsageError(`waybill ${group} needs a subcommand: ${choices} (see waybill ${group} --help)`);
   const member = Object.hasOwn(members, name) ? members[name] : undefined;
   if (member === undefined) throw new UsageError(`waybill ${group}: unknown subcommand '${name}' (choose ${choices}; see waybill ${group} --help)`);
+  pointUsageErrorsAt(`waybill ${group} ${name}`);
   return member(rest);
 }

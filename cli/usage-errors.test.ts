@@ -58,6 +58,9 @@ describe('every usage error', () => {
     for (const { args, message, status, stdout, stderr } of results) {
       const command = `waybill ${args.join(' ')}`;
       expect(stderr, command).toMatch(/^waybill: [^\n]+\n$/);
+      // Each says where to read more: the --help of the command it came from (`waybill profile env`'s for a member of a group).
+      const helpOf = args[0] === 'nosuch' ? '' : ` ${args[0]}(?: ${args[1]})?`;
+      expect(stderr, command).toMatch(new RegExp(`[(;] ?see waybill${helpOf} --help\\)\\n$`));
       expect(stderr, command).toContain(message);
       expect(stdout, command).toBe('');
       expect(status, command).toBe(2);
@@ -89,7 +92,8 @@ describe('a refused admin token', () => {
       waybill(['profile', 'refill', profile]),
     ]);
     const sentence = 'its control plane refused the admin token (401); give the token that sandbox printed\n';
-    expect(conformance.stderr).toBe(`waybill: --target ${server.url}: ${sentence}`);
+    // After the line that says it is provisioning: the refusal is the first answer it gets.
+    expect(conformance.stderr.replace(/^provisioning a conformance profile at .*\n/, '')).toBe(`waybill: --target ${server.url}: ${sentence}`);
     expect(clientCheck.stderr).toBe(`waybill: --target ${server.url}: ${sentence}`);
     expect(refill.stderr).toBe(`waybill: ${profile} sandbox ${server.url}/sandbox/v1: ${sentence}`);
     expect([conformance.status, clientCheck.status, refill.status]).toEqual([2, 2, 2]);

@@ -74,7 +74,7 @@ describe('waybill conformance: usage errors exit 2', () => {
 
   it('--target host:port without a scheme suggests the http URL', async () => {
     expect(await main(['--target', 'localhost:4000', '--provision'])).toBe(2);
-    expect(printed(stderr)).toContain('--target localhost:4000: must be an http or https URL (try --target http://localhost:4000)');
+    expect(printed(stderr)).toContain('--target localhost:4000: must be an http or https URL (try --target http://localhost:4000; see waybill conformance --help)');
   });
 
   it('--only naming no check', async () => {
@@ -100,7 +100,7 @@ describe('waybill conformance: usage errors exit 2', () => {
     target = await startFakeTarget(conformingHandler());
     const out = join(tempDir(), 'run');
     expect(await main(['--target', `${target.url}/api/v1/integration`, '--profile', profileFile(), '--out', out])).toBe(2);
-    expect(printed(stderr)).toBe(`waybill: --target ${target.url}/api/v1/integration: --target is the base URL, without /api/v1/integration (try --target ${target.url})\n`);
+    expect(printed(stderr)).toBe(`waybill: --target ${target.url}/api/v1/integration: --target is the base URL, without /api/v1/integration (try --target ${target.url}; see waybill conformance --help)\n`);
     expect(target.requests).toEqual([]);
     expect(existsSync(out)).toBe(false);
   });

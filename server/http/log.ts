@@ -31,7 +31,9 @@ export function makeAccessLog(options: { log: Logger }) {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      options.log.info(`${req.method} ${req.path} ${res.statusCode} ${ms.toFixed(1)}ms ${contextOf(res).requestId}`);
+      // The whole path, whichever router answered (req.path is the part after the router's mount point), without the query.
+      const path = req.originalUrl.split('?', 1)[0];
+      options.log.info(`${req.method} ${path} ${res.statusCode} ${ms.toFixed(1)}ms ${contextOf(res).requestId}`);
     });
     next();
   };

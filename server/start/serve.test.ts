@@ -75,15 +75,22 @@ describe('waybill serve', () => {
   it('stopped together with the reader of its output (`waybill serve 2>&1 | tee log`, Ctrl-C): exits 0 and removes its token entry', async () => {
     const folder = mkdtempSync(join(dir, 'tee-'));
     const { child, banner, exited } = await serveChild(folder, ['--db', join(folder, 'tee.db')]);
-    const url = /listening on (\S+)/.exec(banner)![1]!;
+    const [, key, url] = /curl -s -H 'X-Api-Key: (\S+)' '(\S+?)\/api/.exec(banner)!;
     const tokenFile = join(folder, '.waybill', 'admin-token.json');
-    expect(readAdminTokenFor(url, tokenFile)).toBeDefined();
+    expect(readAdminTokenFor(url!, tokenFile)).toBeDefined();
     // The reader goes first, as tee does on Ctrl-C: every line the sandbox writes from now on meets a closed pipe.
     child.stdout!.destroy();
     child.stderr!.destroy();
+    const requestIds: string[] = [];
+    for (let i = 0; i < 2; i++) requestIds.push((await fetch(`${url}/api/v1/integration/whoami`, { headers: { 'X-Api-Key': key! } })).headers.get('x-request-id')!);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(existsSync(tokenFile)).toBe(false);
+    // It stopped as it would have, not at the first broken write: the request log's waiting entries are written.
+    const reopened = new Database(join(folder, 'tee.requests.db'), { readonly: true });
+    const logged = reopened.prepare(`SELECT json_extract(e.value, '$[9]') FROM request_log_chunk c, json_each(c.entries) e ORDER BY c.first_id, e.key`).pluck().all();
+    reopened.close();
+    expect(logged).toEqual(expect.arrayContaining(requestIds));
   }, 60_000);
 
   it('keeps a write it answered 2xx when killed with SIGKILL right after', async () => {

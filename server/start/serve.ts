@@ -44,18 +44,24 @@ function command(): Command {
     .addOption(new Option('--seed <n>', 'start from the dataset `waybill fixtures --seed <n>` writes (500 orders), made in memory').argParser(integerFlag('--seed', 0, maxSeed)))
     .addOption(new Option('--workers <n>', `processes serving the one port, PostgreSQL only (1 to ${MAX_WORKERS})`).default(1).argParser(integerFlag('--workers', 1, MAX_WORKERS)))
     .addHelpText('after', `
+The control plane (/sandbox/v1, the console) takes the admin token the banner prints: a
+new one at every start, or the value of env WAYBILL_ADMIN_TOKEN (give every host that
+serves one database the same). It is left for local tools in --admin-token-file (mode
+0600, an entry for this URL only) and removed at exit.
+
 --fixtures and --seed load the dataset into a tenant of its own, with new API keys
 (printed once), into an empty database only: a new file, ':memory:' or a new PostgreSQL
-database. Started again
-on the database it was loaded into, the same dataset finds its tenant and loads
-nothing; a database holding anything else is refused. The same dataset gets the same
-tenant and order ids on every machine.
+database. Started again on the database it was loaded into, the same dataset finds its
+tenant and loads nothing; a database holding anything else is refused. The same dataset
+gets the same tenant and order ids on every machine.
 
 The request log keeps, per tenant, the last --log-retention requests to the integration
 API made with the tenant's keys (never a key; bodies cut at 16 KiB), for the control
-plane's /tenants/{tenantId}/requests and the console, in a file beside the database
-(sandbox.db: sandbox.requests.db), or on PostgreSQL in the database's request_log table.
-It is written in batches every 50 ms: the last batch may be lost if the process is killed.
+plane's /tenants/{tenantId}/requests and the console: in a file beside the database
+(sandbox.db: sandbox.requests.db), or on PostgreSQL in the database itself, in both cases
+in the tables request_log_chunk (the entries, in chunks) and request_log_tenants (what
+each tenant keeps). It is written in batches every 50 ms: the last batch may be lost if
+the process is killed, and is written at a clean stop (SIGTERM, Ctrl-C).
 
 On PostgreSQL (14 or later) the sandbox migrates the database at start, under a lock, so
 several processes may start at once; a database a newer waybill migrated is refused.
