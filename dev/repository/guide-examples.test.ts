@@ -43,7 +43,6 @@ describeExamples(
       { pattern: /^curl -s -H 'X-Api-Key: wbk_…'/, why: "its key is a placeholder: the banner's own curl line is checked against it, and run" },
       { pattern: /^npx waybill serve --fixtures /, why: 'a second long-running sandbox; server/start/serve.test.ts serves that dataset' },
       { pattern: /^WAYBILL_ADMIN_TOKEN=sandbox-admin npx waybill serve /, why: 'the sandbox itself: this test starts it with that token' },
-      { pattern: /\/requests\/42"/, why: 'an entry id for illustration, which a new tenant does not have' },
       { pattern: /^curl -sN /, why: 'a Server-Sent Events stream, which never ends' },
       { pattern: /^npx waybill mock$/, why: 'a long-running Prism mock (mock/cli.test.ts starts it)' },
       { pattern: /^npx waybill client-check -- python3 /, why: "the line above's scenarios with the same client in Python; the client-check tests run it at page sizes 1, 50 and 100" },
