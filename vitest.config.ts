@@ -126,9 +126,10 @@ export default defineConfig({
                 name: 'load',
                 include: loadTests,
                 sequence: { groupOrder: 1 },
-                // The loaded suite runs twice per configuration in the gate, about 9 minutes; five runs each, the
-                // figure issue 37 asks for, take about 20 (npx tsx dev/load/run.ts --runs 5).
-                env: { WAYBILL_LOAD_RUNS: process.env['WAYBILL_LOAD_RUNS'] ?? '2' },
+                // The loaded suite runs once per configuration in the gate (issue 37: "sized to fit"; issue 43: the
+                // gate in 20 minutes); five runs each, the figure issue 37 asks for, are a separate command
+                // (npx tsx dev/load/run.ts --runs 5), and WAYBILL_LOAD_RUNS=N asks the gate for N.
+                env: { WAYBILL_LOAD_RUNS: process.env['WAYBILL_LOAD_RUNS'] ?? '1' },
               },
             },
             {
