@@ -175,7 +175,7 @@ describe('restore and history (D36, D40)', () => {
 });
 
 describe('trips loaded from a fixture dataset', () => {
-  it('gets stops from its orders the first time the control plane drives it', async () => {
+  it('has a stop per order, open while its trip is Confirmed, and drives like a trip the control plane built', async () => {
     const tenantId = (await api('createTenant', '/tenants', { json: { country: 'NL' } })).body.id;
     const dataset = generateDataset({ seed: 11, orders: 60, trips: 20 });
     makeDatasetImport(server.store)(tenantId, dataset);

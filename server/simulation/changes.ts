@@ -9,6 +9,7 @@ import { faker } from '@faker-js/faker/locale/en';
 import type { OrderType } from '../../spec/load.ts';
 import type { LineIntake, OrderIntake } from '../orders/intake-rules.ts';
 import type { LineOutcomeInput } from '../trips/outcomes.ts';
+import { CANCEL_REASONS, FAILURE_REASONS, SHORTFALL_REASONS } from '../domain/reason-codes.ts';
 import { Refusal } from '../domain/refusal.ts';
 import type { ChosenIds } from '../domain/short-id.ts';
 import { scopedId } from '../store/dataset.ts';
@@ -27,10 +28,6 @@ export type ChangeKind = 'intake' | 'build' | 'start' | 'outcome' | 'complete' |
 /** How many waiting orders the simulation keeps taking in towards, and how many trips it keeps live at most. */
 const WAITING_TARGET = 24;
 const LIVE_TRIPS_MAX = 6;
-
-const FAILURE_REASONS = ['CustomerAbsent', 'AddressNotFound', 'AccessRefused', 'VehicleBreakdown', 'OutOfTime'];
-const SHORTFALL_REASONS = ['Damaged', 'CustomerRefused', 'MissingItem', 'WrongItem'];
-const CANCEL_REASONS = ['CustomerRequest', 'DuplicateOrder', 'PaymentFailed', 'OutOfStock'];
 
 /** What a change can see: the simulation's live orders and trips, sorted by what can happen to them. */
 interface Situation {

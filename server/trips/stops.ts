@@ -1,7 +1,8 @@
 /**
  * The stops of a trip: one per order, each with the order's lines and, once finished, each
- * line's outcome (D41, D42). A trip loaded from a fixture dataset has no stop rows; they
- * are made from its orders the first time the control plane touches it.
+ * line's outcome (D41, D42). A dataset's import writes its trips' stops (dataset-story.ts);
+ * a trip a waybill before it imported has no stop rows, and they are made from its orders,
+ * without outcomes, the first time the control plane touches it.
  */
 import type { components } from '../../spec/sandbox-types.ts';
 import type { OrderType } from '../../spec/load.ts';
@@ -79,7 +80,7 @@ export function makeTripStops() {
   }
 
   return {
-    /** Makes the stops of a trip that has none from its orders (fixture trips). */
+    /** Makes the stops of a trip that has none from its orders (a fixture trip imported by an older waybill). */
     *ensure(tripId: string): Steps<void> {
       if ((yield* q.one<{ n: number }>(COUNT, [tripId]))!.n === 0) yield* q.run(BACKFILL, [tripId]);
     },
