@@ -165,6 +165,7 @@ function orderStory(order: FixtureOrder, place: Place | undefined, clock: TripCl
 
 // requirement: D40
 // requirement: D42
+// requirement: D88
 /** The story of `dataset`; the trip ids its entries name are `idOf` the fixture's (the tenant's ids). */
 export function datasetStory(dataset: Dataset, idOf: (fixtureId: string) => string): DatasetStory {
   const tripsById = new Map(dataset.trips.map((trip) => [trip.id, trip]));
