@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { startPrism, SPEC_FILE } from '../mock/prism.ts';
+import { startMock } from '../mock/server.ts';
 import { memoryStore, startServer } from '../dev/testing/sandbox.ts';
 import { timedStart } from '../dev/testing/start-times.ts';
 import { main } from './cli.ts';
@@ -69,9 +69,9 @@ describe('the suite through the Prism validation proxy', () => {
   }, 120_000);
 });
 
-describe('the suite against the stateless mock', () => {
+describe('the suite against the stateless mock, as `waybill mock` serves it', () => {
   it('passes the shape checks, and fails or skips the stateful ones with a reason', async () => {
-    const prism = await timedStart('prism', () => startPrism({ mode: 'mock', args: ['-v', 'error', SPEC_FILE] }));
+    const prism = await timedStart('prism', () => startMock({ dynamic: false, verbose: false }));
     cleanups.push(prism.stop);
     const profileFile = join(mkdtempSync(join(tmpdir(), 'waybill-mock-profile-')), 'profile.json');
     dirs.push(join(profileFile, '..'));

@@ -2,8 +2,7 @@
 import { Command } from 'commander';
 import { parseCommandLine, portNumber } from '../cli/command-line.ts';
 import { UsageError } from '../cli/errors.ts';
-import { dynamicDocumentFile } from './document.ts';
-import { ensurePortFree, startPrism } from './prism.ts';
+import { startMock } from './server.ts';
 
 function command(): Command {
   return new Command('waybill mock')
@@ -17,9 +16,11 @@ function command(): Command {
       'after',
       `
 Pick an answer with the Prefer header:
-  Prefer: code=404                 the operation's 404 example
+  Prefer: code=404                 the operation's 404 example (to a request the contract accepts)
   Prefer: example=caughtUp         a named example (see spec/openapi.yaml)
   Prefer: dynamic=true             a generated answer for this request
+
+A request the contract refuses gets the 400 the sandbox answers, naming each field that failed.
 
 Examples:
   waybill mock
@@ -30,40 +31,30 @@ Examples:
     .exitOverride();
 }
 
-/**
- * The arguments of `prism mock` for the mock's options (port and host aside). It serves the
- * document document.ts derives: the same examples, and generated answers (`--dynamic`,
- * `Prefer: dynamic=true`) drawn from them where they are problems.
- */
-export function prismArguments(options: { dynamic: boolean; seed?: string; verbose: boolean }): string[] {
-  return ['-v', options.verbose ? 'info' : 'error', ...(options.dynamic ? ['--dynamic'] : []), ...(options.seed ? ['--seed', options.seed] : []), dynamicDocumentFile()];
-}
-
 /** Runs the mock until SIGINT or SIGTERM; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const program = command();
   if (!parseCommandLine(program, argv)) return 0;
   const options = program.opts<{ port: number; host: string; dynamic: boolean; seed?: string; verbose: boolean }>();
   if (options.seed !== undefined && !options.dynamic) throw new UsageError('--seed only applies with --dynamic');
-  await ensurePortFree(options.host, options.port);
-  const prism = await startPrism({ mode: 'mock', args: prismArguments(options), port: options.port, host: options.host, inherit: true });
+  const mock = await startMock({ ...options, inherit: true });
   process.stdout.write(
     [
-      `waybill mock (Prism) listening on ${prism.url}`,
+      `waybill mock (Prism) listening on ${mock.url}`,
       `  serving the examples of spec/openapi.yaml${options.dynamic ? ` as generated data${options.seed ? ` (seed ${options.seed})` : ''}` : ''}; no state is kept`,
       '  every operation needs a key: any non-empty X-Api-Key works',
       "  pick an answer with 'Prefer: code=404', 'Prefer: example=caughtUp' or 'Prefer: dynamic=true'",
       '  GET /health answers without a key, as the sandbox does (waybill wait waits for it)',
       '',
-      `  curl -s -H 'X-Api-Key: any' '${prism.url}/api/v1/integration/orders'`,
+      `  curl -s -H 'X-Api-Key: any' '${mock.url}/api/v1/integration/orders'`,
       '',
     ].join('\n'),
   );
   const code = await new Promise<number>((resolve) => {
-    const stop = () => void prism.stop().then(() => resolve(0));
+    const stop = () => void mock.stop().then(() => resolve(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    prism.child.once('exit', (exitCode) => resolve(exitCode ?? 0));
+    mock.prism.child.once('exit', (exitCode) => void mock.stop().then(() => resolve(exitCode ?? 0)));
   });
   return code;
 }

@@ -8,8 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseViolations, seedResponseViolations } from '../conformance/checks/support/response-contract.ts';
 import type { ExchangeRecord } from '../conformance/engine/types/exchange.ts';
 import { catalog, catalogEntry, type CatalogCode, type Json, openapi, type OperationSpec, operations, resolveRef, statusesOf } from '../spec/load.ts';
-import { prismArguments } from './cli.ts';
-import { type RunningPrism, startPrism } from './prism.ts';
+import { type RunningMock, startMock } from './server.ts';
 import { timedStart } from '../dev/testing/start-times.ts';
 
 type JsonObject = { [key: string]: Json };
@@ -72,9 +71,9 @@ const examplesOf = (schema: string, member: string) => ((schemaOf(schema)['prope
 const scopeCatalog = new Set([...operations.values()].flatMap((operation) => (operation.scope === null ? [] : [operation.scope])));
 
 describe('waybill mock --dynamic: data an integrator can use (issue 26)', () => {
-  let prism: RunningPrism;
+  let prism: RunningMock;
   beforeAll(async () => {
-    prism = await timedStart('prism', () => startPrism({ mode: 'mock', args: prismArguments({ dynamic: true, seed: '26', verbose: false }) }));
+    prism = await timedStart('prism', () => startMock({ dynamic: true, seed: '26', verbose: false }));
   }, 90_000);
   afterAll(() => prism?.stop());
 
@@ -141,9 +140,9 @@ describe('waybill mock --dynamic: data an integrator can use (issue 26)', () => 
 });
 
 describe('waybill mock --dynamic', () => {
-  let prism: RunningPrism;
+  let prism: RunningMock;
   beforeAll(async () => {
-    prism = await timedStart('prism', () => startPrism({ mode: 'mock', args: prismArguments({ dynamic: true, verbose: false }) }));
+    prism = await timedStart('prism', () => startMock({ dynamic: true, verbose: false }));
   }, 90_000);
   afterAll(() => prism?.stop());
 

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { packageFile } from '../spec/package-files.ts';
-import { UsageError, WaybillError } from '../cli/errors.ts';
+import { WaybillError } from '../cli/errors.ts';
 
 /** The contract Prism serves or validates against. */
 export const SPEC_FILE = packageFile('spec/openapi.yaml');
@@ -33,23 +33,6 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
       const { port } = probe.address() as { port: number };
       probe.close(() => resolve(port));
     });
-  });
-}
-
-/**
- * Resolves when `host:port` can be listened on, by listening and closing again; a port in
- * use or an address not of this machine is a UsageError worded as `waybill serve` words it.
- * Prism itself would first answer connections made to whoever holds the port, then exit.
- */
-export function ensurePortFree(host: string, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new UsageError(`port ${port} on ${host} is in use; pick another with --port`));
-      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new UsageError(`cannot listen on ${host}`));
-      else reject(error);
-    });
-    probe.listen(port, host, () => probe.close(() => resolve()));
   });
 }
 

@@ -1,0 +1,103 @@
+/**
+ * `waybill mock`'s answers where Prism alone misleads (issue 39): a request Prism finds invalid
+ * gets the problem the sandbox answers to it, naming each field that failed, never the 400
+ * example that blames `amount`; `Prefer: code=404` on a write is honoured for a valid request
+ * and refused in words for an invalid one. One mock and one sandbox serve the whole file.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { timedStart } from '../dev/testing/start-times.ts';
+import { memoryStore, type RunningServer, seedTenant, startServer } from '../dev/testing/sandbox.ts';
+import { type RunningMock, startMock } from './server.ts';
+
+const API = '/api/v1/integration';
+const PAYMENT = `${API}/orders/externalid/SHOP-404404/payment`;
+const VALID_PAYMENT = JSON.stringify({ paymentId: '3fa85f64-5717-4562-b3fc-2c963f66afa6', amount: 12.5, currency: 'EUR' });
+
+let mock: RunningMock;
+let sandbox: RunningServer;
+let sandboxKey: string;
+
+beforeAll(async () => {
+  [mock, sandbox] = await Promise.all([timedStart('prism', () => startMock({ dynamic: false, verbose: false })), memoryStore().then((store) => startServer(store))]);
+  sandboxKey = (await seedTenant(sandbox.store)).keys.full;
+}, 90_000);
+afterAll(async () => {
+  await mock?.stop();
+  await sandbox?.close();
+});
+
+/** A POST of `body` (as given, `undefined` for none) to `path` of `base`, with `headers`: its status and parsed body. */
+async function post(base: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<{ status: number; type: string | null; problem: Record<string, unknown> }> {
+  const answer = await fetch(`${base}${path}`, { method: 'POST', headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers }, ...(body === undefined ? {} : { body }) });
+  return { status: answer.status, type: answer.headers.get('content-type'), problem: (await answer.json()) as Record<string, unknown> };
+}
+
+/** What a problem says, without the parts that name the request (instance) or the server's title. */
+const said = ({ type, status, detail, errors }: Record<string, unknown>) => ({ type, status, detail, errors });
+
+describe('a request Prism finds invalid', () => {
+  it.each([
+    ['a paymentId that is no uuid, an amount that is text, no currency', '{"paymentId":"p1","amount":"abc"}'],
+    ['no paymentId, no currency', '{"amount":10}'],
+    ['a currency of four letters', '{"paymentId":"3fa85f64-5717-4562-b3fc-2c963f66afa6","amount":1,"currency":"EURO"}'],
+    ['an amount of zero', '{"paymentId":"3fa85f64-5717-4562-b3fc-2c963f66afa6","amount":0,"currency":"EUR"}'],
+    ['a body that is an array', '[1]'],
+    ['a body that is not JSON', '{"amount":'],
+    ['a JSON body that is empty', ''],
+  ])('%s: the problem the sandbox answers, naming the real fields', async (_name, body) => {
+    const fromMock = await post(mock.url, PAYMENT, body, { 'X-Api-Key': 'any' });
+    const fromSandbox = await post(sandbox.url, PAYMENT, body, { 'X-Api-Key': sandboxKey });
+    expect(fromSandbox.status).toBe(400);
+    expect(fromMock.status).toBe(400);
+    expect(fromMock.type).toBe('application/problem+json');
+    expect(said(fromMock.problem)).toEqual(said(fromSandbox.problem));
+  });
+
+  it('names a query parameter as the sandbox does', async () => {
+    const path = `${API}/orders?limit=0&status=Bogus`;
+    const [fromMock, fromSandbox] = await Promise.all([
+      fetch(`${mock.url}${path}`, { headers: { 'X-Api-Key': 'any' } }),
+      fetch(`${sandbox.url}${path}`, { headers: { 'X-Api-Key': sandboxKey } }),
+    ]);
+    const [mockProblem, sandboxProblem] = [(await fromMock.json()) as { errors: unknown[] }, (await fromSandbox.json()) as { errors: unknown[] }];
+    expect(fromMock.status).toBe(400);
+    expect(mockProblem.errors).toEqual([
+      { field: 'limit', code: 'api.malformed_request', value: '0', message: 'limit must be >= 1' },
+      { field: 'status', code: 'api.malformed_request', value: 'Bogus', message: expect.stringMatching(/^status must be equal to one of the allowed values/) },
+    ]);
+    expect(mockProblem.errors.map((error) => (error as { field: string }).field)).toEqual(sandboxProblem.errors.map((error) => (error as { field: string }).field));
+  });
+
+  it('answers a valid write as Prism does: the example', async () => {
+    const { status, problem } = await post(mock.url, PAYMENT, VALID_PAYMENT, { 'X-Api-Key': 'any' });
+    expect(status).toBe(200);
+    expect(problem['externalId']).toBe('SHOP-100245');
+  });
+});
+
+describe('Prefer: code=404 on a write', () => {
+  it.each([
+    ['payment', PAYMENT, VALID_PAYMENT],
+    ['cancel', `${API}/orders/externalid/SHOP-404404/cancel`, '{}'],
+  ])('is honoured for a valid %s: 404 orders.notFound', async (_name, path, body) => {
+    const { status, problem } = await post(mock.url, path, body, { 'X-Api-Key': 'any', Prefer: 'code=404' });
+    expect(status).toBe(404);
+    expect(problem['type']).toBe('orders.notFound');
+  });
+
+  it('is honoured for an archive (DELETE)', async () => {
+    const answer = await fetch(`${mock.url}${API}/orders/externalid/SHOP-404404`, { method: 'DELETE', headers: { 'X-Api-Key': 'any', Prefer: 'code=404' } });
+    expect(answer.status).toBe(404);
+    expect(((await answer.json()) as { type: string }).type).toBe('orders.notFound');
+  });
+
+  it.each([
+    ['a body missing its fields', '{}', /^3 fields are invalid\. /],
+    ['no body at all', undefined, /^A JSON body is required\. /],
+  ])('is refused in words for %s: the 400 says why it is not a 404', async (_name, body, detail) => {
+    const { status, problem } = await post(mock.url, PAYMENT, body, { 'X-Api-Key': 'any', Prefer: 'code=404' });
+    expect(status).toBe(400);
+    expect(problem['detail']).toMatch(detail);
+    expect(problem['detail']).toContain('Prefer: code=404 is not honoured: the mock answers a chosen status only to a request the contract accepts');
+  });
+});
