@@ -1,9 +1,11 @@
 /**
  * What `waybill mock` changes in Prism's answers, and nothing more: a request Prism finds
  * invalid gets the problem the sandbox would answer (violations.ts), with malformed JSON too,
- * which Prism answers in a body of its own. Every other answer passes as Prism gave it.
+ * which Prism answers in a body of its own; and the orders and trips it serves are coherent
+ * (coherent.ts). Every other answer passes as Prism gave it.
  */
 import { operations, type OperationSpec } from '../spec/load.ts';
+import { coherentOrder, coherentPage, type FeedKind } from './coherent.ts';
 import { bodyProblem, requestViolations, violationProblem } from './violations.ts';
 
 /** A request as the mock received it; header names in lower case. */
@@ -30,6 +32,9 @@ function operationOf(method: string, path: string): OperationSpec | undefined {
   return routes.find((route) => route.operation.method === method.toUpperCase() && route.pattern.test(path))?.operation;
 }
 
+/** Whether `operation` answers 200 with one order (the writes). */
+const answersOrder = (operation: OperationSpec) => (operation.responses['200']?.content['application/json'] as { $ref?: string } | undefined)?.$ref === '#/components/schemas/Order';
+
 /** `text` parsed as JSON; undefined when it is not JSON. */
 function parsed(text: Buffer): unknown {
   try {
@@ -45,8 +50,14 @@ function withJson(answer: MockAnswer, status: number, body: unknown, type: strin
   return { status, headers: { ...headers, 'content-type': type }, body: Buffer.from(JSON.stringify(body)) };
 }
 
-/** Prism's `answer` to `request` as the mock sends it (see the module comment). */
-export function reshape(request: MockRequest, answer: MockAnswer): MockAnswer {
+/** Whether the answer to `request` was generated rather than an example: `--dynamic`, unless the request's `Prefer` says otherwise. */
+function generated(request: MockRequest, dynamic: boolean): boolean {
+  const asked = /(?:^|[,;\s])dynamic=(true|false)\b/.exec(request.headers['prefer'] ?? '')?.[1];
+  return asked === undefined ? dynamic : asked === 'true';
+}
+
+/** Prism's `answer` to `request` as the mock sends it (see the module comment); `dynamic` is the mock's `--dynamic`. */
+export function reshape(request: MockRequest, answer: MockAnswer, dynamic: boolean): MockAnswer {
   const url = new URL(request.url, 'http://mock.invalid');
   const operation = operationOf(request.method, url.pathname);
   if (operation === undefined) return answer;
@@ -61,5 +72,12 @@ export function reshape(request: MockRequest, answer: MockAnswer): MockAnswer {
   if (answer.status === 400 && (json as { error?: { code?: unknown } } | undefined)?.error?.code === 'invalid_json') {
     return withJson(answer, 400, bodyProblem('The body is not valid JSON.', url.pathname, requestId, request.headers['prefer']), 'application/problem+json');
   }
+  if (answer.status !== 200 || json === null || typeof json !== 'object') return answer;
+  if (operation.operationId === 'orderFeed' || operation.operationId === 'tripFeed') {
+    const limit = url.searchParams.get('limit');
+    const page = coherentPage(json as { items?: unknown }, operation.operationId as FeedKind, limit === null ? undefined : Number(limit), generated(request, dynamic));
+    return withJson(answer, 200, page, answer.headers['content-type']!);
+  }
+  if (answersOrder(operation)) return withJson(answer, 200, coherentOrder(json as Record<string, unknown>), answer.headers['content-type']!);
   return answer;
 }

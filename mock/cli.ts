@@ -21,6 +21,8 @@ Pick an answer with the Prefer header:
   Prefer: dynamic=true             a generated answer for this request
 
 A request the contract refuses gets the 400 the sandbox answers, naming each field that failed.
+Feed pages hold at most limit items; generated orders and trips hold together (no order updated
+before it was created, each short id and tag once, trip ids apart from order ids).
 
 Examples:
   waybill mock

@@ -3,6 +3,8 @@
  * spec allows. For each operation and each status it documents, 100 generated answers are
  * drawn and checked with the conformance suite's own response validators: against the
  * document as written, and against what the seeds fix (a 400 never carries `overridable`).
+ * And the data is coherent (issue 39): no order updated before it was created, each short id,
+ * id and tag once, trip ids apart from order ids, and `limit` respected.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseViolations, seedResponseViolations } from '../conformance/checks/support/response-contract.ts';
@@ -98,14 +100,16 @@ describe('waybill mock --dynamic: data an integrator can use (issue 26)', () => 
     expect(orders.length).toBeGreaterThan(0);
     for (const order of orders) {
       expect(statuses).toContain(order.status);
-      expect(examplesOf('Order', 'shortId')).toContain(order.shortId);
+      expect(order.shortId).toMatch(/^ORD-[2-9A-HJKMNP-Z]{5}$/);
       expect(examplesOf('Order', 'externalId')).toContain(order.externalId);
     }
     for (const trip of trips) {
       expect(tripStatuses).toContain(trip.status);
-      expect(examplesOf('Trip', 'shortId')).toContain(trip.shortId);
+      expect(trip.shortId).toMatch(/^TRP-[2-9A-HJKMNP-Z]{5}$/);
       expect(examplesOf('Trip', 'stopCount')).toContain(trip.stopCount);
     }
+    // The examples' short ids come first; the page's others are made as the reference makes them.
+    expect(examplesOf('Order', 'shortId')).toContain(orders[0]!.shortId);
     const identity = JSON.parse(await body('whoami')) as { scopes: string[] };
     for (const scope of identity.scopes) expect(scopeCatalog).toContain(scope);
   });
@@ -126,6 +130,52 @@ describe('waybill mock --dynamic: data an integrator can use (issue 26)', () => 
       }
     }
   }, 60_000);
+
+  /** The items of a generated 200 page of `operationId` at `query`. */
+  async function page<T>(operationId: 'orderFeed' | 'tripFeed', query = ''): Promise<{ items: T[]; nextCursor: string | null }> {
+    const answer = await fetch(`${prism.url}${operations.get(operationId)!.path}${query}`, { headers: { 'X-Api-Key': 'any' } });
+    expect(answer.status).toBe(200);
+    return (await answer.json()) as { items: T[]; nextCursor: string | null };
+  }
+
+  type Stamped = { id: string; shortId: string; createdAtUtc: string; updatedAtUtc: string; tags: string[] };
+
+  it('answers coherent orders: updated at or after created, each short id, id and tag once, in the feed order (issue 39)', async () => {
+    for (const query of ['', '?limit=100', '?limit=100&status=New', '?limit=7']) {
+      const { items } = await page<Stamped>('orderFeed', query);
+      for (const order of items) {
+        expect(Date.parse(order.updatedAtUtc), `${order.id}: ${order.createdAtUtc} → ${order.updatedAtUtc}`).toBeGreaterThanOrEqual(Date.parse(order.createdAtUtc));
+        expect(new Set(order.tags).size, order.tags.join(', ')).toBe(order.tags.length);
+      }
+      expect(new Set(items.map((order) => order.shortId)).size).toBe(items.length);
+      expect(new Set(items.map((order) => order.id)).size).toBe(items.length);
+      const order = items.map((item) => `${item.updatedAtUtc} ${item.id}`);
+      expect(order).toEqual([...order].sort());
+    }
+    // A write answers one order: the same holds on every draw.
+    for (let draw = 0; draw < 20; draw += 1) {
+      const order = JSON.parse(await body('attachPayment')) as Stamped;
+      expect(Date.parse(order.updatedAtUtc)).toBeGreaterThanOrEqual(Date.parse(order.createdAtUtc));
+      expect(new Set(order.tags).size).toBe(order.tags.length);
+    }
+  });
+
+  it('answers trips apart from orders: no trip id is an order id, each short id once (issue 39)', async () => {
+    const orders = await page<Stamped>('orderFeed', '?limit=100');
+    const trips = await page<Stamped>('tripFeed', '?limit=100');
+    const orderIds = new Set(orders.items.map((order) => order.id));
+    expect(trips.items.filter((trip) => orderIds.has(trip.id))).toEqual([]);
+    expect(new Set(trips.items.map((trip) => trip.shortId)).size).toBe(trips.items.length);
+    expect(new Set(trips.items.map((trip) => trip.id)).size).toBe(trips.items.length);
+  });
+
+  it('respects limit: at most limit items, the default when absent, capped at 100 (D8, issue 39)', async () => {
+    for (const operationId of ['orderFeed', 'tripFeed'] as const) {
+      for (const [query, most] of [['?limit=1', 1], ['?limit=3', 3], ['', 50], ['?limit=500', 100]] as const) {
+        expect((await page(operationId, query)).items.length, `${operationId}${query}`).toBeLessThanOrEqual(most);
+      }
+    }
+  });
 
   it('draws different statuses across answers, and repeats an answer for the same request under --seed', async () => {
     const seen = new Set<string>();

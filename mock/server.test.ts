@@ -2,7 +2,8 @@
  * `waybill mock`'s answers where Prism alone misleads (issue 39): a request Prism finds invalid
  * gets the problem the sandbox answers to it, naming each field that failed, never the 400
  * example that blames `amount`; `Prefer: code=404` on a write is honoured for a valid request
- * and refused in words for an invalid one. One mock and one sandbox serve the whole file.
+ * and refused in words for an invalid one; a feed page holds at most `limit` items. One mock
+ * and one sandbox serve the whole file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timedStart } from '../dev/testing/start-times.ts';
@@ -99,5 +100,15 @@ describe('Prefer: code=404 on a write', () => {
     expect(status).toBe(400);
     expect(problem['detail']).toMatch(detail);
     expect(problem['detail']).toContain('Prefer: code=404 is not honoured: the mock answers a chosen status only to a request the contract accepts');
+  });
+});
+
+describe('the feed examples', () => {
+  it('hold at most `limit` items, with a nextCursor for what was left out', async () => {
+    const whole = (await (await fetch(`${mock.url}${API}/orders`, { headers: { 'X-Api-Key': 'any' } })).json()) as { items: { id: string }[] };
+    expect(whole.items.length).toBeGreaterThan(1);
+    const one = (await (await fetch(`${mock.url}${API}/orders?limit=1`, { headers: { 'X-Api-Key': 'any' } })).json()) as { items: { id: string }[]; nextCursor: string | null };
+    expect(one.items).toEqual(whole.items.slice(0, 1));
+    expect(one.nextCursor).not.toBeNull();
   });
 });

@@ -86,7 +86,7 @@ export async function startMock(options: MockOptions & { host?: string; port?: n
     try {
       const request: MockRequest = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers: headersOf(incoming), body: await bodyOf(incoming) };
       const upstream = new URL((await started!).url);
-      const shaped = reshape(request, await forward(upstream, agent, request, incoming.headers['transfer-encoding'] !== undefined));
+      const shaped = reshape(request, await forward(upstream, agent, request, incoming.headers['transfer-encoding'] !== undefined), options.dynamic);
       outgoing.writeHead(shaped.status, { ...shaped.headers, 'content-length': String(shaped.body.length) });
       outgoing.end(shaped.body);
     } catch (error) {
