@@ -33,8 +33,8 @@ async function post(base: string, path: string, body: string | undefined, header
   return { status: answer.status, type: answer.headers.get('content-type'), problem: (await answer.json()) as Record<string, unknown> };
 }
 
-/** What a problem says, without the parts that name the request (instance) or the server's title. */
-const said = ({ type, status, detail, errors }: Record<string, unknown>) => ({ type, status, detail, errors });
+/** What a problem says, without the part that names the request (instance): its title is the catalog's in both (D89). */
+const said = ({ type, title, status, detail, errors }: Record<string, unknown>) => ({ type, title, status, detail, errors });
 
 describe('a request Prism finds invalid', () => {
   it.each([

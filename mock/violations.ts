@@ -104,15 +104,16 @@ function preferNotHonoured(prefer: string | undefined): string {
   return ` Prefer: code=${code} is not honoured: the mock answers a chosen status only to a request the contract accepts, as the API judges a request before anything else.`;
 }
 
-/** A 400 problem without field errors (the body as a whole), as the sandbox words it. */
+/** A 400 problem without field errors (the body as a whole), as the sandbox words and titles it (D89). */
 export function bodyProblem(detail: string, path: string, requestId: string | undefined, prefer?: string): ValidationProblem {
-  return { type: 'api.malformed_request', title: 'Bad Request', status: 400, detail: `${detail}${preferNotHonoured(prefer)}`, instance: `${path}${requestId ? `#${requestId}` : ''}` };
+  return { type: 'api.malformed_request', title: catalogEntry('api.malformed_request').title, status: 400, detail: `${detail}${preferNotHonoured(prefer)}`, instance: `${path}${requestId ? `#${requestId}` : ''}` };
 }
 
 /**
  * The problem the sandbox answers to a request with `violations`: a 400 whose `errors` name
  * each field that failed, once, in Prism's order (`required` first, as Ajv's); its type the
- * first field's code. A `Prefer: code=…` the request asked for is said not to be honoured.
+ * first field's code, titled as the catalog titles it (D89). A `Prefer: code=…` the request
+ * asked for is said not to be honoured.
  */
 export function violationProblem(operation: OperationSpec, request: ViolatingRequest, violations: readonly PrismViolation[], requestId: string | undefined): ValidationProblem {
   const errors = new Map<string, FieldError>();
@@ -129,7 +130,7 @@ export function violationProblem(operation: OperationSpec, request: ViolatingReq
   const detail = listed.length === 1 ? first.message : `${listed.length} fields are invalid.`;
   return {
     type: first.code,
-    title: 'Validation failed',
+    title: catalogEntry(first.code).title,
     status: 400,
     detail: `${detail}${preferNotHonoured(request.prefer)}`,
     instance: `${request.path}${requestId ? `#${requestId}` : ''}`,

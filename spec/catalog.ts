@@ -1,4 +1,4 @@
-/** The error catalog (`errors.yaml`): each code's status, group, meaning and reach (D24). */
+/** The error catalog (`errors.yaml`): each code's status, title, group, meaning and reach (D24). */
 import type { CatalogCode } from './catalog-codes.ts';
 import { loadYaml } from './documents.ts';
 
@@ -9,6 +9,8 @@ export type Reach = 'integration' | 'sandbox' | 'catalog';
 export interface CatalogEntry {
   code: CatalogCode;
   status: number;
+  /** The problem's `title` whenever the code is answered: one short summary per code (RFC 9457 §3.1.3). */
+  title: string;
   group: string;
   meaning: string;
   reach: Reach;

@@ -26,15 +26,30 @@ describe('spec/errors.yaml', () => {
     expect(seen.filter((code, i) => seen.indexOf(code) !== i)).toEqual([]);
   });
 
-  it('gives every entry exactly code, status, group, meaning and reach with the right types', () => {
+  it('gives every entry exactly code, status, title, group, meaning and reach with the right types', () => {
     for (const entry of codes) {
-      expect(Object.keys(entry).sort(), String(entry.code)).toEqual(['code', 'group', 'meaning', 'reach', 'status']);
+      expect(Object.keys(entry).sort(), String(entry.code)).toEqual(['code', 'group', 'meaning', 'reach', 'status', 'title']);
       expect(typeof entry.code, String(entry.code)).toBe('string');
       expect(Number.isInteger(entry.status), String(entry.code)).toBe(true);
+      expect(typeof entry.title, String(entry.code)).toBe('string');
       expect(typeof entry.group, String(entry.code)).toBe('string');
       expect(entry.group, String(entry.code)).not.toBe('');
       expect(typeof entry.meaning, String(entry.code)).toBe('string');
     }
+  });
+
+  it('titles every code with a short summary of its own (RFC 9457 §3.1.3; D89): a capital first, no full stop, at most 48 characters, no two alike', () => {
+    const titles = codes.map((c) => String(c.title));
+    expect(codes.filter((c) => !/^[A-Z][^\n]*[^.\s]$/.test(String(c.title)) || String(c.title).length > 48).map((c) => `${c.code}: ${String(c.title)}`)).toEqual([]);
+    expect(titles.filter((title, i) => titles.findIndex((other) => other.toLowerCase() === title.toLowerCase()) !== i)).toEqual([]);
+  });
+
+  it.each([
+    ['api.malformed_request', 'Malformed request'],
+    ['orders.notFound', 'Order not found'],
+    ['orders.status.illegal', 'Illegal status transition'],
+  ])('titles %s %j, as the contract has always shown it', (code, title) => {
+    expect(codes.find((c) => c.code === code)?.title).toBe(title);
   });
 
   it('spells every code as dotted segments', () => {

@@ -1,11 +1,12 @@
 /**
- * Every catalog code the control plane answers, produced over HTTP and checked for status,
- * `type` and the field named in `errors` (D24). The first table must hold exactly the codes
- * marked `reach: sandbox` in spec/errors.yaml, so a sandbox code no test produces fails here.
+ * Every catalog code the sandbox answers, produced over HTTP and checked for status, `type`,
+ * the catalog's `title` (D89) and the field named in `errors` (D24). The first table must hold
+ * exactly the codes marked `reach: sandbox` in spec/errors.yaml and the integration table those
+ * marked `reach: integration`, so a code of either no test produces fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalog, catalogEntry, type CatalogCode } from '../../spec/load.ts';
-import { type Answer, call, memoryStore, orderIntake, type RunningServer, sandboxClient, type SandboxClient, startServer, TEST_ADMIN_TOKEN } from '../../dev/testing/sandbox.ts';
+import { type Answer, call, memoryStore, orderIntake, rawRequest, type RunningServer, sandboxClient, type SandboxClient, startServer, TEST_ADMIN_TOKEN } from '../../dev/testing/sandbox.ts';
 
 let server: RunningServer;
 let api: SandboxClient;
@@ -239,11 +240,52 @@ const sharedScenarios: Scenario[] = [
   },
 ];
 
-/** Checks an answer against its scenario: status, `type`, and for a 400 (or an import row) the field of errors[0]. */
+/** A tenant with a key of every scope (`rateLimitPerMinute` as given) and one live order, for the integration API's codes. */
+async function integrationTenant(options: { rateLimitPerMinute?: number } = {}): Promise<{ tenantId: string; key: string; externalId: string }> {
+  const tenantId = await tenant();
+  const key = await api('createApiKey', `/tenants/${tenantId}/keys`, { json: { name: 'full', scopes: ['orders:read', 'orders:write', 'trips:read'], ...options } });
+  return { tenantId, key: key.body.secret, externalId: (await order(tenantId)).externalId };
+}
+
+const orderPathOf = (externalId: string) => `/api/v1/integration/orders/externalid/${encodeURIComponent(externalId)}`;
+const payment = { paymentId: '3f8a2c1e-5b7d-4e9f-a1c3-7d5e9b2f4a60', amount: 12.5, currency: 'EUR' };
+/** A payment of the order `externalId` with the key: `json` as its body, or what `init` gives instead. */
+const pay = ({ key, externalId }: { key: string; externalId: string }, json: unknown = payment, init: { headers?: Record<string, string>; body?: string } = {}) =>
+  call(server.url, 'attachPayment', `${orderPathOf(externalId)}/payment`, { method: 'POST', key, ...(init.body === undefined && init.headers === undefined ? { json } : init) });
+/** A scenario: `then` on a new integration tenant, once `first` has succeeded on it. */
+const afterwards = (first: (tenant: Awaited<ReturnType<typeof integrationTenant>>) => Promise<Answer>, then: (tenant: Awaited<ReturnType<typeof integrationTenant>>) => Promise<Answer>, options = {}) => async () => {
+  const created = await integrationTenant(options);
+  expect((await first(created)).status).toBeLessThan(300);
+  return then(created);
+};
+const cancel = ({ key, externalId }: { key: string; externalId: string }) => call(server.url, 'cancelOrder', `${orderPathOf(externalId)}/cancel`, { method: 'POST', key, json: {} });
+const whoami = ({ key }: { key: string }) => call(server.url, 'whoami', '/api/v1/integration/whoami', { key });
+const partialPayment = ({ key, externalId }: { key: string; externalId: string }) =>
+  `POST ${orderPathOf(externalId)}/payment HTTP/1.1\r\nHost: test\r\nX-Api-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"paymentId":`;
+
+/** The integration API's codes (reach integration), each produced through the integration API. */
+const integrationScenarios: Scenario[] = [
+  { code: 'api.malformed_request', status: 400, field: 'limit', run: async () => call(server.url, 'orderFeed', '/api/v1/integration/orders?limit=0', { key: (await integrationTenant()).key }) },
+  { code: 'payments.amount.invalid', status: 400, field: 'amount', run: async () => pay(await integrationTenant(), { ...payment, amount: 0 }) },
+  { code: 'payments.currency.invalid', status: 400, field: 'currency', run: async () => pay(await integrationTenant(), { ...payment, currency: 'eur' }) },
+  { code: 'orders.notFound', status: 404, run: async () => pay({ ...(await integrationTenant()), externalId: 'NO-SUCH-ORDER' }) },
+  { code: 'orders.status.illegal', status: 409, run: afterwards(cancel, cancel) },
+  { code: 'tenants.tenant.suspended', status: 409, run: afterwards(({ tenantId }) => api('suspendTenant', `/tenants/${tenantId}/suspend`), (created) => pay(created)) },
+  { code: 'tenants.tenant.archived', status: 409, run: afterwards(({ tenantId }) => api('archiveTenant', `/tenants/${tenantId}/archive`), (created) => pay(created)) },
+  { code: 'api.unsupported_media_type', status: 415, run: async () => pay(await integrationTenant(), payment, { headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify(payment) }) },
+  { code: 'api.payload_too_large', status: 413, run: async () => pay(await integrationTenant(), { ...payment, padding: 'x'.repeat(1024 * 1024) }) },
+  { code: 'api.request_body_incomplete', status: 408, run: async () => { const answer = await rawRequest(server.url, partialPayment(await integrationTenant()), { halfClose: true }); return { status: answer.status, headers: new Headers(), body: JSON.parse(answer.body) }; } },
+  { code: 'api.rate_limited', status: 429, run: afterwards(whoami, whoami, { rateLimitPerMinute: 1 }) },
+  // A fault rule answers through the same problem() as a request whose key is in flight (D51).
+  { code: 'idempotency.inFlight', status: 429, run: afterwards(({ tenantId }) => api('createFault', `/tenants/${tenantId}/faults`, { json: { operation: 'attachPayment', fault: 'status', status: 429, problemType: 'idempotency.inFlight' } }), (created) => pay(created)) },
+];
+
+/** Checks an answer against its scenario: status, `type`, the catalog's title, and for a 400 (or an import row) the field of errors[0]. */
 function expectProduced(scenario: Scenario, answer: Answer): void {
   expect(answer.status, JSON.stringify(answer.body)).toBe(scenario.status);
   const problem = scenario.status === 200 ? answer.body.rows.find((row: { type: string | null }) => row.type !== null) : answer.body;
   expect(problem?.type, JSON.stringify(answer.body)).toBe(scenario.code);
+  if (scenario.status !== 200) expect(problem.title, JSON.stringify(answer.body)).toBe(catalogEntry(scenario.code).title);
   if (scenario.field === undefined) {
     expect(problem.errors).toBeUndefined();
   } else {
@@ -262,12 +304,42 @@ describe('catalog codes of the control plane', () => {
     expect(sharedScenarios.every((scenario) => catalogEntry(scenario.code).reach !== 'sandbox')).toBe(true);
   });
 
+  it('covers exactly the codes of reach integration through the integration API, each once, with their catalog status', () => {
+    const codes = integrationScenarios.map((scenario) => scenario.code);
+    expect([...codes].sort()).toEqual([...catalog.values()].filter((entry) => entry.reach === 'integration').map((entry) => entry.code).sort());
+    expect(new Set(codes).size).toBe(codes.length);
+    for (const scenario of integrationScenarios) expect(scenario.status, scenario.code).toBe(catalogEntry(scenario.code).status);
+  });
+
   it.each(sandboxScenarios.map((scenario) => [scenario.code, scenario] as const))('produces %s', async (_code, scenario) => {
     expectProduced(scenario, await scenario.run());
   });
 
   it.each(sharedScenarios.map((scenario) => [scenario.code, scenario] as const))('also answers %s', async (_code, scenario) => {
     expectProduced(scenario, await scenario.run());
+  });
+
+  it.each(integrationScenarios.map((scenario) => [scenario.code, scenario] as const))('answers %s through the integration API', async (_code, scenario) => {
+    expectProduced(scenario, await scenario.run());
+  });
+
+  it.each([
+    ['415 for a payment without Content-Type', 415, '', JSON.stringify(payment)],
+    ['400 for a payment without a body', 400, 'Content-Type: application/json\r\n', ''],
+    ['400 for a payment of malformed JSON', 400, 'Content-Type: application/json\r\n', '{"amount":'],
+  ])('titles api.malformed_request answered %s with its catalog title too', async (_what, status, contentType, body) => {
+    const { key, externalId } = await integrationTenant();
+    const answer = await rawRequest(server.url, `POST ${orderPathOf(externalId)}/payment HTTP/1.1\r\nHost: test\r\nX-Api-Key: ${key}\r\n${contentType}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    expect([answer.status, JSON.parse(answer.body).type, JSON.parse(answer.body).title]).toEqual([status, 'api.malformed_request', catalogEntry('api.malformed_request').title]);
+  });
+
+  it.each([
+    ['a request that is not HTTP/1.1', 'NOT HTTP\r\n\r\n'],
+    ['a request without Host', 'GET /api/v1/integration/whoami HTTP/1.1\r\n\r\n'],
+  ])('titles the 400 Node parses for %s with the catalog title of api.malformed_request', async (_what, text) => {
+    const answer = await rawRequest(server.url, text);
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ type: 'api.malformed_request', title: catalogEntry('api.malformed_request').title });
   });
 
   it('keeps integration keys and the admin token apart (D30)', async () => {

@@ -1,6 +1,7 @@
 /**
  * Problem details (RFC 9457). `problem()` builds one from a catalog code, taking the
- * status from `spec/errors.yaml`; `aboutBlank()` builds the `about:blank` ones of D3/D21.
+ * status and title from `spec/errors.yaml`; `aboutBlank()` builds the `about:blank` ones of
+ * D3/D21, titled with the status's reason phrase.
  * Both are thrown (or passed to `next`) and written by the one error handler.
  */
 import { STATUS_CODES } from 'node:http';
@@ -22,7 +23,7 @@ export class ProblemError extends Error {
 }
 
 
-/** The HTTP reason phrase of `status`, used as the problem title. */
+/** The HTTP reason phrase of `status`, the title of an `about:blank` problem (RFC 9457 §4.2.1). */
 function reason(status: number): string {
   return STATUS_CODES[status] ?? 'Error';
 }
@@ -34,10 +35,10 @@ function reason(status: number): string {
 // requirement: int.errors.validation-detail
 // requirement: cat.type-is-code
 // requirement: cat.status-fixed
+// requirement: D89
 /**
- * A problem of the catalog `code`: status from the catalog, title the reason phrase
- * ("Validation failed" for a 400 with field errors), detail the given text or the
- * catalog's meaning.
+ * A problem of the catalog `code`: status and title from the catalog (one title per code,
+ * whatever the occurrence, D89), detail the given text or the catalog's meaning.
  */
 export function problem(
   code: CatalogCode,
@@ -50,8 +51,7 @@ export function problem(
   if (!statusesOf(entry).includes(status)) {
     throw new Error(`${code} is a ${entry.status} code, not ${status}`);
   }
-  const title = status === 400 && errors !== undefined && errors.length > 0 ? 'Validation failed' : reason(status);
-  return new ProblemError(status, code, title, detail ?? (entry.meaning || null), errors, options.headers);
+  return new ProblemError(status, code, entry.title, detail ?? (entry.meaning || null), errors, options.headers);
 }
 
 // requirement: D3

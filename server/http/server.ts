@@ -6,16 +6,23 @@
 import { createServer, IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express } from 'express';
+import { catalogEntry } from '../../spec/load.ts';
 import { onAnswerEvent } from './answer-events.ts';
 import { newRequestId } from './request-id.ts';
 
 /** What the server hands its requests to: an Express app, or a listener carrying an Express app's prototypes. */
 export type RequestApp = ((request: IncomingMessage, response: ServerResponse) => void) & Pick<Express, 'request' | 'response'>;
 
+// requirement: D89
+/** A problem's title: the catalog's for a code of it (D89), the status's reason phrase for `about:blank` (D3). */
+function titleOf(type: string, reason: string): string {
+  return type === 'about:blank' ? reason : catalogEntry(type).title;
+}
+
 /** The raw HTTP/1.1 text of a problem answer written straight to a socket; `path` when the request line was read. */
 function rawProblem(status: number, reason: string, type: string, detail: string, path: string): string {
   const requestId = newRequestId();
-  const body = JSON.stringify({ type, title: reason, status, detail, instance: `${path}#${requestId}` });
+  const body = JSON.stringify({ type, title: titleOf(type, reason), status, detail, instance: `${path}#${requestId}` });
   return [
     `HTTP/1.1 ${status} ${reason}`,
     'Content-Type: application/problem+json',
@@ -63,7 +70,7 @@ interface ConnectionState {
 /** A problem answer written through Node's response object (for requests Node parsed but would answer itself). */
 function writeProblem(response: ServerResponse, status: number, reason: string, type: string, detail: string, path: string, headers: Record<string, string> = {}): void {
   const requestId = newRequestId();
-  const body = JSON.stringify({ type, title: reason, status, detail, instance: `${path}#${requestId}` });
+  const body = JSON.stringify({ type, title: titleOf(type, reason), status, detail, instance: `${path}#${requestId}` });
   response.writeHead(status, reason, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId, Connection: 'close', ...headers });
   response.end(body);
 }

@@ -65,7 +65,7 @@ const stylesheet = `body { margin: 0; font-family: system-ui, sans-serif; color:
 .catalog tr:target { background: #fff8c5; }
 /* /docs/errors#<code> scrolls its row to just under the sticky header, not beneath it. */
 .catalog tbody tr { scroll-margin-top: 4.5rem; }
-/* A phone reads each code as a card (code; status and reach; meaning): no sideways scrolling, no header to hide under. */
+/* A phone reads each code as a card (code; status, title and reach; meaning): no sideways scrolling, no header to hide under. */
 @media (max-width: 40rem) {
   .waybill-page { padding: 1rem 0.75rem 3rem; }
   .catalog thead { display: none; }
@@ -73,9 +73,9 @@ const stylesheet = `body { margin: 0; font-family: system-ui, sans-serif; color:
   .catalog tr { display: flex; flex-wrap: wrap; gap: 0 0.6rem; padding: 0.4rem 0; border-bottom: 1px solid #d0d7de; scroll-margin-top: 0.5rem; }
   .catalog td { border: none; padding: 0.1rem 0; }
   .catalog td:nth-child(1) { flex-basis: 100%; overflow-wrap: anywhere; font-weight: 600; }
-  .catalog td:nth-child(3) { display: none; }
-  .catalog td:nth-child(4) { flex-basis: 100%; order: 1; }
-  .catalog td:nth-child(5) { color: #59636e; }
+  .catalog td:nth-child(4) { display: none; }
+  .catalog td:nth-child(5) { flex-basis: 100%; order: 1; }
+  .catalog td:nth-child(6) { color: #59636e; }
 }
 .catalog td.status { font-variant-numeric: tabular-nums; }
 h2:target, h3:target { background: #fff8c5; }

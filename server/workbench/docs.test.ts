@@ -66,12 +66,13 @@ describe('the API reference pages', () => {
     }
   });
 
-  it('lists every code of the catalog in an anchored row, escaped', async () => {
+  it('lists every code of the catalog in an anchored row with its title, escaped', async () => {
     const html = await (await get('/docs/errors')).text();
     const rows = [...html.matchAll(/<tr id="([^"]+)">/g)].map(([, id]) => id);
     expect(rows).toHaveLength(218);
     expect(new Set(rows)).toEqual(new Set(catalog.keys()));
-    expect(html).toContain('<tr id="api.rate_limited"><td><a href="#api.rate_limited"><code>api.rate_limited</code></a></td><td class="status">429</td>');
+    expect(html).toContain('<tr id="api.rate_limited"><td><a href="#api.rate_limited"><code>api.rate_limited</code></a></td><td class="status">429</td><td>Rate limit exceeded</td>');
+    expect(html).toContain('<td>Driver&#39;s trip not found</td>');
     expect(html).toContain('/docs/errors#&lt;type&gt;');
   });
 

@@ -181,7 +181,7 @@ describe('http checks against broken targets', () => {
 
   it('fail http.body.incomplete (and http.head.unreadable, for a cut-off head) when a cut-off body is answered 400 api.malformed_request, and skip .close', async () => {
     const target = await reference();
-    const profile = { ...target.profile, target: await byteProxy(target.server.url, { answer: (text) => text.replace('HTTP/1.1 408 Request Timeout', 'HTTP/1.1 400 Bad Request').replace('api.request_body_incomplete","title":"Request Timeout","status":408', 'api.malformed_request","title":"Bad Request","status":400') }) };
+    const profile = { ...target.profile, target: await byteProxy(target.server.url, { answer: (text) => text.replace('HTTP/1.1 408 Request Timeout', 'HTTP/1.1 400 Bad Request').replace('api.request_body_incomplete","title":"Request body incomplete","status":408', 'api.malformed_request","title":"Malformed request","status":400') }) };
     const { report, byId } = await runChecks(httpChecks, profile);
     expect(report.results.filter((result) => result.outcome !== 'pass').map((result) => [result.id, result.outcome])).toEqual([
       ['http.body.incomplete', 'fail'],
