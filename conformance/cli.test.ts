@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { defaultOutDir, main } from './cli.ts';
+import { harErrors } from '../dev/testing/conformance/har-schema.ts';
 import { answer, closedTargetUrl, conformingHandler, type FakeHandler, type FakeTarget, startFakeTarget, testKeys, testProfile, testScopes } from '../dev/testing/conformance/fake-target.ts';
 
 let stdout: MockInstance;
@@ -139,20 +140,25 @@ describe('waybill conformance: runs', () => {
     const out = join(tempDir(), 'run');
     // The fake target implements whoami only, so the run is limited to the families it can pass.
     expect(await main(['--target', `${target.url}/`, '--profile', profileFile({ ...testProfile(), target: 'http://elsewhere.invalid' }), '--out', out, '--seed', '9', '--only', 'discovery,problems'])).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
-    expect(printed(stdout)).toContain(`Reports:\n  ${join(out, 'report.json')}\n  ${join(out, 'junit.xml')}\n  ${join(out, 'report.html')}\n`);
-    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { target: string; seed: number };
+    expect(readdirSync(out).sort()).toEqual(['exchanges.har', 'junit.xml', 'report.html', 'report.json']);
+    expect(printed(stdout)).toContain(`Reports:\n  ${join(out, 'report.json')}\n  ${join(out, 'junit.xml')}\n  ${join(out, 'report.html')}\n  ${join(out, 'exchanges.har')}\n`);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { target: string; seed: number; exchangeCount: number; results: { id: string; exchangeCount: number }[] };
     // --target wins over the profile's target, with a warning that they differ.
     expect(report).toMatchObject({ target: target.url, seed: 9 });
     expect(printed(stderr)).toContain(`waybill: warning: --target ${target.url} is not the profile's target http://elsewhere.invalid;`);
     expect(target.requests.length).toBeGreaterThan(0);
+    // Every exchange of the run is an entry of exchanges.har, which a HAR 1.2 schema accepts.
+    const har = JSON.parse(readFileSync(join(out, 'exchanges.har'), 'utf8')) as { log: { entries: { pageref: string }[] } };
+    expect(harErrors(har)).toEqual([]);
+    expect(har.log.entries).toHaveLength(report.exchangeCount);
+    expect(new Set(har.log.entries.map((entry) => entry.pageref))).toEqual(new Set(report.results.filter((result) => result.exchangeCount > 0).map((result) => result.id)));
   });
 
-  it('exits 1 when a MUST check fails, and only the chosen reporters write', async () => {
+  it('exits 1 when a MUST check fails, and only the chosen reporters write (exchanges.har beside them, whichever they are)', async () => {
     target = await startFakeTarget(conformingHandler({ ...testScopes, [testKeys.tripsRead]: ['orders:read', 'trips:read'] }));
     const out = tempDir();
     expect(await main(['--target', target.url, '--profile', profileFile(), '--out', out, '--reporter', 'json', '--only', 'discovery.whoami'])).toBe(1);
-    expect(readdirSync(out)).toEqual(['report.json']);
+    expect(readdirSync(out).sort()).toEqual(['exchanges.har', 'report.json']);
     expect(printed(stdout)).not.toContain('✓');
   });
 
@@ -225,7 +231,7 @@ describe('no secret ever reaches a report', () => {
     vi.unstubAllEnvs();
     expect(code).toBe(1);
     const files = readdirSync(out).map((name) => [name, readFileSync(join(out, name), 'utf8')] as const);
-    expect(files.map(([name]) => name).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
+    expect(files.map(([name]) => name).sort()).toEqual(['exchanges.har', 'junit.xml', 'report.html', 'report.json']);
     for (const [name, text] of [...files, ['stdout', printed(stdout)] as const, ['stderr', printed(stderr)] as const]) {
       for (const secret of secrets) expect(text.includes(secret), `${secret} in ${name}`).toBe(false);
     }
@@ -234,6 +240,11 @@ describe('no secret ever reaches a report', () => {
     const json = files.find(([name]) => name === 'report.json')?.[1] ?? '';
     expect(json).toContain('<redacted:ordersRead>');
     expect(json).toContain('\\"$WAYBILL_KEY_ORDERS_READ\\"');
+    // exchanges.har holds every exchange whole, the echoed keys included, each redacted.
+    const har = files.find(([name]) => name === 'exchanges.har')?.[1] ?? '';
+    expect(har).toContain('"name": "x-echo"');
+    expect(har).toContain('<redacted:full>');
+    expect(har).toContain('<redacted:ordersRead>');
   });
 });
 

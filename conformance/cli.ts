@@ -20,6 +20,7 @@ import { certificationExitCode, exitCodeHelp } from './engine/exit-code.ts';
 import { loadProfile, provisionProfile } from './setup/profile.ts';
 import { isReporterName, type Reporter, type ReporterName, reporters } from './reporters/index.ts';
 import { useColour, verdictLine } from './reporters/console.ts';
+import { suiteHar, writeHar } from './transport/har.ts';
 import { profileSecrets } from './transport/redaction.ts';
 import { runLabel, runSuite } from './engine/runner.ts';
 import { selectChecks } from './engine/select.ts';
@@ -343,6 +344,7 @@ async function runAndReport(
   // The verdict line goes to stderr below, whichever reporters are chosen, so the console one leaves it out.
   const active: Reporter[] = [...new Set(extras.reporters)].map((name) => reporters[name]({ outDir: extras.reportDir, verdict: false }));
   const secrets = adminToken === undefined ? [] : [{ value: adminToken, name: 'adminToken', envVar: 'WAYBILL_ADMIN_TOKEN' }];
+  let exchanges: readonly ExchangeRecord[] = [];
   const raw = await runSuite({
     checks: suite,
     profile: { ...profile, target },
@@ -365,9 +367,10 @@ async function runAndReport(
     onResult: (result) => active.forEach((reporter) => reporter.onResult?.(result)),
     onWait: (wait) => active.forEach((reporter) => reporter.onWait?.(wait)),
     ...(extras.waive === undefined ? {} : { waive: extras.waive }),
-    onExchanges: (exchanges) => {
-      extras.onExchanges(exchanges);
-      onExchanges(exchanges);
+    onExchanges: (all) => {
+      exchanges = all;
+      extras.onExchanges(all);
+      onExchanges(all);
     },
   });
   const report = extras.finishReport(raw);
@@ -376,6 +379,8 @@ async function runAndReport(
     const file = await reporter.onEnd(report);
     if (typeof file === 'string') files.push(file);
   }
+  // Every run, whichever reporters: the exchanges are no report's, and under --certify the bundle holds them.
+  files.push(await writeHar(extras.reportDir, suiteHar(report, exchanges)));
   if (files.length > 0) process.stdout.write(`\nReports:\n${files.map((file) => `  ${file}`).join('\n')}\n`);
   if (report.results.some((result) => result.findings.some((finding) => finding.exchange !== undefined))) {
     process.stdout.write(`\n${replayHint(options)}\n`);

@@ -1,8 +1,9 @@
 /**
- * Seals a certification bundle: beside the three reports the reporters wrote into its folder,
- * writes the redacted exchanges, the requirement coverage, product.json and the waivers, refuses
- * to go on when any file holds a secret of the run, writes manifest.json (hashes, run facts,
- * verdict, redaction counts), signs it (manifest.sig) and packs the folder as a .tar.gz.
+ * Seals a certification bundle: beside the three reports the reporters wrote into its folder
+ * and the run's exchanges.har (transport/har.ts), writes the redacted exchanges, the requirement
+ * coverage, product.json and the waivers, refuses to go on when any file holds a secret of the
+ * run, writes manifest.json (hashes, run facts, verdict, redaction counts), signs it
+ * (manifest.sig) and packs the folder as a .tar.gz.
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';

@@ -18,6 +18,7 @@ import { main as keys, PRIVATE_KEY_FILE, PUBLIC_KEY_FILE } from './cli-keys.ts';
 import { main as verify } from './cli-verify.ts';
 import { signBytes } from './keys.ts';
 import { sha256 } from './manifest.ts';
+import { harErrors } from '../../dev/testing/conformance/har-schema.ts';
 
 const product = { vendor: 'Acme Logistics', product: 'Acme Dispatch', version: '2.3.1', contact: 'certify@acme.example' };
 let reference: ReferenceTarget;
@@ -89,7 +90,7 @@ afterAll(async () => {
 describe('a certification of the reference', () => {
   it('passes and writes the bundle: reports, exchanges, coverage, product, manifest and signature', () => {
     expect(exitCode).toBe(0);
-    expect(readdirSync(bundleDir).sort()).toEqual(['exchanges.json', 'junit.xml', 'manifest.json', 'manifest.sig', 'product.json', 'report.html', 'report.json', 'requirements.json']);
+    expect(readdirSync(bundleDir).sort()).toEqual(['exchanges.har', 'exchanges.json', 'junit.xml', 'manifest.json', 'manifest.sig', 'product.json', 'report.html', 'report.json', 'requirements.json']);
     const manifest = JSON.parse(readFileSync(join(bundleDir, 'manifest.json'), 'utf8'));
     expect(manifest.verdict).toBe('PASS');
     expect(manifest.product).toEqual(product);
@@ -98,6 +99,15 @@ describe('a certification of the reference', () => {
     expect(manifest.redactions.secrets).toContain('adminToken');
     expect(manifest.redactions.occurrences.full).toBeGreaterThan(0);
     expect(manifest.counts.byOutcome.skip).toBe(0);
+  });
+
+  it('holds exchanges.har, HAR 1.2 of every exchange the bundle lists, hashed in the manifest', () => {
+    const bytes = readFileSync(join(bundleDir, 'exchanges.har'));
+    const har = JSON.parse(bytes.toString('utf8'));
+    expect(harErrors(har)).toEqual([]);
+    const exchanges = JSON.parse(readFileSync(join(bundleDir, 'exchanges.json'), 'utf8')) as unknown[];
+    expect(har.log.entries).toHaveLength(exchanges.length);
+    expect(JSON.parse(readFileSync(join(bundleDir, 'manifest.json'), 'utf8')).files['exchanges.har']).toBe(sha256(bytes));
   });
 
   it('shows a certificate header in report.html', () => {
@@ -113,7 +123,7 @@ describe('a certification of the reference', () => {
     for (const path of [bundleDir, archive]) {
       const { code, out } = await verifyWithKey(path);
       expect(out).toContain('VERIFIED');
-      expect(out).toMatch(/✓ files\s+6 files, each sha256 as manifest.json lists it/);
+      expect(out).toMatch(/✓ files\s+7 files, each sha256 as manifest.json lists it/);
       expect(out).toMatch(/✓ signature\s+Ed25519 signature of manifest.json holds/);
       expect(out).toMatch(/✓ verdict\s+PASS/);
       expect(code, out).toBe(0);
@@ -167,6 +177,30 @@ describe('a tampered bundle fails, naming the file', () => {
     expect(out).toMatch(/✗ files\s+report\.json: changed/);
     expect(out).toContain('✗ verdict    not judged: report.json is not what manifest.json lists');
     expect(out).not.toContain('✓ verdict');
+  });
+
+  it('a changed exchanges.har', async () => {
+    const copy = copyOfBundle();
+    const file = join(copy, 'exchanges.har');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"status": 200', '"status": 201'));
+    const { code, out } = await verifyWithKey(copy);
+    expect(code).toBe(1);
+    expect(out).toMatch(/✗ files\s+exchanges\.har: changed/);
+  });
+
+  it('a bundle whose manifest leaves exchanges.har out, even re-signed: every bundle holds it', async () => {
+    const copy = copyOfBundle();
+    rmSync(join(copy, 'exchanges.har'));
+    const manifestFile = join(copy, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    delete manifest.files['exchanges.har'];
+    const manifestBytes = Buffer.from(JSON.stringify(manifest));
+    writeFileSync(manifestFile, manifestBytes);
+    writeFileSync(join(copy, 'manifest.sig'), signBytes(manifestBytes, createPrivateKey(readFileSync(join(keyDir, PRIVATE_KEY_FILE)))));
+    const { code, out } = await verifyWithKey(copy);
+    expect(code).toBe(1);
+    expect(out).toMatch(/✓ signature/);
+    expect(out).toContain('✗ files      manifest.json does not list exchanges.har, which every bundle holds');
   });
 
   it('a missing file', async () => {

@@ -42,7 +42,7 @@ export interface VerifyOptions {
 }
 
 /** The files every bundle holds besides the manifest and its signature. */
-const REQUIRED_FILES = ['report.json', 'junit.xml', 'report.html', 'exchanges.json', 'requirements.json', 'product.json'];
+const REQUIRED_FILES = ['report.json', 'junit.xml', 'report.html', 'exchanges.json', 'exchanges.har', 'requirements.json', 'product.json'];
 
 /** Parses `bytes` as JSON; undefined when it is not. */
 function parseJson<T>(bytes: Buffer | undefined): T | undefined {
