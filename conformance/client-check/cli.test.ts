@@ -1,7 +1,7 @@
 /**
  * `waybill client-check` as a user runs it: help with examples, one-line usage errors with exit
  * 2, a run that writes the four reports, a failing run whose findings show the client's
- * requests in every format, and a command that loads the server only when it starts its own.
+ * requests in every format and in exchanges.har, and a command that loads the server only when it starts its own.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,6 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../spec/package-files.ts';
 import { startOwnSandbox } from './own-sandbox.ts';
 import { EXAMPLE_CLIENT, NAIVE_CLIENT } from '../../dev/testing/client-check/check-client.ts';
+import { harErrors } from '../../dev/testing/conformance/har-schema.ts';
+import type { Har } from '../transport/har.ts';
 
 const bin = fileURLToPath(new URL('../../bin/waybill.js', import.meta.url));
 const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'WAYBILL_ADMIN_TOKEN'));
@@ -107,6 +109,12 @@ describe('waybill client-check', () => {
     expect(html).toMatch(/POST \/api\/v1\/integration\/orders\/externalid\/CC-NO-SUCH-ORDER\/payment → 404/);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { results: { findings: { requests?: { status: number }[] }[] }[] };
     expect(report.results[0]?.findings[0]?.requests?.map((request) => request.status)).toEqual([404, 404, 404, 404, 404, 404]);
+    // exchanges.har, listed with the reports: the scenario's page, its finding, and the same six requests.
+    expect(stdout).toContain(`  ${join(out, 'exchanges.har')}\n`);
+    const har = JSON.parse(readFileSync(join(out, 'exchanges.har'), 'utf8')) as Har;
+    expect(harErrors(har)).toEqual([]);
+    expect(har.log.pages).toEqual([expect.objectContaining({ id: 'client.no-retry.404', title: expect.stringMatching(/^client\.no-retry\.404 \(fail\) — /), comment: expect.stringMatching(/^1\) /) })]);
+    expect(har.log.entries.map((entry) => `${entry.request.method} ${new URL(entry.request.url).pathname} ${entry.response.status}`)).toEqual(Array(6).fill('POST /api/v1/integration/orders/externalid/CC-NO-SUCH-ORDER/payment 404'));
   }, 90_000);
 
   it('uses a running sandbox with --target and its admin token (flag or WAYBILL_ADMIN_TOKEN), making its tenants there', async () => {

@@ -15,6 +15,9 @@ import { isReporterName, type Reporter, type ReporterName, reporters } from '../
 import { commandProblem } from './client-process.ts';
 import { assertAnswers } from '../setup/http.ts';
 import { runClientCheck } from './run.ts';
+import { clientCheckHar } from './har.ts';
+import { writeHar } from '../transport/har.ts';
+import type { ExchangeRecord } from '../engine/types/exchange.ts';
 import { matchesSelector } from '../engine/select.ts';
 import { type ClientScenario, familyOf } from './scenario.ts';
 import { scenarios } from './scenarios/index.ts';
@@ -97,7 +100,7 @@ function program(): Command {
     .usage('[options] -- COMMAND [ARGS...]')
     .description("Grade an integrator's client: run it through scenarios that stage the failures production brings, and grade it from the sandbox's request log.")
     .addOption(new Option('--scenario <names>', 'run only these scenarios: ids, families (client.pay) or prefixes (comma-separated or repeated)').argParser(list).default([], 'every scenario'))
-    .option('--out <dir>', 'directory for report.json, junit.xml and report.html (default: reports/client-check/<UTC timestamp>/)')
+    .option('--out <dir>', 'directory for report.json, junit.xml, report.html and exchanges.har (default: reports/client-check/<UTC timestamp>/)')
     .option('--target <url>', "a running waybill sandbox's base URL (default: a sandbox of its own, in memory)")
     .option('--admin-token <token>', `with --target: its control plane's admin token (default: env WAYBILL_ADMIN_TOKEN, else ${ADMIN_TOKEN_FILE} when it has an entry for --target)`)
     .option('--timeout-ms <n>', 'time limit of each run of the client, in milliseconds', integer(1), 30_000)
@@ -196,6 +199,7 @@ async function runAndReport(options: CliOptions, sandbox: { target: string; admi
   const active: Reporter[] = chosen.map((name) => reporters[name]({ outDir, verdict: false }));
   // One line per scenario in a terminal: the console reporter's, as each ends. Its stderr line as
   // each starts is for runs without it (file reports only), which would otherwise print nothing.
+  let exchanges: readonly ExchangeRecord[] = [];
   const startLine = chosen.includes('console') ? undefined : (scenario: ClientScenario) => process.stderr.write(`client-check: ${scenario.id} — ${scenario.title}\n`);
   const report = await runClientCheck({
     ...sandbox,
@@ -207,12 +211,17 @@ async function runAndReport(options: CliOptions, sandbox: { target: string; admi
     ...(startLine === undefined ? {} : { onScenario: startLine }),
     onStart: (start) => active.forEach((reporter) => reporter.onStart?.(start)),
     onResult: (result) => active.forEach((reporter) => reporter.onResult?.(result)),
+    onExchanges: (all) => {
+      exchanges = all;
+    },
   });
   const files: string[] = [];
   for (const reporter of active) {
     const file = await reporter.onEnd(report);
     if (typeof file === 'string') files.push(file);
   }
+  // Every run, whichever reporters: the client's requests, a page per scenario (client-check/har.ts).
+  files.push(await writeHar(outDir, clientCheckHar(report, exchanges)));
   if (files.length > 0) process.stdout.write(`\nReports:\n${files.map((file) => `  ${file}`).join('\n')}\n`);
   process.stderr.write(`${verdictLine(report, useColour(process.stderr, process.env), performance.now() - startedAt)}\n`);
   return report.exitCode;

@@ -7,6 +7,7 @@ import { shellLine } from '../../cli/shell-quote.ts';
 import { runSuite } from '../engine/runner.ts';
 import { createRedactor, type Secret } from '../transport/redaction.ts';
 import type { Contract } from '../engine/types/contract.ts';
+import type { ExchangeRecord } from '../engine/types/exchange.ts';
 import type { CheckResult, GradedClient, RunReport, RunStart } from '../engine/types/report.ts';
 import { clientRequirements } from './register.ts';
 import { type ClientScenario, scenarioCheck } from './scenario.ts';
@@ -37,6 +38,8 @@ export interface ClientCheckOptions {
   onStart?(start: RunStart): void;
   onResult?(result: CheckResult): void;
   onScenario?(scenario: ClientScenario): void;
+  /** Receives every exchange of the run (redacted) once the last scenario has finished: the log entries of the client's requests among them. */
+  onExchanges?(exchanges: readonly ExchangeRecord[]): void;
 }
 
 /** The client as every report names it: its command line, with the run's secrets redacted as in the rest of the report. */
@@ -64,6 +67,7 @@ export async function runClientCheck(options: ClientCheckOptions): Promise<RunRe
     secrets,
     ...(onStart ? { onStart: (start: RunStart) => onStart({ ...start, client: graded }) } : {}),
     ...(options.onResult ? { onResult: options.onResult } : {}),
+    ...(options.onExchanges ? { onExchanges: options.onExchanges } : {}),
   });
   // The profile was only the control plane: the keys are the scenarios' own, made and redacted per scenario.
   return { ...report, profile: { keys: [], pools: {}, feeds: {}, sandbox: true, choices: [] }, client: graded };

@@ -213,6 +213,8 @@ async function openSession(ctx: CheckContext, scenario: ClientScenario): Promise
   const key = await control.createKey(tenantId, 'client under test', scenario.key);
   ctx.addSecret(key.secret, 'clientKey');
   let grader: Promise<{ http: HttpClient; key: string }> | undefined;
+  // Each entry is read once: the grade and exchanges.har (readEntries) share it.
+  const entries = new Map<number, ReturnType<ControlPlane['entry']>>();
   const session: ScenarioSession = {
     tenantId,
     clientKeyId: key.id,
@@ -224,17 +226,24 @@ async function openSession(ctx: CheckContext, scenario: ClientScenario): Promise
         ctx.addSecret(created.secret, 'graderKey');
         return { http: ctx.http, key: created.secret };
       })),
-    entry: (summary) => control.entry(tenantId, summary.id),
+    entry(summary) {
+      let entry = entries.get(summary.id);
+      if (entry === undefined) {
+        entry = control.entry(tenantId, summary.id);
+        entries.set(summary.id, entry);
+        entry.catch(() => entries.delete(summary.id));
+      }
+      return entry;
+    },
   };
   return { session, key };
 }
 
-/** Runs the client once, or twice with `scenario.between` in between; resolves to the runs with their requests. */
-async function runTask(ctx: CheckContext, scenario: ClientScenario, client: ClientCommand, session: ScenarioSession, key: CreatedKey, inputs: TaskInputs): Promise<ClientRun[]> {
+/** Runs the client once, or twice with `scenario.between` in between, adding each run with its requests to `runs` as it ends. */
+async function runTask(ctx: CheckContext, scenario: ClientScenario, client: ClientCommand, session: ScenarioSession, key: CreatedKey, inputs: TaskInputs, runs: ClientRun[]): Promise<void> {
   const folder = await mkdtemp(join(tmpdir(), 'waybill-client-check-'));
   try {
     const env = clientEnvironment(taskVariables(ctx.target, key, scenario.task, inputs, join(folder, 'state.json')));
-    const runs: ClientRun[] = [];
     let afterId = 0;
     const timeoutMs = runTimeoutMs(client, scenario);
     const runOnce = async (during?: ClientScenario['during']) => {
@@ -252,10 +261,18 @@ async function runTask(ctx: CheckContext, scenario: ClientScenario, client: Clie
       await scenario.between(session);
       await runOnce();
     }
-    return runs;
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
+}
+
+/**
+ * Reads every request of the client's runs whole from the log (bodies, latency), eight at a
+ * time: the recorded answers are what exchanges.har shows of the scenario (client-check/har.ts).
+ */
+async function readEntries(session: ScenarioSession, runs: readonly ClientRun[]): Promise<void> {
+  const requests = runs.flatMap((run) => run.requests);
+  for (let start = 0; start < requests.length; start += 8) await Promise.all(requests.slice(start, start + 8).map((request) => session.entry(request)));
 }
 
 /** The family of a scenario id: `client.pay.answer-lost` → `client.pay`. */
@@ -274,19 +291,26 @@ export function scenarioCheck(scenario: ClientScenario, client: ClientCommand): 
     async run(ctx: CheckContext) {
       client.onScenario?.(scenario);
       const { session, key } = await openSession(ctx, scenario);
+      const runs: ClientRun[] = [];
+      let graded = false;
       try {
         const inputs = await scenario.setup(session);
         await scenario.staged(session);
-        const runs = await runTask(ctx, scenario, client, session, key, inputs);
+        await runTask(ctx, scenario, client, session, key, inputs, runs);
         for (const run of runs) ctx.clientRun({ exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut, durationMs: run.finishedAt - run.startedAt, stdoutTail: run.stdoutTail, stderrTail: run.stderrTail });
         const timeouts = runs.filter((run) => run.timedOut).map((run) => timeoutFinding(run, runTimeoutMs(client, scenario)));
-        const graded = [...timeouts, ...(await scenario.grade(session, runs))];
+        const findings = [...timeouts, ...(await scenario.grade(session, runs))];
         // How a failing scenario's runs ended says why, when the client did not end well.
-        const exits = graded.length === 0 ? [] : runs.filter(crashed).map(exitFinding);
-        return [...exits, ...graded];
+        const exits = findings.length === 0 ? [] : runs.filter(crashed).map(exitFinding);
+        graded = true;
+        return [...exits, ...findings];
       } finally {
         // The tenant stays, to be looked at in the console; a living feed does not go on writing into it.
         await session.control.stopSimulations();
+        // A sandbox that cannot give them back is an error of a graded scenario; of one already failing, its own error stands.
+        await readEntries(session, runs).catch((error: unknown) => {
+          if (graded) throw error;
+        });
       }
     },
   };
