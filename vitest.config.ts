@@ -29,6 +29,9 @@ export const fullOnly = [
   'dev/repository/ci-recipes.test.ts',
   // The fuzz campaign's 10,000 cases (dev/fuzz/declared.test.ts, every operation once, stays in npm test).
   'dev/fuzz/fuzz.test.ts',
+  // Four client generators from npm, each client of both documents compiled and run (about a minute and a half);
+  // npm test holds the documents themselves (spec/*.test.ts, the spec's lint).
+  'dev/clients/generated-clients.test.ts',
   // The suite under CPU load and database latency: a project of its own (below), run after every other file.
   ...loadTests,
 ];
