@@ -368,6 +368,83 @@ export interface components {
             detail?: string | null;
             instance?: string | null;
         };
+        /** @description The body of a 400 answered as FeedBadRequest (by `orderFeed` and `tripFeed`): `type` is one of the codes they can answer with 400 (D91). */
+        FeedBadRequestProblem: components["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request";
+        };
+        /** @description The body of a 400 answered as PaymentBadRequest (by `attachPayment`): `type` is one of the codes it can answer with 400 (D91). */
+        PaymentBadRequestProblem: components["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request" | "payments.amount.invalid" | "payments.currency.invalid";
+        };
+        /** @description The body of a 400 answered as WriteBadRequest (by `cancelOrder`): `type` is one of the codes it can answer with 400 (D91). */
+        WriteBadRequestProblem: components["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request";
+        };
+        /** @description The body of a 400 answered as IdempotencyKeyBadRequest (by `archiveOrder`): `type` is one of the codes it can answer with 400 (D91). */
+        IdempotencyKeyBadRequestProblem: components["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request";
+        };
+        /** @description The body of a 401 answered as Unauthorized (by 6 operations): `type` is one of the codes they can answer with 401 (D91). */
+        UnauthorizedProblem: components["schemas"]["Problem"] & {
+            type?: "about:blank" | null;
+        };
+        /** @description The body of a 403 answered as Forbidden (by 5 operations): `type` is one of the codes they can answer with 403 (D91). */
+        ForbiddenProblem: components["schemas"]["Problem"] & {
+            type?: "about:blank" | null;
+        };
+        /** @description The body of a 404 answered as OrderNotFound (by `attachPayment`, `cancelOrder` and `archiveOrder`): `type` is one of the codes they can answer with 404 (D91). */
+        OrderNotFoundProblem: components["schemas"]["Problem"] & {
+            type?: "orders.notFound" | null;
+        };
+        /** @description The body of a 409 answered as TenantConflict (by `attachPayment`): `type` is one of the codes it can answer with 409 (D91). */
+        TenantConflictProblem: components["schemas"]["Problem"] & {
+            type?: ("tenants.tenant.suspended" | "tenants.tenant.archived") | null;
+        };
+        /** @description The body of a 409 answered as OrderConflict (by `cancelOrder` and `archiveOrder`): `type` is one of the codes they can answer with 409 (D91). */
+        OrderConflictProblem: components["schemas"]["Problem"] & {
+            type?: ("orders.status.illegal" | "tenants.tenant.suspended" | "tenants.tenant.archived") | null;
+        };
+        /** @description The body of a 408 answered as RequestBodyIncomplete (by `attachPayment` and `cancelOrder`): `type` is one of the codes they can answer with 408 (D91). */
+        RequestBodyIncompleteProblem: components["schemas"]["Problem"] & {
+            type?: "api.request_body_incomplete" | null;
+        };
+        /** @description The body of a 413 answered as PayloadTooLarge (by `attachPayment` and `cancelOrder`): `type` is one of the codes they can answer with 413 (D91). */
+        PayloadTooLargeProblem: components["schemas"]["Problem"] & {
+            type?: "api.payload_too_large" | null;
+        };
+        /** @description The body of a 415 answered as UnsupportedMediaType (by `attachPayment` and `cancelOrder`): `type` is one of the codes they can answer with 415 (D91). */
+        UnsupportedMediaTypeProblem: components["schemas"]["Problem"] & {
+            type?: ("api.malformed_request" | "api.unsupported_media_type") | null;
+        };
+        /** @description The body of a 429 answered as RateLimited (by `orderFeed`, `tripFeed` and `whoami`): `type` is one of the codes they can answer with 429 (D91). */
+        RateLimitedProblem: components["schemas"]["Problem"] & {
+            type?: "api.rate_limited" | null;
+        };
+        /** @description The body of a 429 answered as WriteTooManyRequests (by `attachPayment`, `cancelOrder` and `archiveOrder`): `type` is one of the codes they can answer with 429 (D91). */
+        WriteTooManyRequestsProblem: components["schemas"]["Problem"] & {
+            type?: ("api.rate_limited" | "idempotency.inFlight") | null;
+        };
+        /** @description The body of a 400 answered as MalformedRequest (by `whoami`): `type` is one of the codes it can answer with 400 (D91). */
+        MalformedRequestProblem: components["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request";
+        };
+        /** @description The body of a 417 answered as ExpectationFailed (by 6 operations): `type` is one of the codes they can answer with 417 (D91). */
+        ExpectationFailedProblem: components["schemas"]["Problem"] & {
+            type?: "about:blank" | null;
+        };
+        /** @description The body of a 500 answered as InternalError (by 6 operations): `type` is one of the codes they can answer with 500 (D91). */
+        InternalErrorProblem: components["schemas"]["Problem"] & {
+            type?: "about:blank" | null;
+        };
+        /** @description The body of a 503 answered as ServiceUnavailable (by 6 operations): `type` is one of the codes they can answer with 503 (D91). */
+        ServiceUnavailableProblem: components["schemas"]["Problem"] & {
+            type?: "about:blank" | null;
+        };
     };
     responses: {
         /** @description The order after the write. */
@@ -391,7 +468,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["FeedBadRequestProblem"];
             };
         };
         /** @description The body or a header is invalid. */
@@ -401,7 +478,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["PaymentBadRequestProblem"];
             };
         };
         /** @description The body or a header is invalid. */
@@ -411,7 +488,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["WriteBadRequestProblem"];
             };
         };
         /** @description The `Idempotency-Key` header is invalid or was used for another request (D13). */
@@ -421,7 +498,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["IdempotencyKeyBadRequestProblem"];
             };
         };
         /** @description Missing, unknown or revoked API key (D3, D22). */
@@ -432,7 +509,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["UnauthorizedProblem"];
             };
         };
         /** @description The key lacks the operation's scope (D2, D3). */
@@ -445,7 +522,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["ForbiddenProblem"];
             };
         };
         /** @description No live order of the key's tenant carries the external id (D12). */
@@ -459,7 +536,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["OrderNotFoundProblem"];
             };
         };
         /** @description The tenant is suspended or archived and refuses writes (D22). */
@@ -473,7 +550,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["TenantConflictProblem"];
             };
         };
         /** @description The move is not legal from the order's status (D11, D12), or the tenant refuses writes (D22). */
@@ -487,7 +564,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["OrderConflictProblem"];
             };
         };
         /** @description The body ended before its declared `Content-Length` (D18). */
@@ -497,7 +574,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["RequestBodyIncompleteProblem"];
             };
         };
         /** @description The body is over 1 MiB (D18). */
@@ -507,7 +584,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["PayloadTooLargeProblem"];
             };
         };
         /**
@@ -520,7 +597,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
             };
         };
         /** @description The key's rate limit is exhausted (D14). */
@@ -534,7 +611,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["RateLimitedProblem"];
             };
         };
         /** @description The key's rate limit is exhausted (D14), or a request with the same `Idempotency-Key` is still in flight (D13). */
@@ -548,7 +625,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["WriteTooManyRequestsProblem"];
             };
         };
         /**
@@ -562,7 +639,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["MalformedRequestProblem"];
             };
         };
         /**
@@ -576,7 +653,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["ExpectationFailedProblem"];
             };
         };
         /** @description Unexpected failure; the request id identifies it in the server's log. */
@@ -586,7 +663,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["InternalErrorProblem"];
             };
         };
         /**
@@ -603,7 +680,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": components["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
             };
         };
     };
@@ -1013,4 +1090,22 @@ type ReadonlyArray<T> = [
 export const orderStatusNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderStatusName"]> = ["New", "InPlanning", "Planned", "InProgress", "FullyDelivered", "PartiallyDelivered", "Returned", "Collected", "PartiallyCollected", "NotCollected", "Refused", "Cancelled", "Closed"];
 export const orderTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderType"]> = ["Delivery", "Pickup", "Return", "Rebox"];
 export const tripStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TripStatus"]> = ["Confirmed", "InProgress", "Completed", "Cancelled"];
+export const feedBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FeedBadRequestProblem"]["type"]> = ["api.malformed_request"];
+export const paymentBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentBadRequestProblem"]["type"]> = ["api.malformed_request", "payments.amount.invalid", "payments.currency.invalid"];
+export const writeBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WriteBadRequestProblem"]["type"]> = ["api.malformed_request"];
+export const idempotencyKeyBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["IdempotencyKeyBadRequestProblem"]["type"]> = ["api.malformed_request"];
+export const unauthorizedProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnauthorizedProblem"]["type"]> = ["about:blank"];
+export const forbiddenProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ForbiddenProblem"]["type"]> = ["about:blank"];
+export const orderNotFoundProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderNotFoundProblem"]["type"]> = ["orders.notFound"];
+export const tenantConflictProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TenantConflictProblem"]["type"]> = ["tenants.tenant.suspended", "tenants.tenant.archived"];
+export const orderConflictProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderConflictProblem"]["type"]> = ["orders.status.illegal", "tenants.tenant.suspended", "tenants.tenant.archived"];
+export const requestBodyIncompleteProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RequestBodyIncompleteProblem"]["type"]> = ["api.request_body_incomplete"];
+export const payloadTooLargeProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayloadTooLargeProblem"]["type"]> = ["api.payload_too_large"];
+export const unsupportedMediaTypeProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnsupportedMediaTypeProblem"]["type"]> = ["api.malformed_request", "api.unsupported_media_type"];
+export const rateLimitedProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RateLimitedProblem"]["type"]> = ["api.rate_limited"];
+export const writeTooManyRequestsProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WriteTooManyRequestsProblem"]["type"]> = ["api.rate_limited", "idempotency.inFlight"];
+export const malformedRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MalformedRequestProblem"]["type"]> = ["api.malformed_request"];
+export const expectationFailedProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ExpectationFailedProblem"]["type"]> = ["about:blank"];
+export const internalErrorProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InternalErrorProblem"]["type"]> = ["about:blank"];
+export const serviceUnavailableProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ServiceUnavailableProblem"]["type"]> = ["about:blank"];
 export const componentsHeadersIdempotentReplayedValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["Idempotent-Replayed"]> = ["true"];

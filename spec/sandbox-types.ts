@@ -1033,7 +1033,9 @@ export interface components {
          *     `import.rows.too_many` (D37).
          */
         ImportRequest: {
-            rows: Record<string, unknown>[];
+            rows: (components["schemas"]["OrderIntake"] | {
+                [key: string]: unknown;
+            })[];
         };
         ImportRowResult: {
             /** @description The row's index in `rows`. */
@@ -1057,17 +1059,51 @@ export interface components {
         };
         /** @description Any value is refused (D40). */
         RetiredPage: unknown;
-        /**
-         * @description One event of the order's life. `kind` is one of created, status (data: from, to,
-         *     tripId, reasonCode), outcome (tripId, stop, status, lines), payment (paymentId,
-         *     amount, currency), cancel (from, to, reason), archive, restore, miniStatus; more
-         *     may be added.
-         */
+        /** @description One event of the order's life; what it records is in `data`, by `kind`. */
         HistoryEntry: {
             seq: number;
             atUtc: integration["schemas"]["UtcTimestamp"];
+            /** @description What happened. Kinds may be added; a reader skips one it does not know. */
             kind: string;
-            data: Record<string, unknown>;
+            data: components["schemas"]["HistoryData"];
+        };
+        /**
+         * @description What an event records; its members by `kind`: created, archive and restore `status`
+         *     (the order's); status `from`, `to`, `tripId`, and `reasonCode` when a cancelled trip
+         *     let the order go; outcome `tripId`, `stop`, `status` (the stop's), `reasonCode` and
+         *     `lines`; payment `paymentId`, `amount` and `currency`; cancel `from`, `to` and
+         *     `reason`; miniStatus `miniStatus` and `status`. A kind added later may record members
+         *     of its own.
+         */
+        HistoryData: {
+            /** @description The order's status, or for an outcome the stop's (Completed or Failed). */
+            status?: string;
+            /** @description The order's status before the move. */
+            from?: string;
+            /** @description The order's status after it. */
+            to?: string;
+            /**
+             * Format: uuid
+             * @description The trip of the move or outcome; null for a move off every trip.
+             */
+            tripId?: string | null;
+            reasonCode?: string | null;
+            /** @description The index of the stop on its trip. */
+            stop?: number;
+            /** @description Each line's outcome, by its index in the order. */
+            lines?: components["schemas"]["HistoryLine"][];
+            paymentId?: string;
+            amount?: number;
+            currency?: string;
+            /** @description Why the order was cancelled; null when no reason was given. */
+            reason?: string | null;
+            miniStatus?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One line's outcome as a stop recorded it. */
+        HistoryLine: components["schemas"]["LineOutcome"] & {
+            line: number;
         };
         HistoryPage: {
             items: components["schemas"]["HistoryEntry"][];
@@ -1207,22 +1243,15 @@ export interface components {
             operation: components["schemas"]["IntegrationOperation"];
             keyId: string | null;
             fault: components["schemas"]["FaultKind"];
-            /** @enum {integer|null} */
-            status: 429 | 500 | 503 | null;
+            status: (429 | 500 | 503) | null;
             retryAfterSeconds: number | null;
-            /**
-             * @description The problem a 429 answers; null unless `status` is 429.
-             * @enum {string|null}
-             */
-            problemType: "api.rate_limited" | "idempotency.inFlight" | null;
+            /** @description The problem a 429 answers; null unless `status` is 429. */
+            problemType: ("api.rate_limited" | "idempotency.inFlight") | null;
             /** @description The wait of a `latency` rule as a range (`min` = `max` for a fixed wait); null for other faults. */
             latencyMs: null | components["schemas"]["LatencyRange"];
             durationMs: number | null;
-            /**
-             * @description Null for the reads.
-             * @enum {string|null}
-             */
-            when: "before" | "after" | null;
+            /** @description Null for the reads. */
+            when: ("before" | "after") | null;
             /** @description Null for a `probability` rule. */
             times: number | null;
             /** @description How many of `times` are left; null for a `probability` rule. */
@@ -1253,11 +1282,8 @@ export interface components {
             source: "rule" | "prefer";
             /** @description The rule that decided the answer (the first latency rule that fired, when only waits fired); null for `Prefer`. */
             ruleId: string | null;
-            /**
-             * @description Null for the reads.
-             * @enum {string|null}
-             */
-            when: "before" | "after" | null;
+            /** @description Null for the reads. */
+            when: ("before" | "after") | null;
             /** @description The wait added, when a latency fault fired. */
             latencyMs?: number;
         };
@@ -1451,6 +1477,210 @@ export interface components {
             };
         };
         Pool: string[];
+        /** @description The body of a 400 answered as BadRequest (by 23 operations): `type` is one of the codes they can answer with 400 (D91). */
+        BadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request";
+        };
+        /** @description The body of a 400 answered as TenantBadRequest (by `createTenant`): `type` is one of the codes it can answer with 400 (D91). */
+        TenantBadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request" | "tenants.country.required" | "tenants.country.invalid" | "tenants.skills.value.invalid" | "tenants.skills.duplicate" | "tenants.skills.too_many";
+        };
+        /** @description The body of a 400 answered as TenantFilterBadRequest (by `listTenants`): `type` is one of the codes it can answer with 400 (D91). */
+        TenantFilterBadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request" | "tenants.lifecycle.state.invalid";
+        };
+        /** @description The body of a 400 answered as SkillsBadRequest (by `setTenantSkills`): `type` is one of the codes it can answer with 400 (D91). */
+        SkillsBadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request" | "tenants.skills.value.invalid" | "tenants.skills.duplicate" | "tenants.skills.too_many";
+        };
+        /** @description The body of a 400 answered as KeyBadRequest (by `createApiKey`): `type` is one of the codes it can answer with 400 (D91). */
+        KeyBadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request" | "apikeys.name_required" | "apikeys.invalid_scope" | "apikeys.invalid_rate_limit" | "apikeys.rate_limit_above_max";
+        };
+        /** @description The body of a 400 answered as TagBadRequest (by `createTag` and `updateTag`): `type` is one of the codes they can answer with 400 (D91). */
+        TagBadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request" | "tags.name.invalid" | "tags.color.invalid";
+        };
+        /** @description The body of a 400 answered as MiniStatusBadRequest (by `createMiniStatus`): `type` is one of the codes it can answer with 400 (D91). */
+        MiniStatusBadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request" | "ministatuses.name.invalid";
+        };
+        /** @description The body of a 400 answered as OrderBadRequest (by `createOrder`): `type` is one of the codes it can answer with 400 (D91). */
+        OrderBadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request" | "orders.externalId.required" | "orders.lines.required" | "orders.line.warehouseRequired" | "orders.line.productRequired" | "orders.line.requestedQty.invalid" | "orders.line.measure.invalid" | "orders.price.invalid" | "orders.line.roleNotAllowed" | "orders.return.relatedRequired";
+        };
+        /** @description The body of a 400 answered as OrderMiniStatusBadRequest (by `setOrderMiniStatus`): `type` is one of the codes it can answer with 400 (D91). */
+        OrderMiniStatusBadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request" | "orders.miniStatus.invalid" | "orders.miniStatus.unknown";
+        };
+        /** @description The body of a 400 answered as ImportBadRequest (by `importOrders`): `type` is one of the codes it can answer with 400 (D91). */
+        ImportBadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request" | "import.file.invalid" | "import.rows.too_many";
+        };
+        /** @description The body of a 400 answered as HistoryBadRequest (by `orderHistory`): `type` is one of the codes it can answer with 400 (D91). */
+        HistoryBadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request" | "audit.cursor.invalid" | "audit.page.retired";
+        };
+        /** @description The body of a 400 answered as TripBadRequest (by `buildTrip`): `type` is one of the codes it can answer with 400 (D91). */
+        TripBadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request" | "planning.trip_no_lines" | "planning.order_not_plannable";
+        };
+        /** @description The body of a 400 answered as TripCancelBadRequest (by `cancelTrip`): `type` is one of the codes it can answer with 400 (D91). */
+        TripCancelBadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request" | "trips.mutation.cancelReasonRequired";
+        };
+        /** @description The body of a 400 answered as StopBadRequest (by `recordStopOutcome`): `type` is one of the codes it can answer with 400 (D91). */
+        StopBadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request" | "trips.stop.reasonRequired" | "trips.outcomes.lineMismatch" | "trips.outcomes.wrongVocabulary" | "trips.outcomes.invariantViolation" | "trips.outcomes.reasonRequired";
+        };
+        /** @description The body of a 400 answered as ListBadRequest (by `listOrders` and `listTrips`): `type` is one of the codes they can answer with 400 (D91). */
+        ListBadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request" | "audit.cursor.invalid";
+        };
+        /** @description The body of a 400 answered as RequestLogBadRequest (by `listRequests`): `type` is one of the codes it can answer with 400 (D91). */
+        RequestLogBadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request" | "audit.cursor.invalid";
+        };
+        /** @description The body of a 401 answered as Unauthorized (by 45 operations): `type` is one of the codes they can answer with 401 (D91). */
+        UnauthorizedProblem: integration["schemas"]["Problem"] & {
+            type?: "about:blank" | null;
+        };
+        /** @description The body of a 404 answered as TenantNotFound (by 28 operations): `type` is one of the codes they can answer with 404 (D91). */
+        TenantNotFoundProblem: integration["schemas"]["Problem"] & {
+            type?: "about:blank" | null;
+        };
+        /** @description The body of a 404 answered as KeyNotFound (by `revokeApiKey`): `type` is one of the codes it can answer with 404 (D91). */
+        KeyNotFoundProblem: integration["schemas"]["Problem"] & {
+            type?: ("apikeys.not_found" | "about:blank") | null;
+        };
+        /** @description The body of a 404 answered as TagNotFound (by `updateTag` and `createOrder`): `type` is one of the codes they can answer with 404 (D91). */
+        TagNotFoundProblem: integration["schemas"]["Problem"] & {
+            type?: ("tags.notFound" | "about:blank") | null;
+        };
+        /** @description The body of a 404 answered as MiniStatusNotFound (by `deactivateMiniStatus`): `type` is one of the codes it can answer with 404 (D91). */
+        MiniStatusNotFoundProblem: integration["schemas"]["Problem"] & {
+            type?: ("ministatuses.notFound" | "about:blank") | null;
+        };
+        /** @description The body of a 404 answered as OrderNotFound (by 4 operations): `type` is one of the codes they can answer with 404 (D91). */
+        OrderNotFoundProblem: integration["schemas"]["Problem"] & {
+            type?: ("orders.notFound" | "about:blank") | null;
+        };
+        /** @description The body of a 404 answered as TripNotFound (by 4 operations): `type` is one of the codes they can answer with 404 (D91). */
+        TripNotFoundProblem: integration["schemas"]["Problem"] & {
+            type?: ("planning.trip_not_found" | "about:blank") | null;
+        };
+        /** @description The body of a 404 answered as StopNotFound (by `recordStopOutcome`): `type` is one of the codes it can answer with 404 (D91). */
+        StopNotFoundProblem: integration["schemas"]["Problem"] & {
+            type?: ("planning.trip_not_found" | "trips.stop.notFound" | "about:blank") | null;
+        };
+        /** @description The body of a 409 answered as TenantConflict (by 5 operations): `type` is one of the codes they can answer with 409 (D91). */
+        TenantConflictProblem: integration["schemas"]["Problem"] & {
+            type?: ("tenants.tenant.suspended" | "tenants.tenant.archived") | null;
+        };
+        /** @description The body of a 409 answered as LifecycleConflict (by `suspendTenant`, `reactivateTenant` and `archiveTenant`): `type` is one of the codes they can answer with 409 (D91). */
+        LifecycleConflictProblem: integration["schemas"]["Problem"] & {
+            type?: "tenants.tenant.archived" | null;
+        };
+        /** @description The body of a 409 answered as KeyConflict (by `revokeApiKey`): `type` is one of the codes it can answer with 409 (D91). */
+        KeyConflictProblem: integration["schemas"]["Problem"] & {
+            type?: "apikeys.already_revoked" | null;
+        };
+        /** @description The body of a 409 answered as TagConflict (by `createTag` and `updateTag`): `type` is one of the codes they can answer with 409 (D91). */
+        TagConflictProblem: integration["schemas"]["Problem"] & {
+            type?: ("tags.duplicate" | "tenants.tenant.suspended" | "tenants.tenant.archived") | null;
+        };
+        /** @description The body of a 409 answered as MiniStatusConflict (by `createMiniStatus`): `type` is one of the codes it can answer with 409 (D91). */
+        MiniStatusConflictProblem: integration["schemas"]["Problem"] & {
+            type?: ("ministatuses.duplicate" | "tenants.tenant.suspended" | "tenants.tenant.archived") | null;
+        };
+        /** @description The body of a 409 answered as OrderConflict (by `createOrder`): `type` is one of the codes it can answer with 409 (D91). */
+        OrderConflictProblem: integration["schemas"]["Problem"] & {
+            type?: ("orders.duplicate" | "tenants.tenant.suspended" | "tenants.tenant.archived") | null;
+        };
+        /** @description The body of a 409 answered as RestoreConflict (by `restoreOrder`): `type` is one of the codes it can answer with 409 (D91). */
+        RestoreConflictProblem: integration["schemas"]["Problem"] & {
+            type?: ("orders.notArchived" | "orders.duplicate" | "tenants.tenant.suspended" | "tenants.tenant.archived") | null;
+        };
+        /** @description The body of a 409 answered as TripBuildConflict (by `buildTrip`): `type` is one of the codes it can answer with 409 (D91). */
+        TripBuildConflictProblem: integration["schemas"]["Problem"] & {
+            type?: ("planning.order_line_already_assigned" | "tenants.tenant.suspended" | "tenants.tenant.archived") | null;
+        };
+        /** @description The body of a 409 answered as TripStartConflict (by `startTrip`): `type` is one of the codes it can answer with 409 (D91). */
+        TripStartConflictProblem: integration["schemas"]["Problem"] & {
+            type?: ("planning.trip_not_confirmed" | "tenants.tenant.suspended" | "tenants.tenant.archived") | null;
+        };
+        /** @description The body of a 409 answered as StopConflict (by `recordStopOutcome`): `type` is one of the codes it can answer with 409 (D91). */
+        StopConflictProblem: integration["schemas"]["Problem"] & {
+            type?: ("trips.stop.tripNotActive" | "trips.stop.illegalTransition" | "tenants.tenant.suspended" | "tenants.tenant.archived") | null;
+        };
+        /** @description The body of a 409 answered as TripCompleteConflict (by `completeTrip`): `type` is one of the codes it can answer with 409 (D91). */
+        TripCompleteConflictProblem: integration["schemas"]["Problem"] & {
+            type?: ("planning.trip_not_in_progress" | "planning.trip_has_open_stops" | "tenants.tenant.suspended" | "tenants.tenant.archived") | null;
+        };
+        /** @description The body of a 409 answered as TripCancelConflict (by `cancelTrip`): `type` is one of the codes it can answer with 409 (D91). */
+        TripCancelConflictProblem: integration["schemas"]["Problem"] & {
+            type?: ("trips.mutation.tripNotCancelable" | "tenants.tenant.suspended" | "tenants.tenant.archived") | null;
+        };
+        /** @description The body of a 400 answered as FaultBadRequest (by `createFault`): `type` is one of the codes it can answer with 400 (D91). */
+        FaultBadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request";
+        };
+        /** @description The body of a 400 answered as ClockBadRequest (by `setClock` and `advanceClock`): `type` is one of the codes they can answer with 400 (D91). */
+        ClockBadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request";
+        };
+        /** @description The body of a 409 answered as ClockConflict (by `setClock`): `type` is one of the codes it can answer with 409 (D91). */
+        ClockConflictProblem: integration["schemas"]["Problem"] & {
+            type?: "about:blank" | null;
+        };
+        /** @description The body of a 400 answered as SimulationBadRequest (by `setSimulation`): `type` is one of the codes it can answer with 400 (D91). */
+        SimulationBadRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request";
+        };
+        /** @description The body of a 408 answered as RequestBodyIncomplete (by 17 operations): `type` is one of the codes they can answer with 408 (D91). */
+        RequestBodyIncompleteProblem: integration["schemas"]["Problem"] & {
+            type?: "api.request_body_incomplete" | null;
+        };
+        /** @description The body of a 413 answered as PayloadTooLarge (by 17 operations): `type` is one of the codes they can answer with 413 (D91). */
+        PayloadTooLargeProblem: integration["schemas"]["Problem"] & {
+            type?: "api.payload_too_large" | null;
+        };
+        /** @description The body of a 415 answered as UnsupportedMediaType (by 17 operations): `type` is one of the codes they can answer with 415 (D91). */
+        UnsupportedMediaTypeProblem: integration["schemas"]["Problem"] & {
+            type?: ("api.malformed_request" | "api.unsupported_media_type") | null;
+        };
+        /** @description The body of a 400 answered as MalformedRequest (by `resetSandbox`): `type` is one of the codes it can answer with 400 (D91). */
+        MalformedRequestProblem: integration["schemas"]["ValidationProblem"] & {
+            /** @enum {string} */
+            type?: "api.malformed_request";
+        };
+        /** @description The body of a 417 answered as ExpectationFailed (by 45 operations): `type` is one of the codes they can answer with 417 (D91). */
+        ExpectationFailedProblem: integration["schemas"]["Problem"] & {
+            type?: "about:blank" | null;
+        };
+        /** @description The body of a 500 answered as InternalError (by 45 operations): `type` is one of the codes they can answer with 500 (D91). */
+        InternalErrorProblem: integration["schemas"]["Problem"] & {
+            type?: "about:blank" | null;
+        };
     };
     responses: {
         /** @description The tenant. */
@@ -1500,17 +1730,37 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["BadRequestProblem"];
             };
         };
-        /** @description A tenant field or the state filter breaks its rule. */
+        /** @description A field of the new tenant breaks its rule. */
         TenantBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["TenantBadRequestProblem"];
+            };
+        };
+        /** @description The lifecycle state filter names no state. */
+        TenantFilterBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TenantFilterBadRequestProblem"];
+            };
+        };
+        /** @description A capability skill breaks its rule. */
+        SkillsBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["SkillsBadRequestProblem"];
             };
         };
         /** @description A key field breaks its rule. */
@@ -1520,17 +1770,27 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["KeyBadRequestProblem"];
             };
         };
-        /** @description A tag or mini-status field breaks its rule. */
-        DirectoryBadRequest: {
+        /** @description A tag field breaks its rule. */
+        TagBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["TagBadRequestProblem"];
+            };
+        };
+        /** @description A mini-status field breaks its rule. */
+        MiniStatusBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["MiniStatusBadRequestProblem"];
             };
         };
         /** @description An order field breaks an intake rule. */
@@ -1540,7 +1800,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["OrderBadRequestProblem"];
+            };
+        };
+        /** @description The mini-status is not one of the order's status group. */
+        OrderMiniStatusBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["OrderMiniStatusBadRequestProblem"];
             };
         };
         /** @description The import as a whole is refused. */
@@ -1550,7 +1820,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["ImportBadRequestProblem"];
             };
         };
         /** @description A paging parameter is refused. */
@@ -1560,17 +1830,27 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["HistoryBadRequestProblem"];
             };
         };
-        /** @description A trip request breaks a planning rule. */
+        /** @description The orders cannot make a trip. */
         TripBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["TripBadRequestProblem"];
+            };
+        };
+        /** @description The cancel has no reason code. */
+        TripCancelBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TripCancelBadRequestProblem"];
             };
         };
         /** @description A stop outcome breaks a rule. */
@@ -1580,7 +1860,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["StopBadRequestProblem"];
             };
         };
         /** @description A filter or paging parameter is refused. */
@@ -1590,7 +1870,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["ListBadRequestProblem"];
             };
         };
         /** @description A filter or paging parameter is refused. */
@@ -1600,7 +1880,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["RequestLogBadRequestProblem"];
             };
         };
         /** @description Missing or wrong admin token (D3, D30). */
@@ -1611,17 +1891,77 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["UnauthorizedProblem"];
             };
         };
-        /** @description The tenant (`about:blank`, D30) or the resource the path names does not exist. */
-        NotFound: {
+        /** @description No tenant has the id, or the tenant has no request-log entry or fault rule with the id the path names (`about:blank`, D30). */
+        TenantNotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["TenantNotFoundProblem"];
+            };
+        };
+        /** @description No tenant has the id (`about:blank`, D30), or the tenant has no key with the id. */
+        KeyNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["KeyNotFoundProblem"];
+            };
+        };
+        /** @description No tenant has the id (`about:blank`, D30), or the tenant has no tag with the id. */
+        TagNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TagNotFoundProblem"];
+            };
+        };
+        /** @description No tenant has the id (`about:blank`, D30), or the tenant has no active mini-status with the id. */
+        MiniStatusNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["MiniStatusNotFoundProblem"];
+            };
+        };
+        /** @description No tenant has the id (`about:blank`, D30), or the tenant has no order with the id. */
+        OrderNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["OrderNotFoundProblem"];
+            };
+        };
+        /** @description No tenant has the id (`about:blank`, D30), or the tenant has no trip with the id. */
+        TripNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TripNotFoundProblem"];
+            };
+        };
+        /** @description No tenant has the id (`about:blank`, D30), the tenant has no trip with the id, or the trip has no stop at the index. */
+        StopNotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["StopNotFoundProblem"];
             };
         };
         /** @description The tenant is Suspended or Archived and refuses the write (D22, D31). */
@@ -1631,7 +1971,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["TenantConflictProblem"];
+            };
+        };
+        /** @description The tenant is Archived, which no move leaves (D31). */
+        LifecycleConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["LifecycleConflictProblem"];
             };
         };
         /** @description The key is already revoked. */
@@ -1641,37 +1991,97 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["KeyConflictProblem"];
             };
         };
-        /** @description The name is taken, or the tenant refuses writes. */
-        DirectoryConflict: {
+        /** @description The tag name is taken, or the tenant refuses writes. */
+        TagConflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["TagConflictProblem"];
             };
         };
-        /** @description The external id is taken, the order is not archived, or the tenant refuses writes. */
+        /** @description The status group has an active entry of that name, or the tenant refuses writes. */
+        MiniStatusConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["MiniStatusConflictProblem"];
+            };
+        };
+        /** @description A live order has the external id, or the tenant refuses writes. */
         OrderConflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["OrderConflictProblem"];
             };
         };
-        /** @description The trip or stop is not in a state that allows the move, or the tenant refuses writes. */
-        TripConflict: {
+        /** @description The order is not archived, a live order has its external id, or the tenant refuses writes. */
+        RestoreConflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["RestoreConflictProblem"];
+            };
+        };
+        /** @description An order is on another trip, or the tenant refuses writes. */
+        TripBuildConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TripBuildConflictProblem"];
+            };
+        };
+        /** @description The trip is not Confirmed, or the tenant refuses writes. */
+        TripStartConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TripStartConflictProblem"];
+            };
+        };
+        /** @description The trip is not Confirmed or InProgress, or the stop is not open; or the tenant refuses writes. */
+        StopConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["StopConflictProblem"];
+            };
+        };
+        /** @description The trip is not InProgress or has open stops, or the tenant refuses writes. */
+        TripCompleteConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TripCompleteConflictProblem"];
+            };
+        };
+        /** @description The trip is Completed or Cancelled, or the tenant refuses writes. */
+        TripCancelConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["TripCancelConflictProblem"];
             };
         };
         /** @description The fault rule cannot be honoured (D51); the field is named. */
@@ -1681,7 +2091,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["FaultBadRequestProblem"];
             };
         };
         /** @description The clock setting or the duration is malformed (D52). */
@@ -1691,7 +2101,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["ClockBadRequestProblem"];
             };
         };
         /** @description The setting would move the tenant's clock backwards (D7, D52). */
@@ -1701,7 +2111,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["ClockConflictProblem"];
             };
         };
         /** @description The simulation setting is malformed (D53). */
@@ -1711,7 +2121,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["SimulationBadRequestProblem"];
             };
         };
         /** @description The body ended before its declared `Content-Length` (D18). */
@@ -1721,7 +2131,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["RequestBodyIncompleteProblem"];
             };
         };
         /** @description The body is over 1 MiB (D18). */
@@ -1731,7 +2141,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["PayloadTooLargeProblem"];
             };
         };
         /** @description The body is not `application/json`, or has no `Content-Type` (D17). */
@@ -1741,7 +2151,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
             };
         };
         /**
@@ -1755,7 +2165,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["ValidationProblem"];
+                "application/problem+json": components["schemas"]["MalformedRequestProblem"];
             };
         };
         /**
@@ -1769,7 +2179,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["ExpectationFailedProblem"];
             };
         };
         /** @description Unexpected failure; the request id identifies it in the server's log. */
@@ -1779,7 +2189,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/problem+json": integration["schemas"]["Problem"];
+                "application/problem+json": components["schemas"]["InternalErrorProblem"];
             };
         };
     };
@@ -1940,7 +2350,7 @@ export interface operations {
                     "application/json": components["schemas"]["TenantList"];
                 };
             };
-            400: components["responses"]["TenantBadRequest"];
+            400: components["responses"]["TenantFilterBadRequest"];
             401: components["responses"]["Unauthorized"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
@@ -1993,7 +2403,7 @@ export interface operations {
             200: components["responses"]["TenantAnswer"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -2019,8 +2429,8 @@ export interface operations {
             200: components["responses"]["TenantAnswer"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["TenantConflict"];
+            404: components["responses"]["TenantNotFound"];
+            409: components["responses"]["LifecycleConflict"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -2046,8 +2456,8 @@ export interface operations {
             200: components["responses"]["TenantAnswer"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["TenantConflict"];
+            404: components["responses"]["TenantNotFound"];
+            409: components["responses"]["LifecycleConflict"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -2073,8 +2483,8 @@ export interface operations {
             200: components["responses"]["TenantAnswer"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["TenantConflict"];
+            404: components["responses"]["TenantNotFound"];
+            409: components["responses"]["LifecycleConflict"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -2102,9 +2512,9 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["TenantAnswer"];
-            400: components["responses"]["TenantBadRequest"];
+            400: components["responses"]["SkillsBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             408: components["responses"]["RequestBodyIncomplete"];
             409: components["responses"]["TenantConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2143,7 +2553,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -2182,7 +2592,7 @@ export interface operations {
             };
             400: components["responses"]["KeyBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             408: components["responses"]["RequestBodyIncomplete"];
             409: components["responses"]["TenantConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2226,7 +2636,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["KeyNotFound"];
             409: components["responses"]["KeyConflict"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
@@ -2262,7 +2672,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -2290,11 +2700,11 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["TagAnswer"];
-            400: components["responses"]["DirectoryBadRequest"];
+            400: components["responses"]["TagBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             408: components["responses"]["RequestBodyIncomplete"];
-            409: components["responses"]["DirectoryConflict"];
+            409: components["responses"]["TagConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             417: components["responses"]["ExpectationFailed"];
@@ -2325,11 +2735,11 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["TagAnswer"];
-            400: components["responses"]["DirectoryBadRequest"];
+            400: components["responses"]["TagBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TagNotFound"];
             408: components["responses"]["RequestBodyIncomplete"];
-            409: components["responses"]["DirectoryConflict"];
+            409: components["responses"]["TagConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             417: components["responses"]["ExpectationFailed"];
@@ -2366,7 +2776,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -2403,11 +2813,11 @@ export interface operations {
                     "application/json": components["schemas"]["MiniStatus"];
                 };
             };
-            400: components["responses"]["DirectoryBadRequest"];
+            400: components["responses"]["MiniStatusBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             408: components["responses"]["RequestBodyIncomplete"];
-            409: components["responses"]["DirectoryConflict"];
+            409: components["responses"]["MiniStatusConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             417: components["responses"]["ExpectationFailed"];
@@ -2443,7 +2853,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["MiniStatusNotFound"];
             409: components["responses"]["TenantConflict"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
@@ -2488,7 +2898,7 @@ export interface operations {
             };
             400: components["responses"]["ListBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -2518,7 +2928,7 @@ export interface operations {
             201: components["responses"]["OrderAnswer"];
             400: components["responses"]["OrderBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TagNotFound"];
             408: components["responses"]["RequestBodyIncomplete"];
             409: components["responses"]["OrderConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2561,7 +2971,7 @@ export interface operations {
             };
             400: components["responses"]["ImportBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             408: components["responses"]["RequestBodyIncomplete"];
             409: components["responses"]["TenantConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2593,7 +3003,7 @@ export interface operations {
             200: components["responses"]["OrderAnswer"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["OrderNotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -2621,8 +3031,8 @@ export interface operations {
             200: components["responses"]["OrderAnswer"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["OrderConflict"];
+            404: components["responses"]["OrderNotFound"];
+            409: components["responses"]["RestoreConflict"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -2652,9 +3062,9 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["OrderAnswer"];
-            400: components["responses"]["OrderBadRequest"];
+            400: components["responses"]["OrderMiniStatusBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["OrderNotFound"];
             408: components["responses"]["RequestBodyIncomplete"];
             409: components["responses"]["TenantConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2705,7 +3115,7 @@ export interface operations {
             };
             400: components["responses"]["HistoryBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["OrderNotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -2749,7 +3159,7 @@ export interface operations {
             };
             400: components["responses"]["ListBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -2779,9 +3189,9 @@ export interface operations {
             201: components["responses"]["TripAnswer"];
             400: components["responses"]["TripBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             408: components["responses"]["RequestBodyIncomplete"];
-            409: components["responses"]["TripConflict"];
+            409: components["responses"]["TripBuildConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             417: components["responses"]["ExpectationFailed"];
@@ -2810,7 +3220,7 @@ export interface operations {
             200: components["responses"]["TripAnswer"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TripNotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -2837,8 +3247,8 @@ export interface operations {
             200: components["responses"]["TripAnswer"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["TripConflict"];
+            404: components["responses"]["TripNotFound"];
+            409: components["responses"]["TripStartConflict"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -2874,9 +3284,9 @@ export interface operations {
             200: components["responses"]["TripAnswer"];
             400: components["responses"]["StopBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["StopNotFound"];
             408: components["responses"]["RequestBodyIncomplete"];
-            409: components["responses"]["TripConflict"];
+            409: components["responses"]["StopConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             417: components["responses"]["ExpectationFailed"];
@@ -2905,8 +3315,8 @@ export interface operations {
             200: components["responses"]["TripAnswer"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["TripConflict"];
+            404: components["responses"]["TripNotFound"];
+            409: components["responses"]["TripCompleteConflict"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -2935,11 +3345,11 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["TripAnswer"];
-            400: components["responses"]["TripBadRequest"];
+            400: components["responses"]["TripCancelBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TripNotFound"];
             408: components["responses"]["RequestBodyIncomplete"];
-            409: components["responses"]["TripConflict"];
+            409: components["responses"]["TripCancelConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             417: components["responses"]["ExpectationFailed"];
@@ -2994,7 +3404,7 @@ export interface operations {
             };
             400: components["responses"]["RequestLogBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -3031,7 +3441,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -3071,7 +3481,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -3106,7 +3516,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -3145,7 +3555,7 @@ export interface operations {
             };
             400: components["responses"]["FaultBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             408: components["responses"]["RequestBodyIncomplete"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3181,7 +3591,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -3216,7 +3626,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -3251,7 +3661,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -3290,7 +3700,7 @@ export interface operations {
             };
             400: components["responses"]["ClockBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             408: components["responses"]["RequestBodyIncomplete"];
             409: components["responses"]["ClockConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3333,7 +3743,7 @@ export interface operations {
             };
             400: components["responses"]["ClockBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             408: components["responses"]["RequestBodyIncomplete"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3371,7 +3781,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -3410,7 +3820,7 @@ export interface operations {
             };
             400: components["responses"]["SimulationBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             408: components["responses"]["RequestBodyIncomplete"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3448,7 +3858,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["TenantNotFound"];
             417: components["responses"]["ExpectationFailed"];
             500: components["responses"]["InternalError"];
         };
@@ -3471,12 +3881,62 @@ export const faultKindValues: ReadonlyArray<FlattenedDeepRequired<components>["s
 export const newFaultRuleStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NewFaultRule"]["status"]> = [429, 500, 503];
 export const newFaultRuleProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NewFaultRule"]["problemType"]> = ["api.rate_limited", "idempotency.inFlight"];
 export const newFaultRuleWhenValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NewFaultRule"]["when"]> = ["before", "after"];
+export const faultRuleStatusOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FaultRule"]["status"]> = [429, 500, 503];
+export const faultRuleProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FaultRule"]["problemType"]> = ["api.rate_limited", "idempotency.inFlight"];
+export const faultRuleWhenOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FaultRule"]["when"]> = ["before", "after"];
 export const requestLogFaultSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RequestLogFault"]["source"]> = ["rule", "prefer"];
+export const requestLogFaultWhenOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RequestLogFault"]["when"]> = ["before", "after"];
 export const clockModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Clock"]["mode"]> = ["system", "frozen", "offset"];
 export const clockSettingModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ClockSetting"]["mode"]> = ["system", "frozen", "offset"];
 export const stopStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StopStatus"]> = ["Open", "Completed", "Failed", "Cancelled", "Removed"];
 export const stopLineVocabularyValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StopLine"]["vocabulary"]> = ["delivery", "collection"];
 export const stopOutcomeRequestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StopOutcomeRequest"]["status"]> = ["Completed", "Failed"];
+export const badRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BadRequestProblem"]["type"]> = ["api.malformed_request"];
+export const tenantBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TenantBadRequestProblem"]["type"]> = ["api.malformed_request", "tenants.country.required", "tenants.country.invalid", "tenants.skills.value.invalid", "tenants.skills.duplicate", "tenants.skills.too_many"];
+export const tenantFilterBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TenantFilterBadRequestProblem"]["type"]> = ["api.malformed_request", "tenants.lifecycle.state.invalid"];
+export const skillsBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SkillsBadRequestProblem"]["type"]> = ["api.malformed_request", "tenants.skills.value.invalid", "tenants.skills.duplicate", "tenants.skills.too_many"];
+export const keyBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KeyBadRequestProblem"]["type"]> = ["api.malformed_request", "apikeys.name_required", "apikeys.invalid_scope", "apikeys.invalid_rate_limit", "apikeys.rate_limit_above_max"];
+export const tagBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TagBadRequestProblem"]["type"]> = ["api.malformed_request", "tags.name.invalid", "tags.color.invalid"];
+export const miniStatusBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MiniStatusBadRequestProblem"]["type"]> = ["api.malformed_request", "ministatuses.name.invalid"];
+export const orderBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderBadRequestProblem"]["type"]> = ["api.malformed_request", "orders.externalId.required", "orders.lines.required", "orders.line.warehouseRequired", "orders.line.productRequired", "orders.line.requestedQty.invalid", "orders.line.measure.invalid", "orders.price.invalid", "orders.line.roleNotAllowed", "orders.return.relatedRequired"];
+export const orderMiniStatusBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderMiniStatusBadRequestProblem"]["type"]> = ["api.malformed_request", "orders.miniStatus.invalid", "orders.miniStatus.unknown"];
+export const importBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ImportBadRequestProblem"]["type"]> = ["api.malformed_request", "import.file.invalid", "import.rows.too_many"];
+export const historyBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HistoryBadRequestProblem"]["type"]> = ["api.malformed_request", "audit.cursor.invalid", "audit.page.retired"];
+export const tripBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TripBadRequestProblem"]["type"]> = ["api.malformed_request", "planning.trip_no_lines", "planning.order_not_plannable"];
+export const tripCancelBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TripCancelBadRequestProblem"]["type"]> = ["api.malformed_request", "trips.mutation.cancelReasonRequired"];
+export const stopBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StopBadRequestProblem"]["type"]> = ["api.malformed_request", "trips.stop.reasonRequired", "trips.outcomes.lineMismatch", "trips.outcomes.wrongVocabulary", "trips.outcomes.invariantViolation", "trips.outcomes.reasonRequired"];
+export const listBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ListBadRequestProblem"]["type"]> = ["api.malformed_request", "audit.cursor.invalid"];
+export const requestLogBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RequestLogBadRequestProblem"]["type"]> = ["api.malformed_request", "audit.cursor.invalid"];
+export const unauthorizedProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnauthorizedProblem"]["type"]> = ["about:blank"];
+export const tenantNotFoundProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TenantNotFoundProblem"]["type"]> = ["about:blank"];
+export const keyNotFoundProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KeyNotFoundProblem"]["type"]> = ["apikeys.not_found", "about:blank"];
+export const tagNotFoundProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TagNotFoundProblem"]["type"]> = ["tags.notFound", "about:blank"];
+export const miniStatusNotFoundProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MiniStatusNotFoundProblem"]["type"]> = ["ministatuses.notFound", "about:blank"];
+export const orderNotFoundProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderNotFoundProblem"]["type"]> = ["orders.notFound", "about:blank"];
+export const tripNotFoundProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TripNotFoundProblem"]["type"]> = ["planning.trip_not_found", "about:blank"];
+export const stopNotFoundProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StopNotFoundProblem"]["type"]> = ["planning.trip_not_found", "trips.stop.notFound", "about:blank"];
+export const tenantConflictProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TenantConflictProblem"]["type"]> = ["tenants.tenant.suspended", "tenants.tenant.archived"];
+export const lifecycleConflictProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LifecycleConflictProblem"]["type"]> = ["tenants.tenant.archived"];
+export const keyConflictProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KeyConflictProblem"]["type"]> = ["apikeys.already_revoked"];
+export const tagConflictProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TagConflictProblem"]["type"]> = ["tags.duplicate", "tenants.tenant.suspended", "tenants.tenant.archived"];
+export const miniStatusConflictProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MiniStatusConflictProblem"]["type"]> = ["ministatuses.duplicate", "tenants.tenant.suspended", "tenants.tenant.archived"];
+export const orderConflictProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OrderConflictProblem"]["type"]> = ["orders.duplicate", "tenants.tenant.suspended", "tenants.tenant.archived"];
+export const restoreConflictProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RestoreConflictProblem"]["type"]> = ["orders.notArchived", "orders.duplicate", "tenants.tenant.suspended", "tenants.tenant.archived"];
+export const tripBuildConflictProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TripBuildConflictProblem"]["type"]> = ["planning.order_line_already_assigned", "tenants.tenant.suspended", "tenants.tenant.archived"];
+export const tripStartConflictProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TripStartConflictProblem"]["type"]> = ["planning.trip_not_confirmed", "tenants.tenant.suspended", "tenants.tenant.archived"];
+export const stopConflictProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StopConflictProblem"]["type"]> = ["trips.stop.tripNotActive", "trips.stop.illegalTransition", "tenants.tenant.suspended", "tenants.tenant.archived"];
+export const tripCompleteConflictProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TripCompleteConflictProblem"]["type"]> = ["planning.trip_not_in_progress", "planning.trip_has_open_stops", "tenants.tenant.suspended", "tenants.tenant.archived"];
+export const tripCancelConflictProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TripCancelConflictProblem"]["type"]> = ["trips.mutation.tripNotCancelable", "tenants.tenant.suspended", "tenants.tenant.archived"];
+export const faultBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FaultBadRequestProblem"]["type"]> = ["api.malformed_request"];
+export const clockBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ClockBadRequestProblem"]["type"]> = ["api.malformed_request"];
+export const clockConflictProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ClockConflictProblem"]["type"]> = ["about:blank"];
+export const simulationBadRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SimulationBadRequestProblem"]["type"]> = ["api.malformed_request"];
+export const requestBodyIncompleteProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RequestBodyIncompleteProblem"]["type"]> = ["api.request_body_incomplete"];
+export const payloadTooLargeProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PayloadTooLargeProblem"]["type"]> = ["api.payload_too_large"];
+export const unsupportedMediaTypeProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnsupportedMediaTypeProblem"]["type"]> = ["api.malformed_request", "api.unsupported_media_type"];
+export const malformedRequestProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MalformedRequestProblem"]["type"]> = ["api.malformed_request"];
+export const expectationFailedProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ExpectationFailedProblem"]["type"]> = ["about:blank"];
+export const internalErrorProblemTypeOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InternalErrorProblem"]["type"]> = ["about:blank"];
 export const componentsParametersListSortValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["ListSort"]> = ["newest", "oldest"];
 export const componentsParametersRequestLogOperationValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["RequestLogOperation"]> = ["orderFeed", "tripFeed", "attachPayment", "cancelOrder", "archiveOrder", "whoami"];
 export const componentsParametersRequestLogStatusClassValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["RequestLogStatusClass"]> = ["2xx", "3xx", "4xx", "5xx"];

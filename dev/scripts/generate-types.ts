@@ -7,6 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import openapiTS, { astToString, type OpenAPITSOptions } from 'openapi-typescript';
 import ts from 'typescript';
 import { parse as parseYaml } from 'yaml';
@@ -17,14 +18,13 @@ const banner = (source: string) =>
   `// Generated from spec/${source} by \`npm run gen:types\`. Do not edit by hand.\n`;
 
 // `enumValues`: the console runs in a browser and cannot read the YAML, so it imports the
-// enums as values. `emptyObjectsUnknown`: a schema `{ type: object }` (a history entry's
-// `data`) holds any members, not none.
+// enums as values. `emptyObjectsUnknown`: a schema `{ type: object }` holds any members, not
+// none (the documents have none left, D91, and spec/client-shapes.test.ts keeps it so).
 const OPTIONS: OpenAPITSOptions = { alphabetize: false, enumValues: true, emptyObjectsUnknown: true, defaultNonNullable: false };
 
-/** The names of `components.schemas` of a document of spec/. */
-function schemaNames(document: string): Set<string> {
-  const parsed = parseYaml(readFileSync(new URL(document, specUrl), 'utf8')) as { components: { schemas: object } };
-  return new Set(Object.keys(parsed.components.schemas));
+/** `components.schemas` of a document of spec/. */
+function schemasOf(document: string): Record<string, unknown> {
+  return (parseYaml(readFileSync(new URL(document, specUrl), 'utf8')) as { components: { schemas: Record<string, unknown> } }).components.schemas;
 }
 
 /** The text of `openapi-types.ts` as the current openapi.yaml generates it. */
@@ -40,14 +40,16 @@ function nameOf(node: ts.Node): string | undefined {
 }
 
 /**
- * The text of `sandbox-types.ts` as the current sandbox.yaml generates it. openapi-typescript
- * inlines the schemas sandbox.yaml borrows from openapi.yaml (`./openapi.yaml#/components/
- * schemas/Order`); they are dropped here and referred to in `openapi-types.ts` instead, so
- * each shape of the contract is written once and an `Order` is the same type in both.
+ * The text of `sandbox-types.ts` as the current sandbox.yaml generates it. The schemas
+ * sandbox.yaml copies from openapi.yaml (`Order`, `Problem`, …: generate-spec.ts, D91) are
+ * dropped here and referred to in `openapi-types.ts` instead, so each shape of the contract is
+ * written once and an `Order` is the same type in both.
  */
 export async function renderSandboxTypes(): Promise<string> {
-  const own = schemaNames('sandbox.yaml');
-  const integration = schemaNames('openapi.yaml');
+  const sandboxSchemas = schemasOf('sandbox.yaml');
+  const integrationSchemas = schemasOf('openapi.yaml');
+  const integration = new Set(Object.keys(integrationSchemas));
+  const own = new Set(Object.keys(sandboxSchemas).filter((name) => !isDeepStrictEqual(sandboxSchemas[name], integrationSchemas[name])));
   const nodes = await openapiTS(new URL('sandbox.yaml', specUrl), OPTIONS);
   const borrowed = new Set<string>();
   const kept = nodes.map((node) => {

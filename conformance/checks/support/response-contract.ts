@@ -18,7 +18,7 @@
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv, type Json, type OperationSpec, openapi, operations, sharedAjv, standaloneSchema } from '../../../spec/load.ts';
-import { mediaTypeOf } from '../../contract/catalog-rules.ts';
+import { catalogEntryOf, mediaTypeOf, statusesOf } from '../../contract/catalog-rules.ts';
 import { describeExchange, finding, show } from '../../engine/findings.ts';
 import type { Finding } from '../../engine/types/check.ts';
 import type { ExchangeRecord } from '../../engine/types/exchange.ts';
@@ -111,15 +111,27 @@ function headerValue(value: string, schema: Json): unknown {
 
 // ── The decided view: spec/openapi.yaml as written ─────────────────────────────────────
 
-/** The body rule of a schema as the document declares it. */
-function declaredBody(schema: Json): BodyRule {
+/**
+ * True when a problem's `type` is no catalog code answered with `status`: problems.catalog and
+ * problems.blank judge such a type, so the decided view does not report it again against the
+ * codes the operation lists for the status (its response's `type` enum, D91).
+ */
+function typeJudgedByProblemChecks(type: unknown, status: number): boolean {
+  const entry = catalogEntryOf(type);
+  return entry === undefined || !statusesOf(entry).includes(status);
+}
+
+/** The body rule of a schema as the document declares it, for an answer with `status`. */
+function declaredBody(schema: Json, status: number): BodyRule {
   const name = componentName(schema) ?? 'the declared schema';
   return {
     name,
     expected: `a body valid against ${name}`,
     errors: (body) => {
       const validate = validatorOf(schema);
-      return validate(body) ? [] : errorTexts(validate);
+      if (validate(body)) return [];
+      const errors = errorTexts(validate);
+      return status >= 400 && isObject(body) && typeJudgedByProblemChecks(body['type'], status) ? errors.filter((error) => !error.startsWith('/type ')) : errors;
     },
   };
 }
@@ -132,7 +144,7 @@ const decidedView: ContractView = {
     const declared = operation.responses[status];
     if (declared === undefined) return undefined;
     return {
-      bodies: Object.fromEntries(Object.entries(declared.content).map(([type, schema]) => [type, declaredBody(schema)])),
+      bodies: Object.fromEntries(Object.entries(declared.content).map(([type, schema]) => [type, declaredBody(schema, Number(status))])),
       headers: Object.entries(declared.headers).map(([name, header]) => ({
         name,
         required: header.required,
@@ -278,7 +290,7 @@ function seedView(profile: Pick<Profile, 'choices'>): ContractView {
       if (status === '401' || status === '403') return problem(anyProblem);
       if (!status.startsWith('2')) return problem(seedBody('Problem', profile));
       const content = operation.responses[status]!.content;
-      return { bodies: Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, componentName(schema) ? seedBody(componentName(schema)!, profile) : declaredBody(schema)])), headers: [] };
+      return { bodies: Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, componentName(schema) ? seedBody(componentName(schema)!, profile) : declaredBody(schema, Number(status))])), headers: [] };
     },
   };
 }
