@@ -46,6 +46,7 @@ describeExamples(
       { pattern: /^curl -sN /, why: 'a Server-Sent Events stream, which never ends' },
       { pattern: /^npx waybill mock$/, why: 'a long-running Prism mock (mock/cli.test.ts starts it)' },
       { pattern: /^npx waybill client-check -- python3 /, why: "the line above's scenarios with the same client in Python; the client-check tests run it at page sizes 1, 50 and 100" },
+      { pattern: /^npx openapi-typescript /, why: "a generator the reader installs (this session's npx runs waybill only); dev/clients/generated-clients.test.ts generates both documents' clients with it and three others, and compiles and runs them" },
     ],
     expectedStatus: [
       { pattern: /'Prefer: fault=503'/, status: 503 },
