@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { compileErrors, validate as validateOpenapi } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
@@ -112,18 +113,20 @@ describe('spec/openapi.yaml', () => {
     }
   });
 
-  it('gives every problem example a catalog type (or about:blank) whose catalog status is the response status', () => {
+  it("gives every problem example a catalog type (or about:blank) whose catalog status is the response status, and the catalog's title (D89)", () => {
     for (const example of examplesOf(openapi)) {
       if (example.status === undefined || !example.status.match(/^[45]/)) continue;
       const body = example.value as JsonObject;
       expect(body['status'], example.where).toBe(Number(example.status));
       if (body['type'] === 'about:blank') {
         expect(['401', '403', '417', '500', '503'], example.where).toContain(example.status);
+        expect(body['title'], example.where).toBe(STATUS_CODES[Number(example.status)]);
         continue;
       }
       const entry = catalog.get(body['type'] as never);
       expect(entry, `${example.where}: ${String(body['type'])}`).toBeDefined();
       expect(entry && statusesOf(entry), example.where).toContain(Number(example.status));
+      expect(body['title'], example.where).toBe(entry?.title);
     }
   });
 

@@ -1,5 +1,6 @@
 /** spec/sandbox.yaml: its schemas compile, its examples are true, and its error codes are the catalog's (D24). */
 import { readFileSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { catalog, type Json, listOperations, operations as integrationOperations, resolveRef, sandboxOpenapi, sharedAjv, standaloneSchema, validator } from './load.ts';
 
@@ -48,13 +49,18 @@ describe('spec/sandbox.yaml', () => {
     }
   });
 
-  it('gives every problem example a catalog type of the response status, or about:blank for 401, 404, 409, 417 and 500', () => {
+  it("gives every problem example a catalog type of the response status and the catalog's title (D89), or about:blank for 401, 404, 409, 417 and 500 with the status's reason phrase", () => {
     for (const example of examples()) {
       if (example.status === null || !/^[45]/.test(example.status)) continue;
       const body = example.value as JsonObject;
       expect(body['status'], example.where).toBe(Number(example.status));
-      if (body['type'] === 'about:blank') expect(['401', '404', '409', '417', '500'], example.where).toContain(example.status);
-      else expect(catalog.get(body['type'] as never)?.status, example.where).toBe(Number(example.status));
+      if (body['type'] === 'about:blank') {
+        expect(['401', '404', '409', '417', '500'], example.where).toContain(example.status);
+        expect(body['title'], example.where).toBe(STATUS_CODES[Number(example.status)]);
+      } else {
+        expect(catalog.get(body['type'] as never)?.status, example.where).toBe(Number(example.status));
+        expect(body['title'], example.where).toBe(catalog.get(body['type'] as never)?.title);
+      }
     }
   });
 
