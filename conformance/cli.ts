@@ -7,37 +7,28 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { reportToolError, UsageError, WaybillError } from '../cli/errors.ts';
-import { ADMIN_TOKEN_FILE, adminTokenUrls, readAdminTokenFor } from '../cli/admin-token-file.ts';
+import { ADMIN_TOKEN_FILE } from '../cli/admin-token-file.ts';
 import { parseCommandLine } from '../cli/command-line.ts';
-import { SPEC_FILE, startPrism, type RunningPrism } from '../mock/prism.ts';
-import { contractChecks } from './checks/contract.ts';
-import { fuzzCheck } from './checks/fuzz.ts';
-import { checks } from './checks/index.ts';
+import type { RunningPrism } from '../mock/prism.ts';
 import { integrationContract } from './contract/contract.ts';
 import { bundleSummary } from './certify/bundle-summary.ts';
 import { prepareRun, readCertifyFiles, validateCertifyOptions } from './certify/session.ts';
 import { certificationExitCode, exitCodeHelp } from './engine/exit-code.ts';
-import { loadProfile, provisionProfile } from './setup/profile.ts';
 import { isReporterName, type Reporter, type ReporterName, reporters } from './reporters/index.ts';
 import { useColour, verdictLine } from './reporters/console.ts';
 import { suiteHar, writeHar } from './transport/har.ts';
 import { profileSecrets } from './transport/redaction.ts';
 import { runLabel, runSuite } from './engine/runner.ts';
 import { selectChecks } from './engine/select.ts';
-import { prepareTarget } from './setup/prepare-target.ts';
 import { profileEnvLine } from './setup/profile-cli.ts';
-import { assertAnswers } from './setup/http.ts';
-import { checkTargetPath } from './setup/target-check.ts';
-import { archiveTenants, profileTenants, tenantsCreatedBy } from './setup/tenant-cleanup.ts';
+import { archiveRunTenants, checkTargetUrl, conformanceSuite, interruptible, profileFrom, profileOrigin, type ProfileOrigin, readPools, startValidationProxy } from './setup/run-setup.ts';
 import type { Check } from './engine/types/check.ts';
 import type { ExchangeRecord } from './engine/types/exchange.ts';
 import type { Profile } from './engine/types/profile.ts';
 import { resolveChecks } from './engine/verifies.ts';
 import { counted } from '../cli/counted.ts';
 import { unmetPreconditions } from './engine/preconditions.ts';
-import { onInterrupt, signalExitCode } from '../cli/interrupt.ts';
-import { surviveBrokenPipes } from '../cli/broken-pipe.ts';
-import { seconds } from '../cli/counted.ts';
+import { signalExitCode } from '../cli/interrupt.ts';
 
 /** The parsed options of one invocation. */
 interface CliOptions {
@@ -149,43 +140,20 @@ function program(): Command {
     .exitOverride();
 }
 
-/** Checks what commander cannot: the URL, the checks chosen, and that exactly one profile source is given. */
-async function validate(options: CliOptions): Promise<{ adminToken?: string }> {
-  let url: URL;
-  try {
-    url = new URL(options.target);
-  } catch {
-    throw new UsageError(`--target ${options.target}: not a URL (expected http://host:port or https://…)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    // `localhost:4000` parses as the scheme `localhost:`: the user meant a host and port.
-    const meant = /^[\w.-]+:\d+(\/.*)?$/.test(options.target) ? ` (try --target http://${options.target})` : '';
-    throw new UsageError(`--target ${options.target}: must be an http or https URL${meant}`);
-  }
-  checkTargetPath(options.target);
+/** Checks what commander cannot: the URL, the checks chosen, and that exactly one profile source is given; resolves to that source. */
+async function validate(options: CliOptions): Promise<ProfileOrigin> {
+  checkTargetUrl(options.target);
   if (options.out === '-') throw new UsageError('--out -: reports are files written into a directory, not standard output; give a directory (e.g. --out reports/ci)');
-  if (options.profile === undefined && !options.provision) throw new UsageError('one of --profile FILE or --provision is required');
+  if (options.profile === undefined && !options.provision) throw new UsageError(NO_PROFILE);
   validateCertifyOptions(options);
-  if (!options.provision) {
-    if (options.adminToken !== undefined) throw new UsageError('--admin-token is only used with --provision');
-    if (options.saveProfile !== undefined) throw new UsageError('--save-profile is only used with --provision (with --profile, the profile is already in a file)');
-    return {};
-  }
-  if (options.saveProfile !== undefined && existsSync(options.saveProfile)) {
+  if (!options.provision && options.saveProfile !== undefined) throw new UsageError('--save-profile is only used with --provision (with --profile, the profile is already in a file)');
+  if (options.provision && options.saveProfile !== undefined && existsSync(options.saveProfile)) {
     throw new UsageError(`--save-profile ${options.saveProfile}: the file exists; remove it or give a new name (it is never overwritten)`);
   }
-  const adminToken = options.adminToken ?? (process.env['WAYBILL_ADMIN_TOKEN'] || readAdminTokenFor(options.target));
-  if (adminToken === undefined || adminToken === '') {
-    // A missing token matters only once something answers there.
-    await assertAnswers(options.target);
-    const urls = adminTokenUrls();
-    const file = urls.length === 0
-      ? `a local \`waybill serve\` leaves it in ${ADMIN_TOKEN_FILE} for its own URL`
-      : `${ADMIN_TOKEN_FILE} has a token for ${urls.join(', ')} only, not for ${options.target}`;
-    throw new UsageError(`--provision needs the admin token: --admin-token T or env WAYBILL_ADMIN_TOKEN (${file})`);
-  }
-  return { adminToken };
+  return profileOrigin(options, options.target, NO_PROFILE);
 }
+
+const NO_PROFILE = 'one of --profile FILE or --provision is required';
 
 /** Writes the provisioned profile to a new file only its owner can read; the keys are never printed. */
 async function saveProfile(file: string, profile: Profile): Promise<void> {
@@ -203,7 +171,7 @@ async function saveProfile(file: string, profile: Profile): Promise<void> {
 
 /** Every check of this run's suite, and those --only, --skip and --level select (a usage error when they select none). */
 function suiteOf(options: CliOptions): { suite: Check[]; selected: ReturnType<typeof selectChecks> } {
-  const suite = [...checks, ...(options.viaPrism ? contractChecks : []), ...(options.fuzz > 0 ? [fuzzCheck(options.fuzz)] : [])];
+  const suite = conformanceSuite(options);
   return { suite, selected: selectChecks(resolveChecks(suite, integrationContract.requirements), { only: options.only, skip: options.skip, level: options.level ?? 'all' }) };
 }
 
@@ -219,47 +187,16 @@ function refuseUngradable(selected: readonly Check[], profile: Profile, source: 
   throw new UsageError(`--certify: ${source} cannot grade every check: it has no ${fields.join(', ')}; add them (conformance/profile.example.json shows each) or certify with --provision against a waybill sandbox`);
 }
 
-/** The checks of this run, and the profile with the pools the selected ones need cut to the ids still usable, once the target is confirmed (setup/prepare-target.ts); its warnings go to stderr. */
+/** The checks of this run, and the profile with the pools the selected ones need cut to the ids still usable, once the target is confirmed. */
 async function suiteAndPools(options: CliOptions, profile: Profile, target: string, provisioned: boolean): Promise<{ suite: Check[]; profile: Profile }> {
   const { suite, selected } = suiteOf(options);
   const source = { name: provisioned ? 'the provisioned profile' : (options.profile as string), refillable: !provisioned && profile.sandbox !== undefined };
-  const prepared = await prepareTarget(target, profile, selected, options.timeout, source);
-  for (const warning of prepared.warnings) process.stderr.write(`waybill: ${warning}\n`);
-  return { suite, profile: prepared.profile };
-}
-
-/**
- * Archives what the run created once it ends (D68), unless --keep-tenants: the tenants its
- * checks created through the control plane and, for a provisioned profile that was not
- * saved for another run, the profile's own. Says on stderr what it did; a failure is a
- * warning, never the run's exit code.
- */
-async function cleanUp(options: CliOptions, profile: Profile, target: string, provisioned: boolean, exchanges: readonly ExchangeRecord[]): Promise<void> {
-  if (options.keepTenants || profile.sandbox === undefined) return;
-  try {
-    const created = tenantsCreatedBy(exchanges, profile.sandbox.url);
-    const own = provisioned && options.saveProfile === undefined ? await profileTenants(target, profile, options.timeout) : [];
-    const tenants = [...own, ...created];
-    if (tenants.length === 0) return;
-    const { archived, failed } = await archiveTenants(profile.sandbox, tenants, options.timeout);
-    const kept = provisioned && options.saveProfile !== undefined ? `; the profile's tenants stay, saved in ${options.saveProfile}` : '';
-    process.stderr.write(`archived the ${counted(archived, 'tenant')} this run created${kept} (--keep-tenants keeps them)${failed.length === 0 ? '' : `; could not archive ${failed.join(', ')}`}\n`);
-  } catch (error) {
-    process.stderr.write(`waybill: warning: the run's tenants were not archived: ${(error as Error).message}\n`);
-  }
+  return { suite, profile: await readPools(target, profile, selected, options.timeout, source) };
 }
 
 /** Runs `waybill conformance` with `argv` (the arguments after the subcommand) and resolves to its exit code; Ctrl-C ends it as D55 says. */
 export async function main(argv: string[]): Promise<number> {
-  // Interrupted together with the reader of its output (`… | tee log`), it still archives and reports.
-  surviveBrokenPipes();
-  const interrupt = new AbortController();
-  const stopWatching = onInterrupt(interrupt, "no further check starts; the partial report is written and the run's tenants archived");
-  try {
-    return await conformance(argv, interrupt.signal);
-  } finally {
-    stopWatching();
-  }
+  return interruptible("no further check starts; the partial report is written and the run's tenants archived", (interrupt) => conformance(argv, interrupt));
 }
 
 /** `waybill conformance` with `argv`, stopped early (D55) when `interrupt` is aborted: the partial report is written, the tenants archived, and the exit code is the signal's. */
@@ -269,15 +206,16 @@ export async function conformance(argv: string[], interrupt: AbortSignal): Promi
     const command = program();
     if (!parseCommandLine(command, argv)) return 0;
     const options = command.opts<CliOptions>();
-    const { adminToken } = await validate(options);
+    const origin = await validate(options);
     // A selection that names no check is refused before anything is provisioned.
     suiteOf(options);
     // A bad product file or signing key is the user's to fix before anything is sent to the target.
     readCertifyFiles(options);
     const target = options.target.replace(/\/+$/, '');
     const label = runLabel(new Date());
-    const provisioned = adminToken !== undefined;
-    let profile: Profile = provisioned ? await provision(target, adminToken, options.timeout, label) : loadProfile(options.profile as string);
+    const provisioned = 'adminToken' in origin;
+    const adminToken = provisioned ? origin.adminToken : undefined;
+    let profile: Profile = await profileFrom(origin, target, options.timeout, label);
     if (options.certify) refuseUngradable(suiteOf(options).selected, profile, options.profile ?? 'the provisioned profile');
     if (provisioned && options.saveProfile !== undefined) await saveProfile(options.saveProfile, { ...profile, target });
     let exchanges: readonly ExchangeRecord[] = [];
@@ -292,32 +230,11 @@ export async function conformance(argv: string[], interrupt: AbortSignal): Promi
         await prism?.stop();
       }
     } finally {
-      await cleanUp(options, profile, target, provisioned, exchanges);
+      await archiveRunTenants({ profile, target, timeoutMs: options.timeout, provisioned, ...(options.saveProfile === undefined ? {} : { savedProfile: options.saveProfile }), ...(options.keepTenants ? { keepTenants: true } : {}), exchanges });
     }
   } catch (error) {
     return reportToolError(error);
   }
-}
-
-/** Provisions a profile at `target`, saying so on stderr first and how long it took after: it is a few seconds in which nothing else is printed. */
-async function provision(target: string, adminToken: string, timeoutMs: number, label: string): Promise<Profile> {
-  const started = performance.now();
-  process.stderr.write(`provisioning a conformance profile at ${target} (three tenants, their keys and orders)…\n`);
-  const profile = await provisionProfile(target, adminToken, Math.max(timeoutMs, 30_000), label);
-  process.stderr.write(`provisioned in ${seconds(performance.now() - started)}\n`);
-  return profile;
-}
-
-/**
- * A Prism validation proxy in front of `target`. Without `--errors`: with it Prism answers
- * invalid requests itself (422) instead of forwarding them, and the suite's deliberate
- * invalid requests would never reach the target; violations arrive in `sl-violations`.
- */
-async function startValidationProxy(target: string): Promise<RunningPrism> {
-  process.stderr.write(`starting a Prism validation proxy in front of ${target}…\n`);
-  const prism = await startPrism({ mode: 'proxy', args: ['-v', 'error', SPEC_FILE, target] });
-  process.stderr.write(`Prism proxy at ${prism.url}; socket-level checks go straight to ${target}\n`);
-  return prism;
 }
 
 /** How to get the keys the replay lines' `$WAYBILL_…` variables stand for, never the keys themselves. */
