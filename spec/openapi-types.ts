@@ -12,6 +12,11 @@ export interface paths {
          * @description Orders of the key's tenant ordered by last change, oldest change first, with ties
          *     broken by id (`x-waybill-decision: D7`). Continue with `nextCursor` as `cursor`; a
          *     null `nextCursor` means the feed is caught up (D6). Archived orders are never returned.
+         *
+         *     Once caught up: "A caught-up consumer polls again later with `since` = the last
+         *     `updatedAtUtc` it processed" (D6). "The boundary is inclusive: the feed returns items
+         *     with `updatedAtUtc >= since`. Delivery is at-least-once, so consumers dedupe on
+         *     `(id, updatedAtUtc)`" (D4).
          */
         get: operations["orderFeed"];
         put?: never;
@@ -33,6 +38,11 @@ export interface paths {
          * Pull trips that changed
          * @description Trips of the key's tenant ordered by last change, oldest change first, ties broken
          *     by id (D7); the same cursor rules as the order feed (D5, D6).
+         *
+         *     Once caught up: "A caught-up consumer polls again later with `since` = the last
+         *     `updatedAtUtc` it processed" (D6). "The boundary is inclusive: the feed returns items
+         *     with `updatedAtUtc >= since`. Delivery is at-least-once, so consumers dedupe on
+         *     `(id, updatedAtUtc)`. The trip feed follows the same rule" (D4).
          */
         get: operations["tripFeed"];
         put?: never;
@@ -723,9 +733,27 @@ export interface components {
          *     `Idempotent-Replayed: true`; the same key with another method, path or body is 400
          *     `api.malformed_request`, field `Idempotency-Key`; while the first request runs, 429
          *     `idempotency.inFlight`. 5xx and 429 answers are not stored (D13).
-         * @example 7f3c1a9e-pay-SHOP-100245
+         * @example pay-SHOP-100245-7f3c1a9e
          */
-        IdempotencyKey: string;
+        PaymentIdempotencyKey: string;
+        /**
+         * @description Optional. 1–255 visible ASCII characters, scoped to the key's tenant. A completed
+         *     request is replayed for 24 hours with the same status and body and
+         *     `Idempotent-Replayed: true`; the same key with another method, path or body is 400
+         *     `api.malformed_request`, field `Idempotency-Key`; while the first request runs, 429
+         *     `idempotency.inFlight`. 5xx and 429 answers are not stored (D13).
+         * @example cancel-SHOP-100245-2b6d0f41
+         */
+        CancelIdempotencyKey: string;
+        /**
+         * @description Optional. 1–255 visible ASCII characters, scoped to the key's tenant. A completed
+         *     request is replayed for 24 hours with the same status and body and
+         *     `Idempotent-Replayed: true`; the same key with another method, path or body is 400
+         *     `api.malformed_request`, field `Idempotency-Key`; while the first request runs, 429
+         *     `idempotency.inFlight`. 5xx and 429 answers are not stored (D13).
+         * @example archive-SHOP-100245-9e4a7c13
+         */
+        ArchiveIdempotencyKey: string;
         /**
          * @description Optional request id, echoed on the answer. A value that is not 1–128 visible ASCII
          *     characters is not echoed; the server issues its own instead (D23).
@@ -901,9 +929,9 @@ export interface operations {
                  *     `Idempotent-Replayed: true`; the same key with another method, path or body is 400
                  *     `api.malformed_request`, field `Idempotency-Key`; while the first request runs, 429
                  *     `idempotency.inFlight`. 5xx and 429 answers are not stored (D13).
-                 * @example 7f3c1a9e-pay-SHOP-100245
+                 * @example pay-SHOP-100245-7f3c1a9e
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: components["parameters"]["PaymentIdempotencyKey"];
                 /**
                  * @description Optional request id, echoed on the answer. A value that is not 1–128 visible ASCII
                  *     characters is not echoed; the server issues its own instead (D23).
@@ -950,9 +978,9 @@ export interface operations {
                  *     `Idempotent-Replayed: true`; the same key with another method, path or body is 400
                  *     `api.malformed_request`, field `Idempotency-Key`; while the first request runs, 429
                  *     `idempotency.inFlight`. 5xx and 429 answers are not stored (D13).
-                 * @example 7f3c1a9e-pay-SHOP-100245
+                 * @example cancel-SHOP-100245-2b6d0f41
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: components["parameters"]["CancelIdempotencyKey"];
                 /**
                  * @description Optional request id, echoed on the answer. A value that is not 1–128 visible ASCII
                  *     characters is not echoed; the server issues its own instead (D23).
@@ -999,9 +1027,9 @@ export interface operations {
                  *     `Idempotent-Replayed: true`; the same key with another method, path or body is 400
                  *     `api.malformed_request`, field `Idempotency-Key`; while the first request runs, 429
                  *     `idempotency.inFlight`. 5xx and 429 answers are not stored (D13).
-                 * @example 7f3c1a9e-pay-SHOP-100245
+                 * @example archive-SHOP-100245-9e4a7c13
                  */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: components["parameters"]["ArchiveIdempotencyKey"];
                 /**
                  * @description Optional request id, echoed on the answer. A value that is not 1–128 visible ASCII
                  *     characters is not echoed; the server issues its own instead (D23).

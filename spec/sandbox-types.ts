@@ -85,7 +85,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a tenant */
+        /**
+         * Read a tenant
+         * @description The tenant with its lifecycle state and capability skills, whatever its state: a
+         *     Suspended or Archived tenant is read like an Active one. An unknown tenant is 404
+         *     `about:blank` (D30).
+         */
         get: operations["getTenant"];
         put?: never;
         post?: never;
@@ -231,7 +236,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the tenant's tags */
+        /**
+         * List the tenant's tags
+         * @description Every tag of the tenant, ordered by name; an order names its tags by these ids.
+         */
         get: operations["listTags"];
         put?: never;
         /**
@@ -493,7 +501,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a trip with its stops */
+        /**
+         * Read a trip with its stops
+         * @description The trip as the integration API's trip feed reports it, with its stops in stop order:
+         *     each stop's order, status, reason code, finish time and the outcome of each line.
+         */
         get: operations["getTrip"];
         put?: never;
         post?: never;

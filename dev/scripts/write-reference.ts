@@ -26,7 +26,7 @@ const scriptPurposes: Record<string, string> = {
   'test:watch': 'vitest in watch mode: the tests of what changed, again on every save',
   'test:times': 'runs the tests (the `npm test` tier, or the paths given) and prints where the time went: the slowest files and tests, and the time spent starting sandboxes, databases, Chromium and Prism',
   typecheck: '`tsc --noEmit` over the whole tree and the console',
-  'lint:spec': 'Redocly lint of both OpenAPI documents',
+  'lint:spec': 'Redocly\'s and Spectral\'s lint of both OpenAPI documents (`spec/redocly.yaml`, `spec/spectral.yaml`); any finding fails it',
   'gen:spec': 'regenerate the end of `spec/openapi.yaml` and `spec/sandbox.yaml` (each problem answer\'s `type` codes, the integration schemas `sandbox.yaml` copies: D91), then the types, after a change to the contract',
   'gen:types': 'regenerate `spec/openapi-types.ts`, `spec/sandbox-types.ts` and `spec/catalog-codes.ts` after a change to the contract',
   'check:seeds': 'prove that `spec/errors.yaml` matches the seed catalog and that `spec/requirements.yaml` quotes the seeds word for word; needs the two seed documents (`npm run check:seeds -- DIR`, or `WAYBILL_SEEDS_DIR`)',
