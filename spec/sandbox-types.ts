@@ -838,7 +838,11 @@ export interface paths {
          *     orders and trips it touches with one `updatedAtUtc`. The same seed, the same
          *     clock and the same starting data give the same changes. With `unknownStatuses`,
          *     some orders pass through an order status the contract does not list yet (D54),
-         *     which a client must treat as not final. The simulation tends only the orders it
+         *     which a client must treat as not final. With `unknownMembers`, the orders it takes
+         *     in carry `deliveryWindow`, a member the contract does not list yet, and with
+         *     `unknownTripStatuses` some of its trips pass through `OnHold`, a trip status it does
+         *     not list: what a later version of the contract may serve, which a tolerant client
+         *     reads past (D93). The simulation tends only the orders it
          *     takes in (external ids `SIM-…`) and the trips it builds, never the tenant's own.
          *     It writes only while the tenant is Active: changes that fall due while it is
          *     Suspended or Archived are skipped, not made up later.
@@ -1331,6 +1335,8 @@ export interface components {
             changesPerMinute: number | null;
             seed: number | null;
             unknownStatuses: boolean;
+            unknownMembers: boolean;
+            unknownTripStatuses: boolean;
             /** @description In the tenant's time. */
             startedAtUtc: string | null;
             /** @description Changes made since it started. */
@@ -1348,6 +1354,16 @@ export interface components {
              * @default false
              */
             unknownStatuses?: boolean;
+            /**
+             * @description Give the orders it takes in `deliveryWindow`, a member the contract does not list yet (D93).
+             * @default false
+             */
+            unknownMembers?: boolean;
+            /**
+             * @description Let some trips pass through `OnHold`, a trip status the contract does not list (D93).
+             * @default false
+             */
+            unknownTripStatuses?: boolean;
         };
         TripBuild: {
             /** @description The orders, one stop each, in stop order. */

@@ -2,7 +2,8 @@
  * One change of the living feed (D53): what the simulation's orders and trips allow now,
  * picked with the change's own draws, and made through the same store writes as the
  * control plane's. Orders may pass through `OnHold`, a status the contract does not list
- * (D54), when the simulation asks for it.
+ * (D54), when the simulation asks for it; its trips may too, and the orders it takes in may
+ * carry `deliveryWindow`, a member the contract does not list yet (D93).
  */
 // The English faker alone: the package's main entry loads every locale (fixtures/generate.ts).
 import { faker } from '@faker-js/faker/locale/en';
@@ -22,8 +23,12 @@ import { changeDraws, type Draw, generator, intOf, pickInt, stateOf } from './dr
 /** The status an order passes through when unknown statuses are on (D54). */
 export const UNLISTED_STATUS = 'OnHold';
 
+// requirement: D93
+/** The status a Confirmed trip passes through when unknown trip statuses are on, before it is confirmed again (D93). */
+export const UNLISTED_TRIP_STATUS = 'OnHold';
+
 /** The kinds of change, as the simulation names them. */
-export type ChangeKind = 'intake' | 'build' | 'start' | 'outcome' | 'complete' | 'cancelOrder' | 'cancelTrip' | 'hold' | 'release';
+export type ChangeKind = 'intake' | 'build' | 'start' | 'outcome' | 'complete' | 'cancelOrder' | 'cancelTrip' | 'hold' | 'release' | 'holdTrip' | 'releaseTrip';
 
 /** How many waiting orders the simulation keeps taking in towards, and how many trips it keeps live at most. */
 const WAITING_TARGET = 24;
@@ -35,6 +40,7 @@ interface Situation {
   fresh: PoolOrder[];
   held: PoolOrder[];
   confirmed: PoolTrip[];
+  heldTrips: PoolTrip[];
   delivering: PoolTrip[];
   finished: PoolTrip[];
 }
@@ -50,14 +56,15 @@ function* situation(store: Store, row: SimulationRow): Steps<Situation> {
     fresh: waiting.filter((order) => order.status === 'New'),
     held: orders.filter((order) => order.status === UNLISTED_STATUS),
     confirmed: trips.filter((trip) => trip.status === 'Confirmed'),
+    heldTrips: trips.filter((trip) => trip.status === UNLISTED_TRIP_STATUS),
     delivering: trips.filter((trip) => trip.status === 'InProgress' && trip.nextOpenStop !== null),
     finished: trips.filter((trip) => trip.status === 'InProgress' && trip.nextOpenStop === null),
   };
 }
 
 /** How likely each change is in `now`: only what is possible weighs anything, and the flow keeps a pool of waiting orders. */
-function weights(now: Situation, unknownStatuses: boolean): [ChangeKind, number][] {
-  const liveTrips = now.confirmed.length + now.delivering.length + now.finished.length;
+function weights(now: Situation, row: Pick<SimulationRow, 'unknownStatuses' | 'unknownTripStatuses'>): [ChangeKind, number][] {
+  const liveTrips = now.confirmed.length + now.heldTrips.length + now.delivering.length + now.finished.length;
   return [
     ['intake', now.waiting.length < WAITING_TARGET ? 3 : 0.5],
     ['build', liveTrips >= LIVE_TRIPS_MAX || now.waiting.length === 0 ? 0 : now.waiting.length >= 3 ? 2 : 0.3],
@@ -66,8 +73,10 @@ function weights(now: Situation, unknownStatuses: boolean): [ChangeKind, number]
     ['complete', now.finished.length > 0 ? 3 : 0],
     ['cancelOrder', now.waiting.length > 5 ? 0.3 : 0],
     ['cancelTrip', now.confirmed.length > 0 ? 0.15 : 0],
-    ['hold', unknownStatuses && now.fresh.length > 0 ? 0.6 : 0],
+    ['hold', row.unknownStatuses && now.fresh.length > 0 ? 0.6 : 0],
     ['release', now.held.length > 0 ? 0.4 + 0.2 * now.held.length : 0],
+    ['holdTrip', row.unknownTripStatuses && now.confirmed.length > 0 ? 0.8 : 0],
+    ['releaseTrip', now.heldTrips.length > 0 ? 0.4 + 0.2 * now.heldTrips.length : 0],
   ];
 }
 
@@ -89,7 +98,7 @@ function pickKind(draw: Draw, choices: [ChangeKind, number][]): ChangeKind {
 export function* makeChange(store: Store, row: SimulationRow): Steps<ChangeKind> {
   const draw = changeDraws(row.seed, row.position);
   const now = yield* situation(store, row);
-  const kind = pickKind(draw, weights(now, row.unknownStatuses));
+  const kind = pickKind(draw, weights(now, row));
   try {
     yield* perform(store, row, kind, now, draw);
     return kind;
@@ -130,7 +139,15 @@ function* perform(store: Store, row: SimulationRow, kind: ChangeKind, now: Situa
       return yield* moveOrder(store, tenantId, oldest(now.fresh).id, 'New', UNLISTED_STATUS);
     case 'release':
       return yield* moveOrder(store, tenantId, oldest(now.held).id, UNLISTED_STATUS, 'InPlanning');
+    case 'holdTrip':
+      return yield* moveTrip(store, tenantId, oldest(now.confirmed).id, 'Confirmed', UNLISTED_TRIP_STATUS);
+    case 'releaseTrip':
+      return yield* moveTrip(store, tenantId, oldest(now.heldTrips).id, UNLISTED_TRIP_STATUS, 'Confirmed');
   }
+}
+
+function* moveTrip(store: Store, tenantId: string, tripId: string, from: string, to: string): Steps<void> {
+  if (!(yield* store.simulations.steps.moveTrip(tenantId, tripId, from, to))) throw new Refusal('planning.trip_not_confirmed', `The trip ${tripId} is no longer ${from}.`);
 }
 
 function* moveOrder(store: Store, tenantId: string, orderId: string, from: string, to: string): Steps<void> {
@@ -161,7 +178,10 @@ function* intake(store: Store, row: SimulationRow): Steps<void> {
     customId: faker.datatype.boolean(0.3) ? `PO-${faker.string.numeric(7)}` : null,
     lines: Array.from({ length: count }, () => orderLine(row.tenantId, references)),
   };
+  // Drawn with the rest, before the first write: faker is shared, and a write may wait.
+  const window = row.unknownMembers ? { daysAfter: faker.number.int({ min: 1, max: 3 }), fromHour: faker.number.int({ min: 7, max: 16 }), hours: faker.helpers.arrayElement([2, 3, 4]) } : null;
   const id = yield* store.intake.steps.create(row.tenantId, order, chosenIds(row, 'order', count));
+  if (window !== null) yield* store.simulations.steps.setDeliveryWindow(id, window);
   row.pool.orders.push(id);
 }
 

@@ -1,9 +1,9 @@
-/** The living feed over a store (D53, D54): determinism, pace, stamps, unknown statuses, tenants, stop, restart and reset. */
+/** The living feed over a store (D53, D54, D93): determinism, pace, stamps, unknown statuses and members, tenants, stop, restart and reset. */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SqliteStore } from '../store/index.ts';
 import { memoryStore } from '../../dev/testing/sandbox.ts';
 import { statement } from '../store/sql.ts';
-import { UNLISTED_STATUS } from './changes.ts';
+import { UNLISTED_STATUS, UNLISTED_TRIP_STATUS } from './changes.ts';
 import { simulationOf } from './runner.ts';
 import { restartableDatabase } from '../../dev/testing/test-store.ts';
 
@@ -181,6 +181,62 @@ describe('unknown statuses (D54)', () => {
     await sim.start(tenantId, { changesPerMinute: 30, seed: 21 });
     await store.clocks.advance(tenantId, 3 * HOUR);
     expect(await rows(store, "SELECT count(*) AS n FROM order_history WHERE data LIKE '%OnHold%'")).toEqual([{ n: 0 }]);
+  });
+});
+
+describe('what a later version may serve (D93)', () => {
+  it('gives every order it takes in a deliveryWindow as its last member, a whole hour one to three days after its creation, two to four hours long', async () => {
+    const { store, tenantId, sim } = await fresh();
+    await sim.start(tenantId, { changesPerMinute: 30, seed: 21, unknownMembers: true, unknownTripStatuses: true });
+    await store.clocks.advance(tenantId, 3 * HOUR);
+    const orders = (await store.orders.feedPage(tenantId, ALL)).items;
+    expect(orders.length).toBeGreaterThan(50);
+    for (const text of orders) {
+      const order = JSON.parse(text) as { createdAtUtc: string; deliveryWindow: { fromUtc: string; toUtc: string } };
+      expect(Object.keys(order).at(-1)).toBe('deliveryWindow');
+      const [created, from, to] = [order.createdAtUtc, order.deliveryWindow.fromUtc, order.deliveryWindow.toUtc].map(Date.parse) as [number, number, number];
+      expect(from - created).toBeGreaterThan(0);
+      expect(from - created).toBeLessThan(4 * 24 * HOUR);
+      expect([2, 3, 4]).toContain((to - from) / HOUR);
+      expect(new Date(from).getUTCMinutes()).toBe(0);
+    }
+    const trips = (await store.trips.feedPage(tenantId, ALL)).items.map((text) => JSON.parse(text) as { status: string });
+    for (const trip of trips) expect(['Confirmed', 'InProgress', 'Completed', 'Cancelled', UNLISTED_TRIP_STATUS]).toContain(trip.status);
+  });
+
+  it('holds some Confirmed trips, their orders staying Planned on them, and confirms each again', async () => {
+    const { store, tenantId, sim } = await fresh();
+    await sim.start(tenantId, { changesPerMinute: 30, seed: 21, unknownTripStatuses: true });
+    const heldIds = new Set<string>();
+    for (let minute = 0; minute < 180; minute += 1) {
+      await store.clocks.advance(tenantId, 60_000);
+      const now = await rows<{ id: string }>(store, `SELECT id FROM trips WHERE tenant_id = ? AND status = '${UNLISTED_TRIP_STATUS}'`, [tenantId]);
+      for (const { id } of now) {
+        heldIds.add(id);
+        expect(await rows(store, "SELECT status FROM orders WHERE trip_id = ? AND status <> 'Planned'", [id])).toEqual([]);
+      }
+    }
+    expect(heldIds.size).toBeGreaterThan(3);
+    // Released: a trip once held and no longer is Confirmed again, or moved on from there.
+    const after = await rows<{ id: string; status: string }>(store, `SELECT id, status FROM trips WHERE tenant_id = ?`, [tenantId]);
+    const released = after.filter((trip) => heldIds.has(trip.id) && trip.status !== UNLISTED_TRIP_STATUS);
+    expect(released.length).toBeGreaterThan(0);
+    for (const trip of released) expect(['Confirmed', 'InProgress', 'Completed', 'Cancelled']).toContain(trip.status);
+  });
+
+  it('serves neither to a tenant whose simulation did not ask, and the same feeds for the same seed', async () => {
+    const plain = await fresh();
+    await plain.sim.start(plain.tenantId, { changesPerMinute: 30, seed: 21, unknownStatuses: true });
+    await plain.store.clocks.advance(plain.tenantId, 3 * HOUR);
+    expect(await rows(plain.store, 'SELECT count(*) AS n FROM orders WHERE delivery_window IS NOT NULL')).toEqual([{ n: 0 }]);
+    expect(await rows(plain.store, `SELECT count(*) AS n FROM trips WHERE status = '${UNLISTED_TRIP_STATUS}'`)).toEqual([{ n: 0 }]);
+    const run = async () => {
+      const { store, tenantId, sim } = await fresh(TENANT, await memoryStore(() => WALL));
+      await sim.start(tenantId, { changesPerMinute: 60, seed: 7, unknownMembers: true, unknownTripStatuses: true });
+      await store.clocks.advance(tenantId, HOUR);
+      return await feeds(store, tenantId);
+    };
+    expect(await run()).toEqual(await run());
   });
 });
 

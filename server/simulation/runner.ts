@@ -35,6 +35,8 @@ const NEVER_STARTED: SimulationView = {
   changesPerMinute: null,
   seed: null,
   unknownStatuses: false,
+  unknownMembers: false,
+  unknownTripStatuses: false,
   startedAtUtc: null,
   changes: 0,
   nextChangeAtUtc: null,
@@ -48,6 +50,8 @@ const viewOf = (row: SimulationRow | undefined): SimulationView =>
         changesPerMinute: row.changesPerMinute,
         seed: row.seed,
         unknownStatuses: row.unknownStatuses,
+        unknownMembers: row.unknownMembers,
+        unknownTripStatuses: row.unknownTripStatuses,
         startedAtUtc: utc(row.startedAt),
         changes: row.changes,
         nextChangeAtUtc: row.running && row.nextChangeAt !== null ? utc(row.nextChangeAt) : null,
@@ -213,7 +217,8 @@ export function makeSimulationRunner(store: Store, options: { log?: Logger } = {
       const startedAt = clocks.now(tenantId);
       const timeline = timelineStart(seed);
       const nextChangeAt = startedAt + gapMs(generator(timeline), setting.changesPerMinute);
-      await simulations.start(tenantId, { changesPerMinute: setting.changesPerMinute, seed, unknownStatuses: setting.unknownStatuses ?? false, startedAt, nextChangeAt, timeline });
+      const flags = { unknownStatuses: setting.unknownStatuses ?? false, unknownMembers: setting.unknownMembers ?? false, unknownTripStatuses: setting.unknownTripStatuses ?? false };
+      await simulations.start(tenantId, { changesPerMinute: setting.changesPerMinute, seed, ...flags, startedAt, nextChangeAt, timeline });
       startTimer();
       return viewOf(await simulations.get(tenantId));
     },

@@ -1,4 +1,4 @@
-/** The living feed in the control plane and on the wire (D53, D54): every answer checked against the contracts. */
+/** The living feed in the control plane and on the wire (D53, D54, D93): every answer checked against the contracts, but a trip D93 holds. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulationOf } from './runner.ts';
 import { call, memoryStore, type RunningServer, sandboxClient, type SandboxClient, startServer, TEST_ADMIN_TOKEN } from '../../dev/testing/sandbox.ts';
@@ -33,7 +33,7 @@ const orderFeed = (key: string, query = '') => call(server.url, 'orderFeed', `/a
 describe('the simulation in the control plane', () => {
   it('answers a never-started simulation, starts one, shows its progress, and stops it keeping its settings', async () => {
     const { base } = await tenant();
-    const never = { running: false, changesPerMinute: null, seed: null, unknownStatuses: false, startedAtUtc: null, changes: 0, nextChangeAtUtc: null };
+    const never = { running: false, changesPerMinute: null, seed: null, unknownStatuses: false, unknownMembers: false, unknownTripStatuses: false, startedAtUtc: null, changes: 0, nextChangeAtUtc: null };
     expect((await api('getSimulation', `${base}/simulation`)).body).toEqual(never);
     expect((await api('stopSimulation', `${base}/simulation`, { method: 'DELETE' })).body).toEqual(never);
 
@@ -153,5 +153,32 @@ describe('unknown order statuses on the wire (D54)', () => {
     const cancel = await call(server.url, 'cancelOrder', `/api/v1/integration/orders/externalid/${held!.externalId}/cancel`, { method: 'POST', key: writer, json: {} });
     expect(cancel.status).toBe(409);
     expect(cancel.body.type).toBe('orders.status.illegal');
+  });
+});
+
+describe('what a later version may serve, on the wire (D93)', () => {
+  it('serves deliveryWindow on the orders it takes in and OnHold in the trip feed, refuses OnHold in the trip filter, and neither starts nor cancels a held trip', async () => {
+    const { base, key } = await tenant();
+    const started = await api('setSimulation', `${base}/simulation`, { method: 'PUT', json: { changesPerMinute: 30, seed: 21, unknownMembers: true, unknownTripStatuses: true } });
+    expect(started.body).toMatchObject({ unknownStatuses: false, unknownMembers: true, unknownTripStatuses: true });
+    let held: { id: string; status: string } | undefined;
+    for (let step = 0; step < 36 && held === undefined; step++) {
+      await advance(base, 'PT5M');
+      // Read without the contract's check: this version closes the trip status (D27), and OnHold is outside it by design.
+      const page = (await (await fetch(`${server.url}/api/v1/integration/trips?limit=100`, { headers: { 'X-Api-Key': key } })).json()) as { items: { id: string; status: string }[] };
+      held = page.items.find((trip) => trip.status === 'OnHold');
+    }
+    expect(held).toBeDefined();
+    // The order feed is checked against the contract: an added member is allowed (the Order schema never closes its members).
+    const orders = (await orderFeed(key, '?limit=5')).body.items as Record<string, unknown>[];
+    expect(orders.length).toBe(5);
+    for (const order of orders) expect(order['deliveryWindow']).toEqual({ fromUtc: expect.stringMatching(/T\d{2}:00:00\.000Z$/), toUtc: expect.stringMatching(/T\d{2}:00:00\.000Z$/) });
+    const filtered = await call(server.url, 'tripFeed', '/api/v1/integration/trips?status=OnHold', { key });
+    expect(filtered.status).toBe(400);
+    expect(filtered.body.errors[0].field).toBe('status');
+    const start = await api('startTrip', `${base}/trips/${held!.id}/start`, { method: 'POST' });
+    expect([start.status, start.body.type]).toEqual([409, 'planning.trip_not_confirmed']);
+    const cancel = await api('cancelTrip', `${base}/trips/${held!.id}/cancel`, { method: 'POST', json: { reasonCode: 'VEHICLE_BREAKDOWN' } });
+    expect([cancel.status, cancel.body.type]).toEqual([409, 'trips.mutation.tripNotCancelable']);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The living-feed simulation's table (D53) and the reads and the one write it needs beyond
  * the control plane's: the state of the orders and trips it tends, the tenant's reference
- * data, and an order's move to or from a status the contract does not list (D54).
+ * data, an order's or trip's move to or from a status the contract does not list (D54, D93),
+ * and an order's delivery window, a member the contract does not list yet (D93).
  */
 import type { OrderStatusName, OrderType, TripStatus } from '../../spec/load.ts';
 import type { LineRole } from '../orders/intake-rules.ts';
@@ -23,6 +24,10 @@ export interface SimulationRow {
   changesPerMinute: number;
   seed: number;
   unknownStatuses: boolean;
+  /** The orders it takes in carry `deliveryWindow` (D93). */
+  unknownMembers: boolean;
+  /** Some of its trips pass through `OnHold` (D93). */
+  unknownTripStatuses: boolean;
   run: number;
   startedAt: number;
   changes: number;
@@ -33,7 +38,7 @@ export interface SimulationRow {
 }
 
 /** What a start sets; the rest restarts from zero (the pool stays). */
-export type SimulationStart = Pick<SimulationRow, 'changesPerMinute' | 'seed' | 'unknownStatuses' | 'startedAt' | 'nextChangeAt' | 'timeline'>;
+export type SimulationStart = Pick<SimulationRow, 'changesPerMinute' | 'seed' | 'unknownStatuses' | 'unknownMembers' | 'unknownTripStatuses' | 'startedAt' | 'nextChangeAt' | 'timeline'>;
 
 /** An order of the pool as the simulation sees it. */
 export interface PoolOrder {
@@ -65,6 +70,8 @@ interface Row {
   changes_per_minute: number;
   seed: number;
   unknown_statuses: number;
+  unknown_members: number;
+  unknown_trip_statuses: number;
   run: number;
   started_at: number;
   changes: number;
@@ -80,6 +87,8 @@ const toRow = (row: Row): SimulationRow => ({
   changesPerMinute: row.changes_per_minute,
   seed: row.seed,
   unknownStatuses: row.unknown_statuses === 1,
+  unknownMembers: row.unknown_members === 1,
+  unknownTripStatuses: row.unknown_trip_statuses === 1,
   run: row.run,
   startedAt: row.started_at,
   changes: row.changes,
@@ -92,18 +101,19 @@ const toRow = (row: Row): SimulationRow => ({
 /** Order statuses an order leaves only through a change: the pool keeps orders in them (OnHold is D54's status the contract does not list). */
 const TENDED = sqlList([...(['New', 'InPlanning', 'Planned', 'InProgress'] satisfies OrderStatusName[]), 'OnHold']);
 
-/** Trip statuses of a live trip, whose stops a change may still serve. */
-const LIVE_TRIPS = sqlList(['Confirmed', 'InProgress'] satisfies TripStatus[]);
+/** Trip statuses a trip leaves only through a change: a live trip's, and OnHold, D93's trip status the contract does not list. */
+const TENDED_TRIPS = sqlList([...(['Confirmed', 'InProgress'] satisfies TripStatus[]), 'OnHold']);
 
-const COLUMNS = 'tenant_id, running, changes_per_minute, seed, unknown_statuses, run, started_at, changes, position, next_change_at, timeline, pool';
+const COLUMNS = 'tenant_id, running, changes_per_minute, seed, unknown_statuses, unknown_members, unknown_trip_statuses, run, started_at, changes, position, next_change_at, timeline, pool';
 const BY_TENANT = statement(`SELECT ${COLUMNS} FROM simulations WHERE tenant_id = ?`);
 /** The tenants whose simulation runs: on PostgreSQL each process's timer asks every tick (runner.ts), whatever else it serves. */
 export const RUNNING_IDS = statement('SELECT tenant_id FROM simulations WHERE running = 1 ORDER BY tenant_id');
 const UPSERT = statement(
-  `INSERT INTO simulations (tenant_id, running, changes_per_minute, seed, unknown_statuses, run, started_at, changes, position, next_change_at, timeline)
-   VALUES (?, 1, ?, ?, ?, 1, ?, 0, 0, ?, ?)
+  `INSERT INTO simulations (tenant_id, running, changes_per_minute, seed, unknown_statuses, unknown_members, unknown_trip_statuses, run, started_at, changes, position, next_change_at, timeline)
+   VALUES (?, 1, ?, ?, ?, ?, ?, 1, ?, 0, 0, ?, ?)
    ON CONFLICT (tenant_id) DO UPDATE SET running = 1, changes_per_minute = excluded.changes_per_minute, seed = excluded.seed,
-     unknown_statuses = excluded.unknown_statuses, run = simulations.run + 1, started_at = excluded.started_at, changes = 0, position = 0,
+     unknown_statuses = excluded.unknown_statuses, unknown_members = excluded.unknown_members,
+     unknown_trip_statuses = excluded.unknown_trip_statuses, run = simulations.run + 1, started_at = excluded.started_at, changes = 0, position = 0,
      next_change_at = excluded.next_change_at, timeline = excluded.timeline`,
 );
 const STOP = statement('UPDATE simulations SET running = 0, next_change_at = NULL WHERE tenant_id = ?');
@@ -113,13 +123,17 @@ const ORDERS = portable`SELECT o.id, o.external_id, o.status, o.type, o.trip_id 
 const TRIPS = portable`SELECT t.id, t.status, (SELECT min(s.position) FROM trip_stops s JOIN orders o ON o.id = s.order_id
      WHERE s.trip_id = t.id AND s.status = 'Open' AND o.trip_id = t.id) AS next_open
    FROM ${jsonElements('?', 'j')} CROSS JOIN trips t
-   WHERE t.id = j.value AND t.tenant_id = ? AND t.status IN ${LIVE_TRIPS} ORDER BY j.key`;
+   WHERE t.id = j.value AND t.tenant_id = ? AND t.status IN ${TENDED_TRIPS} ORDER BY j.key`;
 const LINES = statement('SELECT position AS line, quantity, role FROM order_lines WHERE order_id = ? ORDER BY position');
 const ORDER_OF_STOP = statement('SELECT o.id, o.type FROM trip_stops s JOIN orders o ON o.id = s.order_id WHERE s.trip_id = ? AND s.position = ?');
 const reference = (table: string) => statement(`SELECT id FROM ${table} WHERE tenant_id = ? ORDER BY id LIMIT 50`);
 const REFERENCES = { warehouses: reference('warehouses'), products: reference('products'), drivers: reference('drivers'), vehicles: reference('vehicles') };
 const ORDER_STATUS = statement('SELECT status FROM orders WHERE id = ? AND tenant_id = ? AND archived_at IS NULL');
 const SET_ORDER_STATUS = statement('UPDATE orders SET status = ?, updated_at = ? WHERE id = ?');
+const TRIP_STATUS = statement('SELECT status FROM trips WHERE id = ? AND tenant_id = ?');
+const SET_TRIP_STATUS = statement('UPDATE trips SET status = ?, updated_at = ? WHERE id = ?');
+const CREATED_AT = statement('SELECT created_at FROM orders WHERE id = ?');
+const SET_DELIVERY_WINDOW = statement('UPDATE orders SET delivery_window = ? WHERE id = ?');
 
 type Line = { line: number; quantity: number; role: LineRole };
 
@@ -143,7 +157,7 @@ export function makeSimulations(sql: Sql, deps: { tenants: Tenants; history: His
       const rows = yield* q.all<{ id: string; external_id: string; status: string; type: OrderType; trip_id: string | null }>(ORDERS, [JSON.stringify(orderIds), tenantId]);
       return rows.map((row) => ({ id: row.id, externalId: row.external_id, status: row.status, type: row.type, onTrip: row.trip_id !== null }));
     },
-    /** The pool's trips still Confirmed or InProgress, in pool order. */
+    /** The pool's trips still Confirmed, InProgress or OnHold, in pool order. */
     *poolTrips(tenantId: string, tripIds: readonly string[]): Steps<PoolTrip[]> {
       const rows = yield* q.all<{ id: string; status: string; next_open: number | null }>(TRIPS, [JSON.stringify(tripIds), tenantId]);
       return rows.map((row) => ({ id: row.id, status: row.status, nextOpenStop: row.next_open }));
@@ -174,6 +188,28 @@ export function makeSimulations(sql: Sql, deps: { tenants: Tenants; history: His
       yield* history.record(orderId, stamp, 'status', { from, to, tripId: null });
       return true;
     },
+    /**
+     * Moves a trip from status `from` to `to`, with one stamp (D7): the simulation's trip hold
+     * and release (D93), which no operation offers; its orders stay as they are. Answers false,
+     * changing nothing, when the trip is not in `from`.
+     */
+    *moveTrip(tenantId: string, tripId: string, from: string, to: string): Steps<boolean> {
+      if ((yield* q.one<{ status: string }>(TRIP_STATUS, [tripId, tenantId]))?.status !== from) return false;
+      yield* q.run(SET_TRIP_STATUS, [to, yield* tenants.steps.nextStamp(tenantId), tripId]);
+      return true;
+    },
+    /**
+     * Gives the order just taken in its delivery window (D93), in the intake's own write (no
+     * stamp of its own): the day `daysAfter` its creation, from `fromHour` UTC for `hours` hours.
+     */
+    *setDeliveryWindow(orderId: string, window: { daysAfter: number; fromHour: number; hours: number }): Steps<void> {
+      const created = (yield* q.one<{ created_at: string }>(CREATED_AT, [orderId]))!.created_at;
+      const from = new Date(created);
+      from.setUTCDate(from.getUTCDate() + window.daysAfter);
+      from.setUTCHours(window.fromHour, 0, 0, 0);
+      const to = new Date(from.getTime() + window.hours * 3_600_000);
+      yield* q.run(SET_DELIVERY_WINDOW, [JSON.stringify({ fromUtc: from.toISOString(), toUtc: to.toISOString() }), orderId]);
+    },
   };
 
   return {
@@ -187,7 +223,8 @@ export function makeSimulations(sql: Sql, deps: { tenants: Tenants; history: His
     },
     /** Starts (or restarts) the tenant's simulation: a new run, no changes yet; the pool it tends stays. */
     async start(tenantId: string, start: SimulationStart): Promise<void> {
-      await sql.run(UPSERT, [tenantId, start.changesPerMinute, start.seed, start.unknownStatuses ? 1 : 0, start.startedAt, start.nextChangeAt, JSON.stringify(start.timeline)]);
+      const flag = (on: boolean) => (on ? 1 : 0);
+      await sql.run(UPSERT, [tenantId, start.changesPerMinute, start.seed, flag(start.unknownStatuses), flag(start.unknownMembers), flag(start.unknownTripStatuses), start.startedAt, start.nextChangeAt, JSON.stringify(start.timeline)]);
     },
     /** Stops the tenant's simulation; what it wrote stays. */
     async stop(tenantId: string): Promise<void> {

@@ -19,12 +19,19 @@ import type { Sql, Statement } from './sql.ts';
 // requirement: int.order.updatedAtUtc
 // requirement: int.order.tags
 // requirement: int.status.by-name
-/** The JSON text of an order row aliased `o`. */
-export const ORDER_JSON = jsonObject([
+/** The members of every order, in the contract's order. */
+const ORDER_MEMBERS: Parameters<typeof jsonObject>[0] = [
   ['id', 'o.id'], ['externalId', 'o.external_id'], ['shortId', 'o.short_id'], ['status', 'o.status'],
   ['miniStatus', 'o.mini_status'], ['type', 'o.type'], ['customId', 'o.custom_id'],
   ['createdAtUtc', 'o.created_at'], ['updatedAtUtc', 'o.updated_at'], ['tags', json('o.tags')],
-]);
+];
+
+// requirement: D93
+/**
+ * The JSON text of an order row aliased `o`. An order a simulation with `unknownMembers` took
+ * in also carries `deliveryWindow`, last: a member the contract does not list yet (D93).
+ */
+export const ORDER_JSON = portable`CASE WHEN o.delivery_window IS NULL THEN ${jsonObject(ORDER_MEMBERS)} ELSE ${jsonObject([...ORDER_MEMBERS, ['deliveryWindow', json('o.delivery_window')]])} END`;
 
 // requirement: int.trip.members
 // requirement: int.trip.status-name

@@ -1,6 +1,6 @@
 /**
- * The chosen tenant's living feed (D53, D54): whether it runs, its pace, seed, unknown
- * statuses, the changes so far and the next one in tenant time; start, change and stop it;
+ * The chosen tenant's living feed (D53, D54, D93): whether it runs, its pace, seed, unknown
+ * statuses and members, the changes so far and the next one in tenant time; start, change and stop it;
  * and the tenant's clock beside it, since the clock is what makes it move.
  */
 import { useContext, useEffect, useState } from 'preact/hooks';
@@ -23,6 +23,8 @@ function SimulationFacts({ simulation }: { simulation: Simulation }) {
       <dt>Pace</dt><dd>{simulation.changesPerMinute === null ? <span class="muted">never started</span> : `${counted(simulation.changesPerMinute, 'change')} per minute of tenant time, on average`}</dd>
       <dt>Seed</dt><dd class="mono">{simulation.seed ?? '—'}</dd>
       <dt>Unknown statuses</dt><dd>{simulation.unknownStatuses ? 'on: some orders pass through OnHold, a status the contract does not list (D54)' : 'off'}</dd>
+      <dt>Unknown members</dt><dd>{simulation.unknownMembers ? 'on: the orders it takes in carry deliveryWindow, a member the contract does not list yet (D93)' : 'off'}</dd>
+      <dt>Unknown trip statuses</dt><dd>{simulation.unknownTripStatuses ? 'on: some trips pass through OnHold, a trip status the contract does not list (D93)' : 'off'}</dd>
       <dt>Started</dt><dd><When utc={simulation.startedAtUtc} /> {simulation.startedAtUtc ? <span class="muted">tenant time</span> : null}</dd>
       <dt>Changes so far</dt><dd><strong>{simulation.changes}</strong></dd>
       <dt>Next change</dt><dd><When utc={simulation.nextChangeAtUtc} /> {simulation.nextChangeAtUtc ? <span class="muted">tenant time</span> : null}</dd>
@@ -35,13 +37,15 @@ function SimulationForm({ simulation, onAnswer }: { simulation: Simulation; onAn
   const [pace, setPace] = useState(() => String(simulation.changesPerMinute ?? 10));
   const [seed, setSeed] = useState(() => (simulation.seed === null ? '' : String(simulation.seed)));
   const [unknownStatuses, setUnknownStatuses] = useState(simulation.unknownStatuses);
+  const [unknownMembers, setUnknownMembers] = useState(simulation.unknownMembers);
+  const [unknownTripStatuses, setUnknownTripStatuses] = useState(simulation.unknownTripStatuses);
   const { busy, problem, run } = useAction();
   if (!tenant) return null;
   const running = simulation.running;
   return (
     <form onSubmit={async (event) => {
       event.preventDefault();
-      const body = { changesPerMinute: numberOr(pace), seed: seed.trim() === '' ? undefined : numberOr(seed), unknownStatuses };
+      const body = { changesPerMinute: numberOr(pace), seed: seed.trim() === '' ? undefined : numberOr(seed), unknownStatuses, unknownMembers, unknownTripStatuses };
       const answer = await run(() => api.put<Simulation>(`/tenants/${seg(tenant.id)}/simulation`, body), (s) => `The simulation runs at ${counted(s.changesPerMinute ?? 0, 'change')} per minute, seed ${s.seed}.`);
       if (answer) onAnswer(answer);
     }}>
@@ -50,6 +54,8 @@ function SimulationForm({ simulation, onAnswer }: { simulation: Simulation; onAn
         <TextField label="Seed" name="seed" value={seed} onValue={setSeed} problem={problem} inputMode="numeric" hint="Same seed, clock and data: the same changes. Empty: a random one, shown above" />
       </div>
       <label class="check"><input type="checkbox" name="unknownStatuses" checked={unknownStatuses} onChange={(event) => setUnknownStatuses(event.currentTarget.checked)} /> Unknown order statuses (some orders pass through OnHold)</label>
+      <label class="check"><input type="checkbox" name="unknownMembers" checked={unknownMembers} onChange={(event) => setUnknownMembers(event.currentTarget.checked)} /> Unknown members (its orders carry deliveryWindow)</label>
+      <label class="check"><input type="checkbox" name="unknownTripStatuses" checked={unknownTripStatuses} onChange={(event) => setUnknownTripStatuses(event.currentTarget.checked)} /> Unknown trip statuses (some trips pass through OnHold)</label>
       <div class="buttons">
         <button type="submit" disabled={busy}>{running ? 'Change simulation' : 'Start simulation'}</button>
       </div>

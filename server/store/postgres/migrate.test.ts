@@ -18,10 +18,10 @@ describe('the PostgreSQL migrations', () => {
 
   it('refuse, in one line, a history newer than the shipped one or unknown to it; accept an equal or older one', () => {
     const shipped = postgresMigrations();
-    expect(newerSchema(new Map([['sandbox', 7], ['request-log', 3]]), shipped)).toBeNull();
+    expect(newerSchema(new Map([['sandbox', 8], ['request-log', 3]]), shipped)).toBeNull();
     expect(newerSchema(new Map([['sandbox', 2]]), shipped)).toBeNull();
-    expect(newerSchema(new Map([['sandbox', 8]]), shipped)).toBe(
-      "the database's 'sandbox' schema is at version 8, newer than this waybill's 7: a newer waybill migrated it; run that version or later",
+    expect(newerSchema(new Map([['sandbox', 9]]), shipped)).toBe(
+      "the database's 'sandbox' schema is at version 9, newer than this waybill's 8: a newer waybill migrated it; run that version or later",
     );
     expect(newerSchema(new Map([['billing', 1]]), shipped)).toMatch(/^the database holds a 'billing' schema \(version 1\) that this waybill does not know: [^\n]+$/);
   });
@@ -77,10 +77,10 @@ describe.skipIf(skipWithoutPostgres('migration'))('migrating a PostgreSQL databa
     const pool = openPool(await freshDatabase());
     try {
       await migrate(pool);
-      await pool.query("INSERT INTO waybill_migrations (history, version, name) VALUES ('sandbox', 8, '008-from-the-future.sql')");
+      await pool.query("INSERT INTO waybill_migrations (history, version, name) VALUES ('sandbox', 9, '009-from-the-future.sql')");
       const refusal = await migrate(pool).then(() => null, (error: unknown) => error);
       expect(refusal).toBeInstanceOf(SchemaTooNewError);
-      expect((refusal as Error).message).toBe("the database's 'sandbox' schema is at version 8, newer than this waybill's 7: a newer waybill migrated it; run that version or later");
+      expect((refusal as Error).message).toBe("the database's 'sandbox' schema is at version 9, newer than this waybill's 8: a newer waybill migrated it; run that version or later");
       const { rows } = await pool.query<{ count: number }>('SELECT count(*)::int AS count FROM waybill_migrations');
       expect(rows[0]?.count).toBe(postgresMigrations().length + 1);
     } finally {
