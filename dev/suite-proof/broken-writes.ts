@@ -99,7 +99,8 @@ export const brokenWrites: Record<string, BrokenVariant> = {
   },
   'malformed JSON answered 415': {
     breaks: ['int.body.unreadable', 'cat.api.malformed-request'],
-    fails: ['http.body.malformed', 'http.body.missing'],
+    // A payment without a body is refused for it ('A JSON body is required'), whatever its type (D90).
+    fails: ['http.body.malformed', 'http.body.missing', 'http.body.none'],
     proxy: () =>
       editJson(
         (request, answer) => is.integration(request) && answer.status === 400 && typeOf(answer) === 'api.malformed_request' && /JSON/.test(String((answerJson(answer) as JsonObject)['detail'])),

@@ -1,6 +1,7 @@
 /**
- * The JSON request body (D17, D18, D19): media type first, then size, then parsing by
- * Express's own body parser, whose failures the error handler maps to catalog codes.
+ * The JSON request body (D17, D18, D19): whether there is one (D90), its media type, then
+ * size, then parsing by Express's own body parser, whose failures the error handler maps to
+ * catalog codes.
  * A body that stops arriving before its declared length is answered 408, and one nested
  * deeper than 64 levels 400 before it is parsed (D58).
  */
@@ -15,7 +16,8 @@ import { bounded, fieldError, problem } from './problem.ts';
 /** The body size limit (D18): 1 MiB. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** True when the request carries a body: chunked, or a Content-Length above zero. */
+// requirement: D90
+/** True when the request carries a body: chunked, or a Content-Length above zero (D90). */
 function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
@@ -123,22 +125,9 @@ export function makeJsonBody(options: { required: boolean; idleTimeoutMs: number
   });
 
   return function jsonBody(req: Request, res: Response, next: NextFunction): void {
-    const contentType = req.get('content-type');
-    if (contentType === undefined) {
-      if (hasBody(req) || options.required) {
-        // requirement: cat.api.no-content-type
-        next(problem('api.malformed_request', 'The request has no Content-Type; send the body as application/json.', undefined, { status: 415 }));
-        return;
-      }
-      req.body = {};
-      next();
-      return;
-    }
-    const refused = mediaTypeProblem(contentType);
-    if (refused !== null) {
-      next(refused);
-      return;
-    }
+    // requirement: D90
+    // A request without a body is one whatever its Content-Type says, or without one (D90):
+    // clients set a type on a POST that sends nothing (axios: application/x-www-form-urlencoded).
     if (!hasBody(req)) {
       if (options.required) {
         // requirement: int.body.unreadable
@@ -148,6 +137,17 @@ export function makeJsonBody(options: { required: boolean; idleTimeoutMs: number
       }
       req.body = {};
       next();
+      return;
+    }
+    const contentType = req.get('content-type');
+    if (contentType === undefined) {
+      // requirement: cat.api.no-content-type
+      next(problem('api.malformed_request', 'The request has no Content-Type; send the body as application/json.', undefined, { status: 415 }));
+      return;
+    }
+    const refused = mediaTypeProblem(contentType);
+    if (refused !== null) {
+      next(refused);
       return;
     }
     // requirement: D47

@@ -1,4 +1,4 @@
-/** Media types (D17), body limits (D18), unknown routes and methods (D21), request ids (D23). */
+/** Media types (D17), body limits (D18), unknown routes and methods (D21), request ids (D23), bodyless requests (D90). */
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,16 +78,34 @@ describe('media types (D17)', () => {
     }
   });
 
-  it('answers a payment without any body 415 (no Content-Type) or 400 (JSON declared, nothing sent)', async () => {
+  it('answers a payment without any body 400 api.malformed_request, whatever its Content-Type, or without one (D90)', async () => {
     const bare = await fetch(`${server.url}${PAYMENT_PATH}`, { method: 'POST', headers: { 'X-Api-Key': keys.full } });
-    expect([bare.status, ((await bare.json()) as { type: string }).type]).toEqual([415, 'api.malformed_request']);
-    const empty = await post(PAYMENT_PATH, 'attachPayment', '', { 'Content-Type': 'application/json' });
-    expect([empty.status, empty.body.type]).toEqual([400, 'api.malformed_request']);
+    expect([bare.status, ((await bare.json()) as { type: string }).type]).toEqual([400, 'api.malformed_request']);
+    for (const type of ['application/json', 'application/x-www-form-urlencoded', 'text/plain']) {
+      const empty = await post(PAYMENT_PATH, 'attachPayment', '', { 'Content-Type': type });
+      expect([empty.status, empty.body.type, empty.body.detail], type).toEqual([400, 'api.malformed_request', 'A JSON body is required.']);
+    }
   });
 
   it.each(['{', '{"amount": }', 'null x', '"unterminated'])('answers malformed JSON %j with 400 api.malformed_request', async (body) => {
     const answer = await post(PAYMENT_PATH, 'attachPayment', body, { 'Content-Type': 'application/json' });
     expect([answer.status, answer.body.type]).toEqual([400, 'api.malformed_request']);
+  });
+});
+
+describe('a request without a body, whatever its Content-Type (D90)', () => {
+  it.each([
+    ['Content-Length: 0 and application/x-www-form-urlencoded, as axios sends it', 'EXT-10', 'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 0\r\n'],
+    ['no Content-Length and text/plain', 'EXT-11', 'Content-Type: text/plain\r\n'],
+  ])('reads a cancel with %s as a cancel without a reason: 200, Cancelled', async (_what, externalId, headers) => {
+    const answer = await rawRequest(server.url, `POST /api/v1/integration/orders/externalid/${externalId}/cancel HTTP/1.1\r\nHost: test\r\nX-Api-Key: ${keys.full}\r\n${headers}Connection: close\r\n\r\n`);
+    expect(answer.status, answer.body).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ externalId, status: 'Cancelled' });
+  });
+
+  it('still judges the Content-Type of a cancel that carries a body, however short: 415', async () => {
+    const answer = await post(CANCEL_PATH, 'cancelOrder', '{}', { 'Content-Type': 'application/x-www-form-urlencoded' });
+    expect([answer.status, answer.body.type]).toEqual([415, 'api.unsupported_media_type']);
   });
 });
 

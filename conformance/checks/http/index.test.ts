@@ -105,7 +105,16 @@ describe('http checks against broken targets', () => {
     const profile = await behindProxy(target, {
       answer: (answer, request) => (answer.status === 400 && request.headers['content-length'] === '0' ? problemAnswer(422, { type: 'api.malformed_request' }) : answer),
     });
-    expect(await failedChecks(profile)).toEqual(['http.body.missing']);
+    expect(await failedChecks(profile)).toEqual(['http.body.missing', 'http.body.none']);
+  });
+
+  it('fail only http.body.none when a request without a body is judged by its Content-Type (415, as the sandbox did before D90)', async () => {
+    const target = await reference();
+    const profile = await behindProxy(target, {
+      answer: (answer, request) =>
+        request.headers['content-length'] === '0' && request.headers['content-type'] !== undefined && !request.headers['content-type'].startsWith('application/json') ? problemAnswer(415, { type: 'api.unsupported_media_type' }) : answer,
+    });
+    expect(await failedChecks(profile)).toEqual(['http.body.none']);
   });
 
   it('fail http.route.unknown when an unknown path gets a code of its own', async () => {

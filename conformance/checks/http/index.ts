@@ -1,7 +1,8 @@
 /**
  * HTTP: how the API treats the request as a message — media types, malformed, missing,
- * oversized, too deeply nested (depth.ts) and cut-off bodies, unknown routes and methods,
- * what comes before any operation (wire.ts) — and the request id every answer carries.
+ * absent whatever their type (bodyless.ts), oversized, too deeply nested (depth.ts) and cut-off
+ * bodies, unknown routes and methods, what comes before any operation (wire.ts) — and the
+ * request id every answer carries.
  * Every request here aims at an external id no order carries, so nothing changes even when a
  * target wrongly accepts one; but a missing body is sent for a live order (a body that is not
  * there records nothing either way), so that no 404 can come first.
@@ -13,6 +14,7 @@ import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
 import type { HttpRequest, HttpResponse } from '../../engine/types/exchange.ts';
 import { aboutBlankFindings, absentExternalId, expectProblem, objectOf, paths, paymentBody, received } from '../support/order-requests.ts';
 import { liveId } from '../support/write-answers.ts';
+import { bodylessRequest } from './bodyless.ts';
 import { bodyDepth } from './depth.ts';
 import { operations } from '../../../spec/load.ts';
 import { wireChecks } from './wire.ts';
@@ -370,6 +372,7 @@ export const httpChecks: Check[] = [
   missingMediaType,
   malformedJson,
   missingBody,
+  bodylessRequest,
   bodyLimit,
   bodyTooLarge,
   bodyDepth,
