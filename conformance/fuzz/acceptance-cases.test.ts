@@ -22,7 +22,7 @@ describe('the acceptance cases', () => {
       }
     }
     const decided = cases.filter((item) => requirements.get(item.requirement)!.level === 'DECISION').map((item) => item.requirement);
-    // What only waybill decides: limit syntax, since, trip statuses, edited cursors, parameters twice, unknown members, keys, request ids.
+    // What only waybill decides: limit syntax, since, trip statuses, edited cursors, parameters twice or unknown, unknown members, keys, request ids.
     expect([...new Set(decided)].sort()).toEqual(['D13', 'D16', 'D19', 'D23', 'D5', 'D8', 'D86', 'D9']);
   });
 
@@ -34,6 +34,17 @@ describe('the acceptance cases', () => {
     }
     expect(new Set(cases.map((item) => item.operationId)).size).toBe(6);
     for (const member of ['paymentId', 'amount', 'currency']) expect(cases.some((item) => item.field === `body ${member}` && item.kind.startsWith('left out'))).toBe(true);
+  });
+
+  it('refuse, at DECISION level only (D86), a parameter the feeds do not define and their status in brackets, as axios sends an array', () => {
+    const unknown = cases.filter((item) => item.field === 'query (unknown)');
+    expect(unknown.map((item) => [item.operationId, item.shown, item.expect, item.requirement])).toEqual([
+      ['orderFeed', 'waybillUnknown=1', 'refused', 'D86'],
+      ['orderFeed', 'status[]=New', 'refused', 'D86'],
+      ['tripFeed', 'waybillUnknown=1', 'refused', 'D86'],
+      ['tripFeed', 'status[]=Confirmed', 'refused', 'D86'],
+    ]);
+    expect(cases.filter((item) => item.expect === 'accepted' && item.field.startsWith('query') && item.kind.includes('does not define'))).toEqual([]);
   });
 
   it('take every listed status, and refuse four near misses or more of each, read from the contract', () => {

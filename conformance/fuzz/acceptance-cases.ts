@@ -240,7 +240,13 @@ function operationCases(operation: OperationSpec, draw: Draw): AcceptanceCase[] 
     if (parameter.in === 'header') cases.push(...headerCases(operation, parameter.name, schema, draw));
   }
   if (operation.parameters.some((parameter) => parameter.in === 'query')) {
-    cases.push(...caseMaker(operation, 'query (unknown)')('unknown', 'a parameter the operation does not define', 'waybillUnknown=1', { in: 'query', name: 'waybillUnknown', values: ['1'] }));
+    const unknown = caseMaker(operation, 'query (unknown)');
+    cases.push(...unknown('unknown', 'a parameter the operation does not define', 'waybillUnknown=1', { in: 'query', name: 'waybillUnknown', values: ['1'] }));
+    // axios's way of sending an array: the parameter's name with brackets, which names no parameter.
+    for (const parameter of operation.parameters.filter((candidate) => candidate.in === 'query' && resolved(candidate.schema)['type'] === 'array')) {
+      const first = (resolved(resolved(parameter.schema)['items'])['enum'] as Json[] | undefined)?.find((value): value is string => typeof value === 'string') ?? 'x';
+      cases.push(...unknown('unknown', `${parameter.name}[] (an array in brackets, as axios sends one)`, `${parameter.name}[]=${first}`, { in: 'query', name: `${parameter.name}[]`, values: [first] }));
+    }
   }
   const body = bodyOf(operation);
   if (body !== null) {

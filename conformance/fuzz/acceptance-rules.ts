@@ -43,7 +43,7 @@ function feedRules(own: { status: Partial<Record<CaseClass, Rule>>; since: strin
     'query since': { valid: accepted(own.since), malformed: refused('D9'), repeated: refused('D86') },
     'query cursor': { valid: accepted(own.cursor), malformed: refused(own.malformedCursor), tampered: refused('D5'), empty: refused('D5'), repeated: refused('D86') },
     'query limit': { valid: accepted(own.limit), 'above-cap': accepted(own.limit), malformed: refused('D8'), repeated: refused('D86') },
-    'query (unknown)': { unknown: accepted('D86') },
+    'query (unknown)': { unknown: refused('D86') },
     'header X-Request-Id': { longest: accepted('D23'), malformed: accepted('D23') },
     credentials: { missing: refused('int.auth.unauthenticated') },
   };

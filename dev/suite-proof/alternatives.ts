@@ -353,15 +353,15 @@ export const alternativeVariants: Record<string, AlternativeVariant> = {
     failsStrict: ['feeds.orders.status.unknown-field', 'feeds.trips.status.unknown-field'],
     proxy: () => editProblems({ status: 400, where: (request) => is.orderFeed(request) || is.tripFeed(request) }, (problem, answer) => (typeOf(answer) === 'api.malformed_request' && (problem['errors'] as { field?: string }[] | undefined)?.[0]?.field === 'status' ? { ...problem, detail: 'unknown status', errors: [{ field: 'status[]', code: 'api.malformed_request', value: null, message: 'unknown status' }] } : problem)),
   },
-  // D86 the other way: a parameter the feed does not define is refused, naming it.
-  'an unknown query parameter on the feeds refused': {
+  // D86 the other way: a parameter the feed does not define is ignored, as a body member is (D19).
+  'an unknown query parameter on the feeds ignored': {
     decides: ['D86'],
-    failsStrict: ['acceptance.accepted.decided'],
+    failsStrict: ['acceptance.refused.decided'],
     proxy: () => ({
-      answer: (answer, request) => {
-        if (!(is.orderFeed(request) || is.tripFeed(request)) || answer.status !== 200) return answer;
-        const unknown = [...queryOf(request).keys()].find((name) => !['since', 'cursor', 'limit', 'status'].includes(name));
-        return unknown === undefined ? answer : withJson({ ...answer, status: 400, headers: { ...answer.headers, 'content-type': 'application/problem+json' } }, { type: 'api.malformed_request', title: 'Validation failed', status: 400, detail: `unknown query parameter ${unknown}`, instance: null, errors: [{ field: unknown, code: 'api.malformed_request', value: null, message: 'not a parameter of this operation' }] });
+      request: (request) => {
+        const known = ['since', 'cursor', 'limit', 'status'];
+        if (!(is.orderFeed(request) || is.tripFeed(request)) || [...queryOf(request).keys()].every((name) => known.includes(name))) return request;
+        return { ...request, ...withQuery(request, (query) => [...new Set(query.keys())].filter((name) => !known.includes(name)).forEach((name) => query.delete(name))) };
       },
     }),
   },

@@ -22,7 +22,7 @@ import {
 } from '../../spec/load.ts';
 import { contextOf, type ValidInput } from './context.ts';
 import { errorsDetail, fieldErrors, judge, type Judgement, type Location, MAX_FIELD_ERRORS } from './field-errors.ts';
-import { fieldError, problem } from './problem.ts';
+import { bounded, fieldError, problem } from './problem.ts';
 
 /** `make()`, called the first time the result is asked for and then remembered. */
 function lazy<T>(make: () => T): () => T {
@@ -77,7 +77,8 @@ type ParameterLocation = Exclude<Location, 'body'>;
 /**
  * An object schema whose properties are the operation's parameters in one location. A
  * parameter sent more than once arrives as a list, which only an array schema (`status`) takes:
- * `since`, `cursor` or `limit` twice is refused naming it; a parameter not listed is ignored.
+ * `since`, `cursor` or `limit` twice is refused naming it. A parameter not listed passes here;
+ * the feeds refuse it on their own (`unknownParameter`).
  */
 function parametersSchema(parameters: ParameterSpec[], document: DocumentName): object {
   return {
@@ -106,6 +107,25 @@ export function makeSchemaCheck(schema: Json, document: DocumentName = 'integrat
     if (first(value)) return { errors: [], total: 0 };
     return listed > 1 ? judge(value, first.errors ?? [], all, MAX_FIELD_ERRORS) : { errors: fieldErrors(first.errors ?? [], 'body').slice(0, 1), total: null };
   };
+}
+
+// requirement: D86
+/**
+ * The field error of a query parameter `name` that none of `known` is (D86), with a hint where a
+ * client's habit is to blame: brackets after a repeatable parameter (`status[]`, axios's way of
+ * sending an array) or a name in the wrong case.
+ */
+function unknownParameter(name: string, value: unknown, known: readonly ParameterSpec[]): FieldError {
+  const field = bounded(name);
+  const bare = /^(.+?)\[[^\]]*\]$/.exec(name)?.[1];
+  const repeatable = known.find((parameter) => parameter.name === bare && (parameter.schema as { type?: unknown }).type === 'array');
+  const otherCase = known.find((parameter) => parameter.name.toLowerCase() === name.toLowerCase());
+  const message = repeatable !== undefined
+    ? `${field} is not a parameter of this operation: send ${repeatable.name} once per value, without brackets (${repeatable.name}=A&${repeatable.name}=B; axios: paramsSerializer: { indexes: null })`
+    : otherCase !== undefined
+      ? `${field} is not a parameter of this operation: parameter names are case-sensitive, send ${otherCase.name}`
+      : `${field} is not a parameter of this operation; it takes ${known.map((parameter) => parameter.name).join(', ')}`;
+  return fieldError(field, 'api.malformed_request', message, Array.isArray(value) ? value.join(',') : value);
 }
 
 const LOCATIONS = ['query', 'path', 'header'] as const;
@@ -156,13 +176,19 @@ function headersOf(req: Request, names: readonly string[]): Record<string, strin
 // requirement: D9
 // requirement: D16
 // requirement: D19
-/** Middleware validating an operation's parameters and body; the coerced values land in `res.locals.input`. */
-export function makeValidate(operation: OperationSpec, document: DocumentName = 'integration') {
+/**
+ * Middleware validating an operation's parameters and body; the coerced values land in
+ * `res.locals.input`. With `refuseUnknownQuery`, a query parameter the operation does not
+ * define is refused naming it (the feeds, D86); without, it is ignored.
+ */
+export function makeValidate(operation: OperationSpec, document: DocumentName = 'integration', options: { refuseUnknownQuery?: boolean } = {}) {
   const compile = (location: ParameterLocation): ValidateFunction | null => {
     const parameters = operation.parameters.filter((p) => p.in === location);
     return parameters.length === 0 ? null : parameterAjv().compile(requireWellFormedText(parametersSchema(parameters, document)));
   };
   const integerQuery = operation.parameters.filter((p) => p.in === 'query' && (p.schema as { type?: unknown }).type === 'integer').map((p) => p.name);
+  const queryParameters = operation.parameters.filter((p) => p.in === 'query');
+  const queryNames = options.refuseUnknownQuery === true ? new Set(queryParameters.map((p) => p.name)) : null;
   const headerNames = operation.parameters.filter((p) => p.in === 'header').map((p) => p.name);
   const bodySchema = operation.requestBody?.content['application/json'];
   // One set of validators per operation for the whole process, however many apps it makes.
@@ -231,6 +257,9 @@ export function makeValidate(operation: OperationSpec, document: DocumentName = 
       const value = location === 'query' ? query : location === 'path' ? params : headersOf(req, headerNames);
       if (check(value)) continue;
       for (const error of fieldErrors(check.errors ?? [], location)) errors = withError(errors, location, error);
+    }
+    if (queryNames !== null) {
+      for (const name in query) if (!queryNames.has(name)) errors = withError(errors, 'query', unknownParameter(name, query[name], queryParameters));
     }
     let total: number | null = errors?.size ?? 0;
     if (firstBodyError !== null && !firstBodyError(req.body)) {

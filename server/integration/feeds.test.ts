@@ -1,4 +1,4 @@
-/** The order and trip feeds: keyset paging, cursors, limits, filters, `since` (D4–D9). */
+/** The order and trip feeds: keyset paging, cursors, limits, filters, `since` (D4–D9), parameters they do not define (D86). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, memoryStore, type RunningServer, type SeededTestTenant, seedTenant, startServer, tinyDataset } from '../../dev/testing/sandbox.ts';
 
@@ -187,5 +187,30 @@ describe('trip feed', () => {
     const all = (await walk(TRIPS, 'tripFeed', 'limit=100')).items;
     const boundary = all[77]!.updatedAtUtc;
     expect((await walk(TRIPS, 'tripFeed', `limit=100&since=${boundary}`)).items).toEqual(all.filter((t) => t.updatedAtUtc >= boundary));
+  });
+});
+
+describe('query parameters a feed does not define (D86)', () => {
+  it.each([
+    [ORDERS, 'orderFeed', 'status[]=Cancelled', 'status[]', 'Cancelled', 'status[] is not a parameter of this operation: send status once per value, without brackets (status=A&status=B; axios: paramsSerializer: { indexes: null })'],
+    [TRIPS, 'tripFeed', 'status[0]=Completed&status[1]=Cancelled', 'status[0]', 'Completed', 'status[0] is not a parameter of this operation: send status once per value, without brackets (status=A&status=B; axios: paramsSerializer: { indexes: null })'],
+    [ORDERS, 'orderFeed', 'Status=New', 'Status', 'New', 'Status is not a parameter of this operation: parameter names are case-sensitive, send status'],
+    [TRIPS, 'tripFeed', 'limit=5&statuses=Completed', 'statuses', 'Completed', 'statuses is not a parameter of this operation; it takes since, cursor, limit, status'],
+  ])('%s?%s is refused 400 api.malformed_request naming %s, with a hint', async (path, operationId, query, field, value, message) => {
+    const answer = await call(server.url, operationId, `${path}?${query}`, { key: keys.full });
+    expect([answer.status, answer.body.type, answer.body.title]).toEqual([400, 'api.malformed_request', 'Malformed request']);
+    expect(answer.body.errors[0]).toEqual({ field, code: 'api.malformed_request', value, message });
+    expect(answer.body.detail).toBe(query.includes('&status[1]') ? '2 fields are invalid.' : message);
+  });
+
+  it('names each parameter it does not define, after the defined ones the request got wrong', async () => {
+    const answer = await call(server.url, 'orderFeed', `${ORDERS}?trace=1&limit=0&status[]=New&status[]=Planned`, { key: keys.full });
+    expect(answer.body.errors.map((error: { field: string; value: string | null }) => [error.field, error.value])).toEqual([['limit', '0'], ['trace', '1'], ['status[]', 'New,Planned']]);
+  });
+
+  it('leaves whoami and the writes, which define no query parameter, ignoring any', async () => {
+    expect((await call(server.url, 'whoami', '/api/v1/integration/whoami?trace=1', { key: keys.full })).status).toBe(200);
+    const payment = { paymentId: '9d3e1b27-4c6a-4f80-8b2d-5e7a1c9f3b64', amount: 1, currency: 'EUR' };
+    expect((await call(server.url, 'attachPayment', '/api/v1/integration/orders/externalid/EXT-4/payment?trace=1', { method: 'POST', key: keys.full, json: payment })).status).toBe(200);
   });
 });

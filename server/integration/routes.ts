@@ -105,7 +105,9 @@ export function makeIntegrationRoutes(options: { store: Store; cursors: CursorCo
       // requirement: int.trips-feed.refusals
       // requirement: D9
       // requirement: D16
-      chain.push(makeValidate(operation));
+      // requirement: D86
+      // The feeds refuse a query parameter they do not define (D86); whoami, which defines none, ignores any.
+      chain.push(makeValidate(operation, 'integration', { refuseUnknownQuery: operation.parameters.some((parameter) => parameter.in === 'query') }));
     }
     // requirement: int.versioning.prefix
     routes.push({ method: operation.method, path: operation.path, handlers: [...chain, handler] });

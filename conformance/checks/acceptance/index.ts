@@ -47,9 +47,9 @@ interface Group {
 const GROUPS: Group[] = [
   { id: 'acceptance.refused', expect: 'refused', level: 'MUST', title: 'values the seeds refuse (near misses of the order statuses and currency, non-positive amounts, wrongly typed or missing body members, a malformed cursor, no credentials) are never answered 2xx' },
   { id: 'acceptance.refused.should', expect: 'refused', level: 'SHOULD', title: 'a paymentId that is not a uuid is never answered 2xx' },
-  { id: 'acceptance.refused.decided', expect: 'refused', level: 'DECISION', title: "values waybill's decisions refuse (limit syntax, a since that is no date-time, trip status near misses, an edited cursor, parameters sent twice, invalid Idempotency-Keys, a reason too long) are never answered 2xx" },
+  { id: 'acceptance.refused.decided', expect: 'refused', level: 'DECISION', title: "values waybill's decisions refuse (limit syntax, a since that is no date-time, trip status near misses, an edited cursor, parameters sent twice or unknown to the feeds, invalid Idempotency-Keys, a reason too long) are never answered 2xx" },
   { id: 'acceptance.accepted', expect: 'accepted', level: 'MUST', title: 'values the seeds allow (every order status, limits 1 to 100 and above, date-times, an issued cursor, positive amounts, a currency code, a uuid) are never refused as invalid' },
-  { id: 'acceptance.accepted.decided', expect: 'accepted', level: 'DECISION', title: "values waybill's decisions allow (every trip status, unknown members and parameters, the longest reason and Idempotency-Key, any X-Request-Id) are never refused as invalid" },
+  { id: 'acceptance.accepted.decided', expect: 'accepted', level: 'DECISION', title: "values waybill's decisions allow (every trip status, unknown body members, the longest reason and Idempotency-Key, any X-Request-Id) are never refused as invalid" },
 ];
 
 /** The cases of `group` drawn with `seed` (and `extra` drawn near misses, `--fuzz`), a write's body cases before its header cases (a write's state changes once it runs). */
