@@ -1,4 +1,4 @@
-/** Order intake, import, restore and history in the control plane (D36, D37, D40), and trips loaded from fixtures. */
+/** Order intake, import, restore and history in the control plane (D36, D37, D40, D92), and trips loaded from fixtures. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../../fixtures/generate.ts';
 import { makeDatasetImport, scopedId } from '../store/dataset.ts';
@@ -44,6 +44,16 @@ describe('order intake (D36)', () => {
     expect(other.body.errors[0]).toMatchObject({ field: 'relatedToOrderId', code: 'orders.return.relatedRequired' });
     const created = await api('createOrder', `${base}/orders`, { json: orderIntake('R-1', { type: 'Return', relatedToOrderId: delivery }) });
     expect(created.body.relatedToOrderId).toBe(delivery);
+  });
+
+  it.each(['.', '..'])('refuses the external id %j, which no URL can carry, 400 api.malformed_request naming externalId, at intake and in an import (D92)', async (externalId) => {
+    const { base } = await tenant();
+    const created = await api('createOrder', `${base}/orders`, { json: orderIntake(externalId) });
+    expect([created.status, created.body.type, created.body.title]).toEqual([400, 'api.malformed_request', 'Malformed request']);
+    expect(created.body.errors).toEqual([{ field: 'externalId', code: 'api.malformed_request', value: externalId, message: expect.stringContaining(`externalId ${externalId} cannot be carried in a URL`) }]);
+    const imported = await api('importOrders', `${base}/order-imports`, { json: { rows: [orderIntake(externalId), orderIntake(`${externalId}x`), orderIntake(`a${externalId}`)] } });
+    expect([imported.body.created, imported.body.failed]).toEqual([2, 1]);
+    expect(imported.body.rows[0]).toMatchObject({ row: 0, type: 'import.row.invalid', errors: [{ field: 'externalId', code: 'api.malformed_request' }] });
   });
 
   it('lets one of two concurrent intakes of the same external id win; the other is orders.duplicate', async () => {

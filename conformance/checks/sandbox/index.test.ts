@@ -210,6 +210,16 @@ describe('sandbox checks against broken targets', () => {
     ]);
   });
 
+  it('fail sandbox.intake alone, naming the id, when the intake takes the external ids . and .. (D92)', async () => {
+    const run = await runBroken(async (answer, request, _resend, requestBody) => {
+      if (request.method !== 'POST' || !/^\/sandbox\/v1\/tenants\/[^/]+\/orders$/.test(request.url)) return answer;
+      const { externalId } = JSON.parse((await requestBody()).toString('utf8')) as { externalId?: unknown };
+      return externalId === '.' || externalId === '..' ? rewritten(answer, 201, { id: '00000000-0000-4000-8000-000000000000', externalId, status: 'New' }) : answer;
+    });
+    expect(failedIn(run)).toEqual(['sandbox.intake']);
+    expect(run.results.find((result) => result.id === 'sandbox.intake')!.findings.map((found) => found.message.split(':')[0])).toEqual(['an order whose externalId is ".", which no URL can carry (api.malformed_request)', 'an order whose externalId is "..", which no URL can carry (api.malformed_request)']);
+  });
+
   it('fail sandbox.tenant.archived.reads alone when an archived tenant\'s key no longer reads', async () => {
     // whoami of an archived tenant's key is refused as if reads were writes.
     // The proxy rewrites synchronously: it reads the tenant's state straight from the reference's database.

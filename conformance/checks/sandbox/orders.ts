@@ -9,18 +9,24 @@ import type { HttpResponse } from '../../engine/types/exchange.ts';
 import { intake, onControlPlane } from '../support/control-plane.ts';
 import { objectOf, received } from '../support/order-requests.ts';
 
-/** Every intake rule answers its orders.* code naming the field; a repeated external id and a restore of a live order are 409. */
+/**
+ * Every intake rule answers its orders.* code naming the field, and an external id no URL can
+ * carry (`.`, `..`) is api.malformed_request (D92); a repeated external id and a restore of a
+ * live order are 409.
+ */
 export const intakeRules: Check = {
   id: 'sandbox.intake',
   family: 'sandbox',
-  title: 'order intake refuses each broken rule with its orders.* code and field; a live external id again is 409 orders.duplicate, restoring a live order 409 orders.notArchived',
-  verifies: ['D36'],
+  title: 'order intake refuses each broken rule with its orders.* code and field, and the external ids . and .. (no URL carries them) with api.malformed_request; a live external id again is 409 orders.duplicate, restoring a live order 409 orders.notArchived',
+  verifies: ['D36', 'D92'],
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();
     const create = (body: Record<string, unknown>) => ({ method: 'POST', path: `${tenant}/orders`, body });
     const refused: [string, Parameters<typeof plane.expect>[0]['code'], string, Record<string, unknown>][] = [
       ['an order without externalId', 'orders.externalId.required', 'externalId', intake('', { externalId: undefined })],
+      ['an order whose externalId is ".", which no URL can carry', 'api.malformed_request', 'externalId', intake('.')],
+      ['an order whose externalId is "..", which no URL can carry', 'api.malformed_request', 'externalId', intake('..')],
       ['an order without lines', 'orders.lines.required', 'lines', intake('WAYBILL-BAD', { lines: [] })],
       ['a line without warehouseId', 'orders.line.warehouseRequired', 'lines[0].warehouseId', intake('WAYBILL-BAD', {}, { warehouseId: undefined })],
       ['a line without productId', 'orders.line.productRequired', 'lines[0].productId', intake('WAYBILL-BAD', {}, { productId: undefined })],
