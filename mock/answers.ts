@@ -1,11 +1,14 @@
 /**
  * What `waybill mock` changes in Prism's answers, and nothing more: a request Prism finds
  * invalid gets the problem the sandbox would answer (violations.ts), with malformed JSON too,
- * which Prism answers in a body of its own; and the orders and trips it serves are coherent
- * (coherent.ts). Every other answer passes as Prism gave it.
+ * which Prism answers in a body of its own; the orders and trips it serves are coherent
+ * (coherent.ts); and every problem is titled as the sandbox titles it, Prism's own ones (no
+ * path, no method) answered as the sandbox's (titles.ts). Every other answer passes as Prism
+ * gave it.
  */
 import { operations, type OperationSpec } from '../spec/load.ts';
 import { coherentOrder, coherentPage, type FeedKind } from './coherent.ts';
+import { titled } from './titles.ts';
 import { bodyProblem, requestViolations, violationProblem } from './violations.ts';
 
 /** A request as the mock received it; header names in lower case. */
@@ -58,6 +61,12 @@ function generated(request: MockRequest, dynamic: boolean): boolean {
 
 /** Prism's `answer` to `request` as the mock sends it (see the module comment); `dynamic` is the mock's `--dynamic`. */
 export function reshape(request: MockRequest, answer: MockAnswer, dynamic: boolean): MockAnswer {
+  const { pathname } = new URL(request.url, 'http://mock.invalid');
+  return titled(reshaped(request, answer, dynamic), () => routes.filter((route) => route.pattern.test(pathname)).map((route) => route.operation.method));
+}
+
+/** `answer` with the mock's own problems and coherent data, before its problem is titled. */
+function reshaped(request: MockRequest, answer: MockAnswer, dynamic: boolean): MockAnswer {
   const url = new URL(request.url, 'http://mock.invalid');
   const operation = operationOf(request.method, url.pathname);
   if (operation === undefined) return answer;

@@ -2,10 +2,12 @@
  * `waybill mock`'s answers where Prism alone misleads (issue 39): a request Prism finds invalid
  * gets the problem the sandbox answers to it, naming each field that failed, never the 400
  * example that blames `amount`; `Prefer: code=404` on a write is honoured for a valid request
- * and refused in words for an invalid one; a feed page holds at most `limit` items. One mock
- * and one sandbox serve the whole file.
+ * and refused in words for an invalid one; a feed page holds at most `limit` items; every
+ * problem is titled as the sandbox titles it (D89). One mock and one sandbox serve the whole file.
  */
+import { STATUS_CODES } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogEntry, type Json, openapi, operations, resolveRef } from '../spec/load.ts';
 import { timedStart } from '../dev/testing/start-times.ts';
 import { memoryStore, type RunningServer, seedTenant, startServer } from '../dev/testing/sandbox.ts';
 import { type RunningMock, startMock } from './server.ts';
@@ -110,5 +112,48 @@ describe('the feed examples', () => {
     const one = (await (await fetch(`${mock.url}${API}/orders?limit=1`, { headers: { 'X-Api-Key': 'any' } })).json()) as { items: { id: string }[]; nextCursor: string | null };
     expect(one.items).toEqual(whole.items.slice(0, 1));
     expect(one.nextCursor).not.toBeNull();
+  });
+});
+
+/** The names of the problem examples the contract gives `operationId`'s answer `status`. */
+function problemExamples(operationId: string, status: string): string[] {
+  const { path, method } = operations.get(operationId)!;
+  const declared = ((openapi['paths'] as Record<string, Record<string, { responses: Record<string, Json> }>>)[path]![method.toLowerCase()]!.responses[status])!;
+  const examples = resolveRef<{ content?: Record<string, { examples?: Record<string, Json> }> }>(declared).content?.['application/problem+json']?.examples;
+  return Object.keys(examples ?? {});
+}
+
+describe('problem titles (D89)', () => {
+  /** The title the sandbox gives a problem of `type` at `status`. */
+  const titleOf = (type: string, status: number) => (type === 'about:blank' ? STATUS_CODES[status] : catalogEntry(type).title);
+  const bodies: Record<string, string | undefined> = { attachPayment: VALID_PAYMENT, cancelOrder: '{}' };
+
+  it('are the catalog title of the type, or the status phrase for about:blank, in every problem example the mock serves, drawn or as written', async () => {
+    const answered: string[] = [];
+    for (const operation of operations.values()) {
+      const path = operation.path.replace('{externalId}', 'SHOP-404404');
+      for (const status of Object.keys(operation.responses).filter((code) => Number(code) >= 400)) {
+        for (const prefer of [...problemExamples(operation.operationId, status).map((name) => `code=${status}, example=${name}`), `code=${status}, dynamic=true`]) {
+          const body = bodies[operation.operationId];
+          const answer = await fetch(`${mock.url}${path}`, { method: operation.method, headers: { 'X-Api-Key': 'any', Prefer: prefer, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) }, ...(body === undefined ? {} : { body }) });
+          const problem = (await answer.json()) as { type: string; title: string };
+          expect([answer.status, problem.title], `${operation.operationId} ${prefer}`).toEqual([Number(status), titleOf(problem.type, answer.status)]);
+          answered.push(`${operation.operationId} ${status}`);
+        }
+      }
+    }
+    expect(answered.length).toBeGreaterThan(40);
+  });
+
+  it.each([
+    ['a payment Prism finds invalid', 'POST', `${API}/orders/externalid/SHOP-404404/payment`, '{"amount":0}', 400, 'api.malformed_request'],
+    ['malformed JSON', 'POST', `${API}/orders/externalid/SHOP-404404/payment`, '{"amount":', 400, 'api.malformed_request'],
+    ['a path with no operation (Prism: NO_PATH_MATCHED_ERROR)', 'GET', `${API}/nothing-here`, undefined, 404, 'about:blank'],
+    ['a method the path does not have (Prism: NO_METHOD_MATCHED_ERROR)', 'PUT', `${API}/orders`, undefined, 405, 'about:blank'],
+  ])('are the sandbox\'s for %s', async (_what, method, path, body, status, type) => {
+    const answer = await fetch(`${mock.url}${path}`, { method, headers: { 'X-Api-Key': 'any', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) }, ...(body === undefined ? {} : { body }) });
+    const problem = (await answer.json()) as { type: string; title: string };
+    expect([answer.status, answer.headers.get('content-type'), problem.type, problem.title]).toEqual([status, 'application/problem+json', type, titleOf(type, status)]);
+    if (status === 405) expect(answer.headers.get('allow')).toBe('GET');
   });
 });
