@@ -15,6 +15,8 @@ import type { LoggedRequest } from '../engine/types/exchange.ts';
 import type { RunReport } from '../engine/types/report.ts';
 import { runVerdict } from '../engine/verdict.ts';
 import { gradedClient } from './run.ts';
+import { clientRequirements } from './register.ts';
+import { requirementResults } from '../engine/verifies.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const lost: LoggedRequest = { entryId: 7, requestId: 'req_a', atUtc: '2026-11-24T09:00:00.000Z', operation: 'attachPayment', method: 'POST', path: '/api/v1/integration/orders/externalid/SO-1/payment', status: 0, problemType: null, idempotencyKey: 'pay-1', replayed: false, fault: 'reset after (rule)' };
@@ -110,10 +112,16 @@ describe('reporters on a client-check report', () => {
     for (const text of [verdictLine(report, false), html.slice(html.indexOf('<header>'), html.indexOf('</header>'))]) expect(text).not.toContain('PASS');
   });
 
-  it('writes a report.json valid against spec/report.schema.json, as a conformance run does', async () => {
+  it('writes a report.json valid against spec/report.schema.json, as a conformance run does, its requirements the client register (client. ids with their origin)', async () => {
     const schema = JSON.parse(readFileSync(new URL('../../spec/report.schema.json', import.meta.url), 'utf8')) as object;
     const validate = addFormats(new Ajv2020({ strict: true, allErrors: true })).compile(schema);
-    const written = JSON.parse(readFileSync((await reporters.json({ outDir: folder }).onEnd(clientReport())) as string, 'utf8')) as unknown;
-    expect(validate(written), JSON.stringify(validate.errors)).toBe(true);
+    const report = clientReport();
+    const results = report.results.map((result, index) => (index === 0 ? { ...result, verifies: ['client.idempotency.same-key'] } : result));
+    const client = { ...report, results, requirements: requirementResults(clientRequirements, results) };
+    expect(client.requirements.entries.some((entry) => entry.id.startsWith('client.') && entry.origin === 'decision')).toBe(true);
+    for (const written of [clientReport(), client]) {
+      const json = JSON.parse(readFileSync((await reporters.json({ outDir: folder }).onEnd(written)) as string, 'utf8')) as unknown;
+      expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
+    }
   });
 });
