@@ -31,7 +31,7 @@ describe('what each command loads', () => {
     expect(graph.length).toBeLessThan(5);
   });
 
-  it.each(['conformance/cli.ts', 'fixtures/cli.ts', 'mock/cli.ts'])('%s never loads the server', (entry) => {
+  it.each(['conformance/cli.ts', 'conformance/replay/cli.ts', 'fixtures/cli.ts', 'mock/cli.ts'])('%s never loads the server', (entry) => {
     const graph = staticGraph(entry);
     expect(graph.length).toBeGreaterThan(1);
     expect(graph.filter((file) => file.startsWith('server/'))).toEqual([]);

@@ -27,6 +27,10 @@ const subcommands: Record<string, Subcommand> = {
     summary: "grade an integrator's client: run it through failure scenarios, grade it from the request log",
     load: () => import('../conformance/client-check/cli.ts'),
   },
+  replay: {
+    summary: "run a report's failed checks again (same engine, target, seed): FIXED, STILL FAILING or NOT REPRODUCED",
+    load: () => import('../conformance/replay/cli.ts'),
+  },
   profile: {
     summary: 'use a saved conformance profile again: refill its order pools, export its keys for replay lines',
     load: () => import('../conformance/setup/profile-cli.ts'),

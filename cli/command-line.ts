@@ -41,6 +41,19 @@ export function rejectUnknownOptionFirst(program: Command, argv: string[]): void
   }
 }
 
+/** A commander argument parser for an option that takes a comma-separated list and may also be repeated. */
+export function commaList(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((item) => item.trim()).filter((item) => item !== '')];
+}
+
+/** A commander argument parser for a whole number of at least `min`. */
+export function wholeNumber(min: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError(`must be a whole number of at least ${min}`);
+    return Number(value);
+  };
+}
+
 /** A commander argument parser for a TCP port from `min` (0 = any free port) to 65535. */
 export function portNumber(min: 0 | 1) {
   return (value: string): number => {

@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { reportToolError, UsageError, WaybillError } from '../cli/errors.ts';
 import { ADMIN_TOKEN_FILE } from '../cli/admin-token-file.ts';
-import { parseCommandLine } from '../cli/command-line.ts';
+import { commaList, parseCommandLine } from '../cli/command-line.ts';
 import type { RunningPrism } from '../mock/prism.ts';
 import { integrationContract } from './contract/contract.ts';
 import { bundleSummary } from './certify/bundle-summary.ts';
@@ -21,7 +21,7 @@ import { profileSecrets } from './transport/redaction.ts';
 import { runLabel, runSuite } from './engine/runner.ts';
 import { selectChecks } from './engine/select.ts';
 import { profileEnvLine } from './setup/profile-cli.ts';
-import { archiveRunTenants, checkTargetUrl, conformanceSuite, interruptible, profileFrom, profileOrigin, type ProfileOrigin, readPools, startValidationProxy } from './setup/run-setup.ts';
+import { adminTokenSecrets, againstTarget, archiveRunTenants, checkTargetUrl, conformanceSuite, interruptible, profileFrom, profileOrigin, type ProfileOrigin, readPools, startValidationProxy } from './setup/run-setup.ts';
 import type { Check } from './engine/types/check.ts';
 import type { ExchangeRecord } from './engine/types/exchange.ts';
 import type { Profile } from './engine/types/profile.ts';
@@ -29,6 +29,7 @@ import { resolveChecks } from './engine/verifies.ts';
 import { counted } from '../cli/counted.ts';
 import { unmetPreconditions } from './engine/preconditions.ts';
 import { signalExitCode } from '../cli/interrupt.ts';
+import { replayCommand } from './replay/failed.ts';
 
 /** The parsed options of one invocation. */
 interface CliOptions {
@@ -84,11 +85,6 @@ Examples:
 ${exitCodeHelp}
 `;
 
-/** A comma-separated list option that may also be repeated. */
-function list(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(',').map((item) => item.trim()).filter((item) => item !== '')];
-}
-
 /** An integer option of at least `min`. */
 function integer(min: number) {
   return (value: string): number => {
@@ -99,7 +95,7 @@ function integer(min: number) {
 
 /** The `--reporter` list, each name checked against the reporter map. */
 function reporterList(value: string, previous?: ReporterName[]): ReporterName[] {
-  const names = list(value);
+  const names = commaList(value);
   const unknown = names.filter((name) => !isReporterName(name));
   if (unknown.length > 0) throw new InvalidArgumentError(`unknown reporter ${unknown.join(', ')} (choose from ${Object.keys(reporters).join(', ')})`);
   return [...(previous === defaultReporters ? [] : (previous ?? [])), ...(names as ReporterName[])];
@@ -122,8 +118,8 @@ function program(): Command {
     .option('--save-profile <file>', "with --provision: write the provisioned profile (with its keys) to this new file, mode 0600, to run it again (waybill profile refill FILE tops its pools up) and for the replay lines' $WAYBILL_KEY_… variables (waybill profile env FILE); its tenants are kept; an existing file is refused")
     .option('--keep-tenants', "keep the tenants the run creates (default: archived when it ends: the checks' own and, with --provision but no --save-profile, the profile's)")
     .option('--out <dir>', "directory for the reports (default: reports/<UTC timestamp>/); '-' is refused: the reports are files, and the one-line verdict always goes to stderr")
-    .addOption(new Option('--only <ids>', 'run only these checks: ids, families or prefixes such as feeds. (comma-separated)').argParser(list).default([], 'every check'))
-    .addOption(new Option('--skip <ids>', 'leave out these checks: ids, families or prefixes (comma-separated)').argParser(list).default([], 'none'))
+    .addOption(new Option('--only <ids>', 'run only these checks: ids, families or prefixes such as feeds. (comma-separated)').argParser(commaList).default([], 'every check'))
+    .addOption(new Option('--skip <ids>', 'leave out these checks: ids, families or prefixes (comma-separated)').argParser(commaList).default([], 'none'))
     .addOption(new Option('--level <level>', 'must = MUST checks only; should = MUST and SHOULD (default: every level)').choices(['must', 'should']))
     .option('--strict', 'DECISION failures count for the exit code (otherwise they are warnings)')
     .option('--timeout <ms>', 'timeout of each request in milliseconds', integer(1), 10_000)
@@ -237,6 +233,12 @@ export async function conformance(argv: string[], interrupt: AbortSignal): Promi
   }
 }
 
+/** The profile flags `waybill replay` needs to run this run's failures again: the same file, the saved one, or a fresh provisioning (never the admin token: it is a secret). */
+function replayFlags(options: CliOptions): string[] {
+  const file = options.profile ?? options.saveProfile;
+  return file === undefined ? ['--provision'] : ['--profile', file];
+}
+
 /** How to get the keys the replay lines' `$WAYBILL_…` variables stand for, never the keys themselves. */
 function replayHint(options: CliOptions): string {
   const file = options.saveProfile ?? options.profile;
@@ -259,16 +261,13 @@ async function runAndReport(
   const extras = prepareRun(options, outDir, new Set(suite.map((check) => check.id)));
   await mkdir(extras.reportDir, { recursive: true });
   // The verdict line goes to stderr below, whichever reporters are chosen, so the console one leaves it out.
-  const active: Reporter[] = [...new Set(extras.reporters)].map((name) => reporters[name]({ outDir: extras.reportDir, verdict: false }));
-  const secrets = adminToken === undefined ? [] : [{ value: adminToken, name: 'adminToken', envVar: 'WAYBILL_ADMIN_TOKEN' }];
+  const replay = replayCommand(extras.reportDir, replayFlags(options));
+  const active: Reporter[] = [...new Set(extras.reporters)].map((name) => reporters[name]({ outDir: extras.reportDir, verdict: false, replay }));
+  const secrets = adminTokenSecrets(adminToken);
   let exchanges: readonly ExchangeRecord[] = [];
   const raw = await runSuite({
     checks: suite,
-    profile: { ...profile, target },
-    target: prism?.url ?? target,
-    rawTarget: target,
-    reportedTarget: target,
-    contract: integrationContract,
+    ...againstTarget(profile, target, prism),
     concurrency: options.concurrency,
     only: options.only,
     skip: options.skip,

@@ -141,7 +141,7 @@ describe('waybill client-check', () => {
 
   it('loads the server only to start a sandbox of its own, by a dynamic import', () => {
     expect(staticGraph('conformance/client-check/cli.ts').filter((file) => file.startsWith('server/'))).toEqual([]);
-    expect(readFileSync(resolve(PACKAGE_ROOT, 'conformance/client-check/cli.ts'), 'utf8')).toContain("await import('./own-sandbox.ts')");
+    expect(readFileSync(resolve(PACKAGE_ROOT, 'conformance/client-check/stage-sandbox.ts'), 'utf8')).toContain("await import('./own-sandbox.ts')");
     expect(staticGraph('conformance/client-check/own-sandbox.ts')).toContain('server/start/app.ts');
   });
 });

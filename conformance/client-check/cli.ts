@@ -5,16 +5,15 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ADMIN_TOKEN_FILE, readAdminTokenFor } from '../../cli/admin-token-file.ts';
-import { parseCommandLine } from '../../cli/command-line.ts';
-import { adminTokenRefused } from '../../cli/admin-token-refused.ts';
-import { UsageError, WaybillError } from '../../cli/errors.ts';
-import { describeNetworkError } from '../transport/network-error.ts';
+import { ADMIN_TOKEN_FILE } from '../../cli/admin-token-file.ts';
+import { commaList, parseCommandLine, wholeNumber } from '../../cli/command-line.ts';
+import { UsageError } from '../../cli/errors.ts';
 import { useColour, verdictLine } from '../reporters/console.ts';
 import { isReporterName, type Reporter, type ReporterName, reporters } from '../reporters/index.ts';
 import { commandProblem } from './client-process.ts';
-import { assertAnswers } from '../setup/http.ts';
 import { runClientCheck } from './run.ts';
+import { replayCommand } from '../replay/failed.ts';
+import { assertTargetAnswers, givenSandbox, openStageSandbox } from './stage-sandbox.ts';
 import { clientCheckHar } from './har.ts';
 import { writeHar } from '../transport/har.ts';
 import type { ExchangeRecord } from '../engine/types/exchange.ts';
@@ -74,22 +73,9 @@ function defaultOutDir(now = new Date()): string {
   return `reports/client-check/${now.toISOString().replace(/\.\d{3}Z$/, 'Z').replaceAll(':', '-')}`;
 }
 
-/** A comma-separated list option that may also be repeated. */
-function list(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(',').map((item) => item.trim()).filter((item) => item !== '')];
-}
-
-/** A whole number of at least `min`. */
-function integer(min: number) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError(`must be a whole number of at least ${min}`);
-    return Number(value);
-  };
-}
-
 /** The `--reporter` list, each name checked. */
 function reporterList(value: string, previous?: ReporterName[]): ReporterName[] {
-  const names = list(value);
+  const names = commaList(value);
   const unknown = names.filter((name) => !isReporterName(name));
   if (unknown.length > 0) throw new InvalidArgumentError(`unknown reporter ${unknown.join(', ')} (choose from ${allReporters.join(', ')})`);
   return [...(previous === allReporters ? [] : (previous ?? [])), ...(names as ReporterName[])];
@@ -99,12 +85,12 @@ function program(): Command {
   return new Command('waybill client-check')
     .usage('[options] -- COMMAND [ARGS...]')
     .description("Grade an integrator's client: run it through scenarios that stage the failures production brings, and grade it from the sandbox's request log.")
-    .addOption(new Option('--scenario <names>', 'run only these scenarios: ids, families (client.pay) or prefixes (comma-separated or repeated)').argParser(list).default([], 'every scenario'))
+    .addOption(new Option('--scenario <names>', 'run only these scenarios: ids, families (client.pay) or prefixes (comma-separated or repeated)').argParser(commaList).default([], 'every scenario'))
     .option('--out <dir>', 'directory for report.json, junit.xml, report.html and exchanges.har (default: reports/client-check/<UTC timestamp>/)')
     .option('--target <url>', "a running waybill sandbox's base URL (default: a sandbox of its own, in memory)")
     .option('--admin-token <token>', `with --target: its control plane's admin token (default: env WAYBILL_ADMIN_TOKEN, else ${ADMIN_TOKEN_FILE} when it has an entry for --target)`)
-    .option('--timeout-ms <n>', 'time limit of each run of the client, in milliseconds', integer(1), 30_000)
-    .option('--concurrency <n>', 'scenarios run at once (each has its own tenant)', integer(1), 4)
+    .option('--timeout-ms <n>', 'time limit of each run of the client, in milliseconds', wholeNumber(1), 30_000)
+    .option('--concurrency <n>', 'scenarios run at once (each has its own tenant)', wholeNumber(1), 4)
     .addOption(new Option('--reporter <names>', `report formats, comma-separated: ${allReporters.join(', ')}`).argParser(reporterList).default(allReporters, allReporters.join(',')))
     .addHelpText('after', help)
     .exitOverride()
@@ -127,24 +113,6 @@ function checkScenarioNames(names: readonly string[]): void {
   if (unknown.length > 0) throw new UsageError(`--scenario ${unknown.join(', ')}: no such scenario (see waybill client-check --help for the list)`);
 }
 
-/** The target and admin token: the given ones, or none (a sandbox of its own). */
-function targetOf(options: CliOptions): { target: string; adminToken: string } | null {
-  if (options.target === undefined) {
-    if (options.adminToken !== undefined) throw new UsageError('--admin-token is only used with --target (without it, client-check starts a sandbox of its own)');
-    return null;
-  }
-  let url: URL;
-  try {
-    url = new URL(options.target);
-  } catch {
-    throw new UsageError(`--target ${options.target}: not a URL (expected http://host:port)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target ${options.target}: must be an http or https URL`);
-  const adminToken = options.adminToken ?? (process.env['WAYBILL_ADMIN_TOKEN'] || readAdminTokenFor(options.target));
-  if (adminToken === undefined || adminToken === '') throw new UsageError(`--target needs the sandbox's admin token: --admin-token T or env WAYBILL_ADMIN_TOKEN (a local waybill serve leaves it in ${ADMIN_TOKEN_FILE})`);
-  return { target: options.target.replace(/\/+$/, ''), adminToken };
-}
-
 /** Runs `waybill client-check` with `argv` (the arguments after the subcommand); resolves to its exit code. */
 export async function main(argv: string[]): Promise<number> {
   const startedAt = performance.now();
@@ -157,46 +125,25 @@ export async function main(argv: string[]): Promise<number> {
   checkScenarioNames(options.scenario);
   const unstartable = commandProblem(split.command);
   if (unstartable !== null) throw new UsageError(`cannot run the client: ${unstartable}`);
-  // With nothing listening at --target, that is the first thing to say, before a missing admin token.
-  if (options.target !== undefined && /^https?:\/\//i.test(options.target) && options.adminToken === undefined && !process.env['WAYBILL_ADMIN_TOKEN'] && readAdminTokenFor(options.target) === undefined) {
-    await assertAnswers(options.target.replace(/\/+$/, ''));
-  }
+  await assertTargetAnswers(options);
   if (options.out === '-') throw new UsageError('--out -: reports are files written into a directory; give a directory (e.g. --out reports/client)');
-  const given = targetOf(options);
+  const given = givenSandbox(options, 'client-check');
   const outDir = options.out ?? defaultOutDir();
-  if (given !== null) {
-    await assertControlPlane(given.target, given.adminToken);
-    return runAndReport(options, given, split, outDir, startedAt);
-  }
-  // Loaded only now: a run against --target never loads the server.
-  const { startOwnSandbox } = await import('./own-sandbox.ts');
-  const own = await startOwnSandbox();
+  const sandbox = await openStageSandbox(given);
   try {
-    return await runAndReport(options, { target: own.url, adminToken: own.adminToken }, split, outDir, startedAt);
+    return await runAndReport(options, sandbox, split, outDir, startedAt);
   } finally {
-    await own.close();
+    await sandbox.close();
   }
-}
-
-/** Fails fast, as a tool error, unless `target`'s control plane answers and accepts the admin token. */
-async function assertControlPlane(target: string, adminToken: string): Promise<void> {
-  let status: number;
-  try {
-    const response = await fetch(`${target}/sandbox/v1/tenants`, { headers: { authorization: `Bearer ${adminToken}` }, signal: AbortSignal.timeout(10_000) });
-    await response.arrayBuffer();
-    status = response.status;
-  } catch (error) {
-    throw new WaybillError(`cannot reach --target ${target}: ${describeNetworkError(error, 10_000)}`, 'tool');
-  }
-  if (status === 401) throw adminTokenRefused(`--target ${target}`);
-  if (status !== 200) throw new WaybillError(`--target ${target}: GET /sandbox/v1/tenants answered ${status}; client-check needs a waybill sandbox's control plane`, 'tool');
 }
 
 /** Runs the scenarios, writes the reports and resolves to the exit code. */
 async function runAndReport(options: CliOptions, sandbox: { target: string; adminToken: string }, client: { command: string; args: string[] }, outDir: string, startedAt: number): Promise<number> {
   await mkdir(outDir, { recursive: true });
   const chosen = [...new Set(options.reporter)];
-  const active: Reporter[] = chosen.map((name) => reporters[name]({ outDir, verdict: false }));
+  // A sandbox of its own is gone once the run ends: the replay starts another, as client-check does.
+  const replay = replayCommand(outDir, options.target === undefined ? [] : ['--target', sandbox.target]);
+  const active: Reporter[] = chosen.map((name) => reporters[name]({ outDir, verdict: false, replay }));
   // One line per scenario in a terminal: the console reporter's, as each ends. Its stderr line as
   // each starts is for runs without it (file reports only), which would otherwise print nothing.
   let exchanges: readonly ExchangeRecord[] = [];

@@ -35,6 +35,10 @@ export interface ClientCheckOptions {
   only?: readonly string[];
   /** Scenarios run at once, each with its own tenant; default 4. */
   concurrency?: number;
+  /** Seeds the scenarios' random choices; random when absent, and recorded in the report either way (a replay passes the report's). */
+  seed?: number;
+  /** Aborted on Ctrl-C: no further scenario starts, and the report says the run was interrupted (D55). */
+  interrupt?: AbortSignal;
   onStart?(start: RunStart): void;
   onResult?(result: CheckResult): void;
   onScenario?(scenario: ClientScenario): void;
@@ -64,6 +68,8 @@ export async function runClientCheck(options: ClientCheckOptions): Promise<RunRe
     concurrency: options.concurrency ?? 4,
     only: options.only ?? [],
     timeoutMs: 30_000,
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.interrupt === undefined ? {} : { interrupt: options.interrupt }),
     secrets,
     ...(onStart ? { onStart: (start: RunStart) => onStart({ ...start, client: graded }) } : {}),
     ...(options.onResult ? { onResult: options.onResult } : {}),

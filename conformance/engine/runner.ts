@@ -280,7 +280,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     specHash: options.contract.specHash,
     target: publicTarget(options.reportedTarget ?? target, redactor),
     seed,
-    options: { only: [...(options.only ?? [])], skip: [...(options.skip ?? [])], level, strict, concurrency, timeoutMs },
+    options: { only: [...(options.only ?? [])], skip: [...(options.skip ?? [])], level, strict, concurrency, timeoutMs, ...((options.fuzz ?? 0) > 0 ? { fuzz: options.fuzz! } : {}) },
     profile: profileSummary(options.profile),
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),

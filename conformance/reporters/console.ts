@@ -1,9 +1,10 @@
 /**
  * The console: a line per check as it finishes (`✓ ✗ – !`, id, duration), then a table of
  * families × outcomes, the catalog coverage, one line of requirement coverage, and each failure
- * with Expected / Received and its replay line. Colour only on a TTY and never when NO_COLOR is set.
+ * with Expected / Received and its replay line, then the command that replays the failed checks
+ * (`waybill replay`). Colour only on a TTY and never when NO_COLOR is set.
  */
-import type { Outcome } from '../engine/types/check.ts';
+import type { Finding, Outcome } from '../engine/types/check.ts';
 import type { CheckResult, RequirementCounts, RunReport, RunStart, VerdictWord } from '../engine/types/report.ts';
 import { verdictOf, verdictText } from '../engine/verdict.ts';
 import { waiverLine } from './waiver-line.ts';
@@ -12,6 +13,7 @@ import { loggedRequestLine, toolName } from './logged-request.ts';
 import { counted, seconds } from '../../cli/counted.ts';
 import { signalExitCode } from '../../cli/interrupt.ts';
 import { columnsOf, tally } from './tally.ts';
+import { replayAdvice } from '../replay/failed.ts';
 
 const symbols: Record<Outcome, string> = { pass: '✓', fail: '✗', skip: '–', error: '!', waived: '~' };
 const colours = { green: 32, red: 31, yellow: 33, magenta: 35, dim: 2, bold: 1 } as const;
@@ -52,6 +54,17 @@ export function verdictLine(report: RunReport, colour: boolean, wholeRunMs?: num
   const took = wholeRunMs === undefined ? `${things} took ${seconds(report.durationMs)}` : `${seconds(wholeRunMs)} in all, the ${things} ${seconds(report.durationMs)}`;
   const exit = report.interrupted === undefined ? `exit ${exitCode}` : `exit ${signalExitCode(report.interrupted.signal)}, interrupted`;
   return `${paint(verdictColour[verdict], verdictText(report))} (${exit}, ${took}, ${counted(report.exchangeCount, 'exchange')}${waived})`;
+}
+
+/** One finding as the console prints it, numbered from `index` + 1: message, Expected, Received, and its replay line or the client's requests. */
+export function findingLines(finding: Finding, index: number): string[] {
+  return [
+    `  ${index + 1}) ${finding.message}`,
+    `     Expected: ${finding.expected}`,
+    `     Received: ${finding.received}`,
+    ...(finding.exchange ? [`     Replay:   ${finding.exchange.replay}`] : []),
+    ...(finding.requests ?? []).map((request) => `     Request:  ${loggedRequestLine(request)}`),
+  ];
 }
 
 /** Prints the run as it goes and a summary at the end. */
@@ -106,13 +119,7 @@ export function consoleReporter(options: ReporterOptions): Reporter {
       write(`  Error: ${result.error?.stack ?? result.error?.message ?? ''}`);
       return;
     }
-    for (const [index, finding] of result.findings.slice(0, findingsShown).entries()) {
-      write(`  ${index + 1}) ${finding.message}`);
-      write(`     Expected: ${finding.expected}`);
-      write(`     Received: ${finding.received}`);
-      if (finding.exchange) write(`     Replay:   ${finding.exchange.replay}`);
-      for (const request of finding.requests ?? []) write(`     Request:  ${loggedRequestLine(request)}`);
-    }
+    for (const [index, finding] of result.findings.slice(0, findingsShown).entries()) for (const line of findingLines(finding, index)) write(line);
     if (result.findings.length > findingsShown) write(`  … and ${counted(result.findings.length - findingsShown, 'more finding')} in report.json / report.html`);
   };
 
@@ -137,6 +144,12 @@ export function consoleReporter(options: ReporterOptions): Reporter {
       write(requirementsLine(report.requirements.counts));
       for (const { waiver, status, note } of report.waivers ?? []) write(`  waiver ${status}: ${waiver.check} — ${note}`);
       for (const result of report.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error')) details(result);
+      const replay = replayAdvice(report, options.replay);
+      if (replay !== null) {
+        write();
+        write(replay.text);
+        write(`  ${replay.command}`);
+      }
       write();
       if (options.verdict !== false) write(verdictLine(report, colour));
     },

@@ -23,6 +23,7 @@ article.check summary { cursor: pointer; } .id { font-family: ui-monospace, Menl
 .finding { border-left: 3px solid var(--fail); padding-left: .75rem; margin: .75rem 0; }
 .finding dl { display: grid; grid-template-columns: max-content 1fr; gap: 0 .75rem; } .finding dd { margin: 0; }
 .muted { color: var(--skip); }
+.replay code { font: 12px/1.4 ui-monospace, Menlo, Consolas, monospace; background: rgba(127,127,127,.1); padding: 0 .25rem; overflow-wrap: anywhere; }
 .filters fieldset { display: inline-block; margin-right: .5rem; vertical-align: top; max-width: 100%; box-sizing: border-box; }
 label[for=requirement-search] { white-space: normal; }
 input[type=search] { font: inherit; padding: .15rem .35rem; width: 18rem; max-width: 100%; }

@@ -23,6 +23,7 @@ import { loggedRequestLine, toolName } from './logged-request.ts';
 import { verdictOf, verdictText } from '../engine/verdict.ts';
 import { counted } from '../../cli/counted.ts';
 import { columnsOf, tally } from './tally.ts';
+import { replayAdvice } from '../replay/failed.ts';
 
 const outcomes: readonly Outcome[] = ['pass', 'fail', 'skip', 'error'];
 const levels: readonly Level[] = ['MUST', 'SHOULD', 'DECISION'];
@@ -168,7 +169,13 @@ function requirementSummary(report: RunReport): Markup {
   return element('p', { class: 'requirement-summary' }, element('b', {}, requirementCountsLine('Seed requirements', seed)), element('br'), requirementCountsLine('Decisions', decision));
 }
 
-function summaryView(report: RunReport): Markup {
+/** The command that replays the run's failures once they are fixed (`waybill replay`), when there are any. */
+function replayView(report: RunReport, command: string | undefined): Markup | null {
+  const advice = replayAdvice(report, command);
+  return advice === null ? null : element('p', { class: 'replay' }, advice.text, ' ', element('code', {}, advice.command));
+}
+
+function summaryView(report: RunReport, replay: string | undefined): Markup {
   const families = [...new Set(report.results.map((result) => result.family))];
   const columns = columnsOf(report);
   const cell = (count: number) => element('td', { class: 'n' }, count);
@@ -178,6 +185,7 @@ function summaryView(report: RunReport): Markup {
     element('h2', {}, 'Summary'),
     element('div', { class: 'cards' }, columns.map((column) => element('div', { class: `card o-${column}` }, element('b', {}, tally(report.results, column)), column))),
     element('p', {}, `${counted(report.counts.failing, 'failure')} ${report.counts.failing === 1 ? 'counts' : 'count'} for the exit code; ${counted(report.counts.warnings, 'warning')}.`),
+    replayView(report, replay),
     requirementSummary(report),
     element('h3', {}, 'By level'),
     table(['level', ...columns], levels.map((level) => element('tr', {}, element('th', {}, level), columns.map((column) => cell(tally(report.results.filter((r) => r.level === level), column)))))),
@@ -323,8 +331,8 @@ function traceView(report: RunReport, trace: readonly TracedRequirement[]): Mark
   return requirementTraceView(trace, { rowPrefix: 'trace-', heading: 'h2', checkHref: (id) => (ran.has(id) ? `#${checkAnchor(id)}` : null) });
 }
 
-/** The whole page for `report`, with the requirement trace when one is given. */
-export function reportHtml(report: RunReport, trace?: readonly TracedRequirement[]): string {
+/** The whole page for `report`, with the requirement trace when one is given, and the command that replays its failures. */
+export function reportHtml(report: RunReport, trace?: readonly TracedRequirement[], replay?: string): string {
   const policy = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
   return htmlDocument(
     element(
@@ -345,7 +353,7 @@ export function reportHtml(report: RunReport, trace?: readonly TracedRequirement
         {},
         report.certificate ? certificateView(report.certificate) : null,
         element('header', {}, element('h1', {}, `${toolName(report.suite.name)} report`), verdictView(report), metadataView(report)),
-        summaryView(report),
+        summaryView(report, replay),
         report.waivers ? waiversView(report.waivers) : null,
         element('section', { id: 'checks' }, element('h2', {}, `${report.suite.name === 'waybill-client-check' ? 'Scenarios' : 'Checks'} (${report.results.length})`), filtersView(report), report.results.map(checkView)),
         requirementsView(report, trace !== undefined),
@@ -362,7 +370,7 @@ export function htmlReporter(options: ReporterOptions): Reporter {
   return {
     async onEnd(report) {
       const file = join(options.outDir, 'report.html');
-      await writeFile(file, reportHtml(report, requirementTrace()));
+      await writeFile(file, reportHtml(report, requirementTrace(), options.replay));
       return file;
     },
   };

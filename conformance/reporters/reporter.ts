@@ -9,6 +9,8 @@ export interface ReporterOptions {
   stream?: NodeJS.WritableStream & { isTTY?: boolean };
   /** Whether the console reporter ends with the verdict line; default true (the CLI prints it on stderr itself). */
   verdict?: boolean;
+  /** The command that replays the run's failures (`waybill replay DIR …`), shown with them when there are any; none when absent. */
+  replay?: string;
   /** Environment read for NO_COLOR; default process.env. */
   env?: NodeJS.ProcessEnv;
 }

@@ -13,6 +13,8 @@ import { SPEC_FILE, startPrism, type RunningPrism } from '../../mock/prism.ts';
 import { contractChecks } from '../checks/contract.ts';
 import { fuzzCheck } from '../checks/fuzz.ts';
 import { checks } from '../checks/index.ts';
+import { integrationContract } from '../contract/contract.ts';
+import type { RunOptions } from '../engine/runner.ts';
 import type { Check } from '../engine/types/check.ts';
 import type { ExchangeRecord } from '../engine/types/exchange.ts';
 import type { Profile } from '../engine/types/profile.ts';
@@ -21,6 +23,7 @@ import { prepareTarget, type ProfileSource } from './prepare-target.ts';
 import { loadProfile, provisionProfile } from './profile.ts';
 import { checkTargetPath } from './target-check.ts';
 import { archiveTenants, profileTenants, tenantsCreatedBy } from './tenant-cleanup.ts';
+import type { Secret } from '../transport/redaction.ts';
 
 /** Refuses a `--target` that is no http(s) base URL, before anything is sent. */
 export function checkTargetUrl(target: string): void {
@@ -136,6 +139,16 @@ export async function startValidationProxy(target: string): Promise<RunningPrism
   const prism = await startPrism({ mode: 'proxy', args: ['-v', 'error', SPEC_FILE, target] });
   process.stderr.write(`Prism proxy at ${prism.url}; socket-level checks go straight to ${target}\n`);
   return prism;
+}
+
+/** The part of a run's options that says where it goes: `target` itself, or through `prism` for all but the socket-level requests; the report names `target` either way. */
+export function againstTarget(profile: Profile, target: string, prism: RunningPrism | null): Pick<RunOptions, 'profile' | 'target' | 'rawTarget' | 'reportedTarget' | 'contract'> {
+  return { profile: { ...profile, target }, target: prism?.url ?? target, rawTarget: target, reportedTarget: target, contract: integrationContract };
+}
+
+/** The run's secrets that are not in the profile: the admin token it provisioned with, redacted as `$WAYBILL_ADMIN_TOKEN`. */
+export function adminTokenSecrets(adminToken: string | undefined): Secret[] {
+  return adminToken === undefined ? [] : [{ value: adminToken, name: 'adminToken', envVar: 'WAYBILL_ADMIN_TOKEN' }];
 }
 
 /**

@@ -149,6 +149,8 @@ export interface RunReport {
     strict: boolean;
     concurrency: number;
     timeoutMs: number;
+    /** The fuzz family's generated cases (`--fuzz N`); absent when the run drew none. */
+    fuzz?: number;
   };
   /** Which parts of the profile were supplied, by name only. */
   profile: {
