@@ -73,12 +73,15 @@ export function fieldError(field: string, code: CatalogCode, message: string, va
   return { field, code, value: echo(value), message };
 }
 
-/** The text of a rejected value, or null for what cannot be echoed safely (objects, huge or control-laden strings). */
+/** An API key (`wbk_…`) or admin token (`wba_…`) where none belongs: a secret is never echoed, even to its sender. */
+const SECRET = /\bwb[ak]_[A-Za-z0-9_-]{20,}/;
+
+/** The text of a rejected value, or null for what cannot be echoed safely (objects, huge or control-laden strings, a key). */
 function echo(value: unknown): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value === 'object') return null;
   const text = String(value);
   // eslint-disable-next-line no-control-regex
-  if (text.length > 200 || /[\u0000-\u001f\u007f]/.test(text)) return null;
+  if (text.length > 200 || /[\u0000-\u001f\u007f]/.test(text) || SECRET.test(text)) return null;
   return text;
 }

@@ -208,6 +208,13 @@ describe('query parameters a feed does not define (D86)', () => {
     expect(answer.body.errors.map((error: { field: string; value: string | null }) => [error.field, error.value])).toEqual([['limit', '0'], ['trace', '1'], ['status[]', 'New,Planned']]);
   });
 
+  it('never echoes a key sent as a parameter, to its sender or to the request log', async () => {
+    const answer = await call(server.url, 'orderFeed', `${ORDERS}?key=${keys.ordersRead}`, { key: keys.full });
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors[0]).toMatchObject({ field: 'key', value: null });
+    expect(JSON.stringify(answer.body)).not.toContain(keys.ordersRead);
+  });
+
   it('leaves whoami and the writes, which define no query parameter, ignoring any', async () => {
     expect((await call(server.url, 'whoami', '/api/v1/integration/whoami?trace=1', { key: keys.full })).status).toBe(200);
     const payment = { paymentId: '9d3e1b27-4c6a-4f80-8b2d-5e7a1c9f3b64', amount: 1, currency: 'EUR' };

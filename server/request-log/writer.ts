@@ -77,7 +77,8 @@ function problemOf(request: CapturedRequest): { type: string | null; errors: str
     const parsed = JSON.parse(typeof body === 'string' ? body : bufferOf(body).toString('utf8')) as { type?: unknown; errors?: unknown };
     return {
       type: typeof parsed.type === 'string' ? parsed.type : null,
-      errors: Array.isArray(parsed.errors) && parsed.errors.length > 0 ? JSON.stringify(parsed.errors) : null,
+      // A field error may echo what the client sent, a key in a query among it: redacted like the bodies.
+      errors: Array.isArray(parsed.errors) && parsed.errors.length > 0 ? redacted(JSON.stringify(parsed.errors)) : null,
     };
   } catch {
     return NO_PROBLEM;
