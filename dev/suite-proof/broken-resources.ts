@@ -16,7 +16,8 @@ export const brokenResources: Record<string, BrokenVariant> = {
   // ── Tenancy ─────────────────────────────────────────────────────────────────────────────
   'the order feed serves every tenant': {
     breaks: ['int.service.tenant-only', 'int.auth.one-tenant'],
-    fails: ['auth.tenant.feed', 'feeds.orders.walks.tenant'],
+    // The control plane's order list (D87) reads the same query backwards, so it leaks too.
+    fails: ['auth.tenant.feed', 'feeds.orders.walks.tenant', 'sandbox.orders.list'],
     wrapStore: (store) => orderFeedOver(store, '? IS NOT NULL AND o.archived_at IS NULL AND (o.updated_at, o.id) > (?, ?)'),
   },
   'the order feed leaks other tenants under a status filter only': {
