@@ -9,6 +9,7 @@ import { ADMIN_TOKEN_FILE } from '../../cli/admin-token-file.ts';
 import { commaList, parseCommandLine, wholeNumber } from '../../cli/command-line.ts';
 import { counted, seconds } from '../../cli/counted.ts';
 import { reportToolError, UsageError } from '../../cli/errors.ts';
+import { shellLine } from '../../cli/shell-quote.ts';
 import { toolName } from '../reporters/logged-request.ts';
 import { interruptible } from '../setup/run-setup.ts';
 import type { CheckResult, RunReport } from '../engine/types/report.ts';
@@ -40,7 +41,7 @@ What it replays, and with what:
   A run-level check, which judges every exchange of the run (problems.catalog,
   discovery.responses.contract, …), runs with the checks whose exchanges its findings quote, so
   that it judges those requests again.
-  A client-check replay runs the client command the report names, from this folder, or the one
+  A client-check replay runs the client command the report names, from the current folder, or the one
   given after --; in a sandbox of its own, or the running one --target names, as client-check.
 
 Each failure replayed ends:
@@ -131,7 +132,7 @@ export async function replay(argv: string[], interrupt: AbortSignal): Promise<nu
       process.stdout.write(`nothing to replay: no ${read.report.suite.name === 'waybill-client-check' ? 'scenario' : 'check'} of ${read.file} failed (${read.report.verdict.verdict})\n`);
       return 0;
     }
-    process.stdout.write(`${headLine(read, failed)}\n`);
+    process.stdout.write(`${headLine(read, failed, split.client)}\n`);
     const onReplayed = (check: ReplayedCheck) => process.stdout.write(`${replayedLine(check)}\n`);
     const ran = read.report.suite.name === 'waybill-client-check'
       ? await replayClient({ report: read.report, failed, ...pick(options, 'target', 'adminToken'), ...(split.client === null ? {} : { client: split.client }), timeoutMs: options.timeoutMs, interrupt, onReplayed })
@@ -160,10 +161,11 @@ export async function replay(argv: string[], interrupt: AbortSignal): Promise<nu
 }
 
 /** `replaying 2 failed checks of reports/x/report.json (waybill conformance 0.1.0, seed 7) against http://…`. */
-function headLine(read: ReportToReplay, failed: readonly CheckResult[]): string {
+function headLine(read: ReportToReplay, failed: readonly CheckResult[], given: { command: string; args: string[] } | null): string {
   const { report } = read;
   const clientCheck = report.suite.name === 'waybill-client-check';
-  const against = clientCheck ? `, client ${report.client?.command ?? 'not named'}` : ` against ${report.target}`;
+  const client = given === null ? (report.client?.command ?? 'not named') : `${shellLine([given.command, ...given.args])} (given after --)`;
+  const against = clientCheck ? `, client ${client}` : ` against ${report.target}`;
   return `replaying ${counted(failed.length, `failed ${clientCheck ? 'scenario' : 'check'}`)} of ${read.file} (${toolName(report.suite.name)} ${report.suite.version}, seed ${report.seed})${against}`;
 }
 

@@ -205,6 +205,7 @@ describe('waybill replay of a client-check report', () => {
 
     const other = await replayed([out, '--check', 'client.pay.answer-lost', '--', process.execPath, join(PACKAGE_ROOT, EXAMPLE_CLIENT)]);
     expect(other.exit).toBe(0);
+    expect(other.out).toContain(`, client ${process.execPath} ${join(PACKAGE_ROOT, EXAMPLE_CLIENT)} (given after --)\n`);
     expect(other.out).toMatch(/FIXED {11}client\.pay\.answer-lost/);
     expect((replayJson(out)).client?.command).toContain(EXAMPLE_CLIENT);
 
