@@ -40,6 +40,14 @@ describe('client runs in the report', () => {
     expect(result?.findings.length).toBeGreaterThan(1);
   }, 60_000);
 
+  it("a JavaScript client's uncaught exception: named by its message, not by its stack or Node's version line", async () => {
+    const crash = "throw new TypeError('orders item 1: unknown members deliveryWindow')";
+    const report = await runClientCheck({ target: sandbox!.url, adminToken: sandbox!.adminToken, command: process.execPath, args: ['-e', crash], timeoutMs: 20_000, only: ['client.pay.json-body'] });
+    const [result] = report.results;
+    expect(result?.clientRuns?.[0]?.stderrTail).toMatch(/^ {4}at .+\n\nNode\.js v\d+/m);
+    expect(result?.findings[0]?.message).toMatch(/^The client crashed \(exit code 1 after \d+ ms\): TypeError: orders item 1: unknown members deliveryWindow$/);
+  }, 60_000);
+
   it('a client that reports an error and exits 1 has not crashed: its run is recorded, no crash finding is made', async () => {
     const report = await runClientCheck({ target: sandbox!.url, adminToken: sandbox!.adminToken, command: process.execPath, args: ['-e', "console.error('Error: the payment failed: 404'); process.exit(1)"], timeoutMs: 20_000, only: ['client.pay.json-body'] });
     const [result] = report.results;

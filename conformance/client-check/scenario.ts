@@ -168,9 +168,14 @@ function timeoutFinding(run: ClientRun, timeoutMs: number): Finding {
   };
 }
 
-/** The last line of `text` that holds anything, cut to 200 characters. */
+/**
+ * The line of `text` that says how a crash ended, cut to 200 characters: the last that holds
+ * anything, leaving out what follows a JavaScript exception's message (its stack frames, Node's
+ * `Node.js v20…` line), so an uncaught `TypeError: …` is named as Python's `KeyError: …` is.
+ */
 function lastLine(text: string): string {
-  return text.trimEnd().split('\n').at(-1)?.trim().slice(0, 200) ?? '';
+  const lines = text.split('\n').filter((line) => line.trim() !== '' && !/^\s+at \S|^Node\.js v\d/.test(line));
+  return lines.at(-1)?.trim().slice(0, 200) ?? '';
 }
 
 /** How long a run took, and how it ended, in words: `exit code 1 after 85 ms`, `killed by SIGSEGV after 2 s`. */
