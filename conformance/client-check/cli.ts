@@ -63,7 +63,8 @@ has the time it needs.
 
 Exit codes (the verdict, D55):
   0  PASS: every scenario passed
-  1  FAIL: a scenario failed: the client broke a rule (the findings show its requests)
+  1  FAIL: a scenario failed: the client broke a rule (the findings show its requests); a
+     DECISION scenario's failure (client.sync.tolerant-reader, D93) is a warning, exit 0
   2  INCOMPLETE: a scenario was skipped or ended in error (the sandbox could not stage what it
      claims); the verdict names each one. Also a usage or tool error
 `;

@@ -3,8 +3,10 @@
  * statements keep the ids of spec/requirements.yaml (the register states them for a server;
  * the ones about what a consumer does are graded here, `int.status.unknown-not-final` among
  * them, which no exchange of a server can show). Where only spec/DECISIONS.md says what a
- * client does, its sentence is quoted verbatim under a `client.` id at level SHOULD: it follows
- * from the sandbox's documented behaviour, which the seeds leave open.
+ * client does, its sentence is quoted verbatim under a `client.` id: at level SHOULD where it
+ * follows from the sandbox's documented behaviour, which the seeds leave open; at DECISION where
+ * it is waybill's choice of what a client must survive (D93's tolerant reader), so a failure is
+ * a warning, as a DECISION check's is.
  */
 import { integrationRequirements } from '../contract/contract.ts';
 import type { RequirementInfo } from '../engine/types/contract.ts';
@@ -44,6 +46,14 @@ export const decisionRules: readonly RequirementInfo[] = [
     origin: 'decision',
     source: 'spec/DECISIONS.md D6 — End of feed',
     quote: 'A caught-up consumer polls again later with `since` = the last `updatedAtUtc` it processed (D4).',
+    testable: true,
+  },
+  {
+    id: 'client.feed.tolerant-reader',
+    level: 'DECISION',
+    origin: 'decision',
+    source: 'spec/DECISIONS.md D93 — A tolerant reader: members and trip statuses the contract does not list yet',
+    quote: 'A client reads past what it does not know: it ignores a member the contract does not list, keeps an item whose trip status it does not know, and goes on to the end of the feed.',
     testable: true,
   },
 ];

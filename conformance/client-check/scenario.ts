@@ -68,6 +68,8 @@ export interface ClientScenario {
   /** Ids of the client-check register (`register.ts`). */
   verifies: readonly string[];
   task: ClientTask;
+  /** When present, the client runs a second time with this task (the trip feed after the order feed), `between` (if any) in between. */
+  secondTask?: ClientTask;
   /** The client's key, when not one with every scope and the default rate limit. */
   key?: { scopes?: readonly string[]; rateLimitPerMinute?: number };
   /** The least time one run of the client is given, when the scenario needs more than `--timeout-ms` (a paced sync). */
@@ -78,7 +80,7 @@ export interface ClientScenario {
   staged(session: ScenarioSession): Promise<void>;
   /** When present, runs beside the client's first run until `exited` settles (a clock to start at its first request). */
   during?(session: ScenarioSession, exited: Promise<unknown>): Promise<void>;
-  /** When present, the client runs a second time after this (changes made between two syncs). */
+  /** When present, the client runs a second time after this (changes made between two syncs), with `secondTask` or the same task. */
   between?(session: ScenarioSession): Promise<void>;
   /** The findings, from the runs' requests and the sandbox's state; none = pass. Throws a `StagingError` when the run shows the staging failed. */
   grade(session: ScenarioSession, runs: readonly ClientRun[]): Promise<Finding[]>;
@@ -244,15 +246,19 @@ async function openSession(ctx: CheckContext, scenario: ClientScenario): Promise
   return { session, key };
 }
 
-/** Runs the client once, or twice with `scenario.between` in between, adding each run with its requests to `runs` as it ends. */
+/**
+ * Runs the client once, or twice when the scenario has `between` or a `secondTask` (`between`
+ * in between), adding each run with its requests to `runs` as it ends. Both runs share the
+ * state file, as two runs of one integration do.
+ */
 async function runTask(ctx: CheckContext, scenario: ClientScenario, client: ClientCommand, session: ScenarioSession, key: CreatedKey, inputs: TaskInputs, runs: ClientRun[]): Promise<void> {
   const folder = await mkdtemp(join(tmpdir(), 'waybill-client-check-'));
   try {
-    const env = clientEnvironment(taskVariables(ctx.target, key, scenario.task, inputs, join(folder, 'state.json')));
+    const envOf = (task: ClientTask) => clientEnvironment(taskVariables(ctx.target, key, task, inputs, join(folder, 'state.json')));
     let afterId = 0;
     const timeoutMs = runTimeoutMs(client, scenario);
-    const runOnce = async (during?: ClientScenario['during']) => {
-      const running = runClient(client.command, client.args, env, timeoutMs);
+    const runOnce = async (task: ClientTask, during?: ClientScenario['during']) => {
+      const running = runClient(client.command, client.args, envOf(task), timeoutMs);
       // The client runs to its end even when `during` fails; then the failure counts.
       const [exit, watched] = await Promise.allSettled([running, during?.(session, running.catch(() => undefined))]);
       if (exit.status === 'rejected') throw exit.reason;
@@ -261,10 +267,10 @@ async function runTask(ctx: CheckContext, scenario: ClientScenario, client: Clie
       afterId = markerId;
       runs.push({ ...exit.value, requests });
     };
-    await runOnce(scenario.during?.bind(scenario));
-    if (scenario.between !== undefined) {
-      await scenario.between(session);
-      await runOnce();
+    await runOnce(scenario.task, scenario.during?.bind(scenario));
+    if (scenario.between !== undefined || scenario.secondTask !== undefined) {
+      await scenario.between?.(session);
+      await runOnce(scenario.secondTask ?? scenario.task);
     }
   } finally {
     await rm(folder, { recursive: true, force: true });

@@ -44,6 +44,41 @@ const weakened: [string, ClientScenario, RegExp][] = [
   ['no-retry.401 with the key left live', { ...scenario('client.no-retry.401'), setup: scenario('client.no-retry.403').setup }, /^not staged: the client's key is not revoked$/],
   ['rate-limit without the drain', { ...scenario('client.sync.rate-limit'), setup: async (session) => (await session.control.importOrders(session.tenantId, 'CC-RL', 101), {}) }, /^not staged: the client's key holds undefined requests after the drain, not 1$/],
   ['follows-cursor with no change made while the client walks', (({ during: _during, ...rest }) => rest)(scenario('client.sync.follows-cursor')), /^not staged: the walk met no change made while it went on \(the grader made none\)$/],
+  [
+    'tolerant-reader with no simulation: no order with a member the contract does not list',
+    { ...scenario('client.sync.tolerant-reader'), setup: async (session) => (await session.control.importOrders(session.tenantId, 'CC-PLAIN', 150), {}) },
+    /^not staged: no order of the feed \/api\/v1\/integration\/orders carries a member the contract does not list$/,
+  ],
+  [
+    'tolerant-reader with unknown members but no held trip',
+    {
+      ...scenario('client.sync.tolerant-reader'),
+      async setup(session) {
+        await session.control.setClock(session.tenantId, { mode: 'frozen', atUtc: new Date(Date.now() + 60_000).toISOString() });
+        await session.control.setSimulation(session.tenantId, { changesPerMinute: 30, seed: 11, unknownMembers: true });
+        await session.control.advanceClock(session.tenantId, 'PT20M');
+        await session.control.importOrders(session.tenantId, 'CC-LATE', 110);
+        return {};
+      },
+    },
+    /^not staged: no trip of the feed \/api\/v1\/integration\/trips carries a status the contract does not list$/,
+  ],
+  ...(['orders', 'trips'] as const).map((feed): [string, ClientScenario, RegExp] => [
+    `tolerant-reader with under a page of ${feed} after the first unknown one`,
+    {
+      ...scenario('client.sync.tolerant-reader'),
+      async setup(session) {
+        await session.control.setClock(session.tenantId, { mode: 'frozen', atUtc: new Date(Date.now() + 60_000).toISOString() });
+        await session.control.setSimulation(session.tenantId, { changesPerMinute: 30, seed: 11, unknownMembers: true, unknownTripStatuses: true });
+        // Three minutes make a few dozen orders; twenty make hundreds, and a held trip with a few trips after it.
+        await session.control.advanceClock(session.tenantId, feed === 'orders' ? 'PT3M' : 'PT20M');
+        return {};
+      },
+    },
+    feed === 'orders'
+      ? /^not staged: \d+ orders follow the first with deliveryWindow, a member the contract does not list yet \([0-9a-f-]+\): a client reading 100 a page could meet it on its last page$/
+      : /^not staged: \d+ trips follow the first with status OnHold, a trip status the contract does not list \([0-9a-f-]+\): a client reading 100 a page could meet it on its last page$/,
+  ]),
 ];
 
 let sandbox: OwnSandbox;

@@ -4,6 +4,7 @@ import { noRetry400, noRetry401, noRetry403, noRetry404, noRetry409 } from './no
 import { answerLostScenarios, inFlight, jsonBody, retryAfter, writeAnswerLostScenarios } from './pay.ts';
 import { rateLimit } from './rate-limit.ts';
 import { feedRetryAfter, followsCursor, resumes, tripsFollowCursor, unknownStatus } from './sync.ts';
+import { tolerantReader } from './tolerant-reader.ts';
 
 /** The scenarios `waybill client-check` runs (all unless `--scenario` picks some). */
 export const scenarios: readonly ClientScenario[] = [
@@ -21,6 +22,7 @@ export const scenarios: readonly ClientScenario[] = [
   tripsFollowCursor,
   resumes,
   unknownStatus,
+  tolerantReader,
   rateLimit,
   jsonBody,
 ];
