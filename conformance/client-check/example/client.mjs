@@ -71,6 +71,13 @@ export const defaultPolicy = {
   onUnknownStatus: (order) => 'go on',
 
   /**
+   * An item as this client reads it: by the members it knows, whatever else it carries. A later
+   * version may add members and values (D93), so an item is never checked against a closed list
+   * of members or trip statuses: what it does not know it leaves alone, and the sync goes on.
+   */
+  readItem: (feed, item) => item,
+
+  /**
    * The wait before the next request, by the RateLimit headers every answer carries: while
    * RateLimit-Remaining is above 0 a request may go at once; at 0, RateLimit-Reset says in how
    * many seconds one more is available (D14), so wait that long rather than be refused.
@@ -159,7 +166,7 @@ async function sync(env, feed, handle, policy, pageSize) {
     for (const item of page.json.items) {
       const atSince = item.updatedAtUtc === position.since;
       if (atSince && position.idsAtSince.includes(item.id)) continue; // seen already: the same version again
-      if (handle(item) === 'stop') return page;
+      if (handle(policy.readItem(feed, item)) === 'stop') return page;
       position = atSince ? { since: position.since, idsAtSince: [...position.idsAtSince, item.id] } : { since: item.updatedAtUtc, idsAtSince: [item.id] };
     }
     await savePosition(env.WAYBILL_STATE_FILE, feed, position);

@@ -6,6 +6,21 @@
 // the example's policy with one decision replaced.
 import { defaultPolicy, pageSizeOf, runTask } from './client.mjs';
 
+// The members and trip statuses of spec/openapi.yaml as a client generated from it today holds them.
+const MEMBERS = {
+  orders: ['id', 'externalId', 'shortId', 'status', 'miniStatus', 'type', 'customId', 'createdAtUtc', 'updatedAtUtc', 'tags'],
+  trips: ['id', 'shortId', 'status', 'warehouseId', 'driverId', 'vehicleId', 'stopCount', 'plannedAtUtc', 'updatedAtUtc'],
+};
+const TRIP_STATUSES = ['Confirmed', 'InProgress', 'Completed', 'Cancelled'];
+
+/** Validates an item as a strict schema would (`additionalProperties: false`, the trip status's closed enum), throwing at the first thing it does not know. */
+function strictly(feed, item) {
+  const unknown = Object.keys(item).filter((member) => !MEMBERS[feed].includes(member));
+  if (unknown.length > 0) throw new TypeError(`${feed} item ${item.id}: unknown members ${unknown.join(', ')} (additionalProperties: false)`);
+  if (feed === 'trips' && !TRIP_STATUSES.includes(item.status)) throw new TypeError(`trip ${item.id}: status ${item.status} is not one of ${TRIP_STATUSES.join(', ')}`);
+  return item;
+}
+
 const variants = {
   // A retry after a lost answer under a new Idempotency-Key.
   'new-key-per-retry': { ...defaultPolicy, idempotencyKeyFor: (key, attempt) => `${key}-${attempt}` },
@@ -25,6 +40,8 @@ const variants = {
   'text-plain-body': { ...defaultPolicy, contentType: 'text/plain' },
   // Reads as fast as it can until refused 429.
   'ignore-rate-limit': { ...defaultPolicy, paceBy: () => 0 },
+  // Validates each item against today's schema, closed, and crashes on a member or trip status added since.
+  'strict-schema': { ...defaultPolicy, readItem: strictly },
 };
 
 const name = process.argv[2];
