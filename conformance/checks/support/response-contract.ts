@@ -18,7 +18,7 @@
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv, type Json, type OperationSpec, openapi, operations, sharedAjv, standaloneSchema } from '../../../spec/load.ts';
-import { catalogEntryOf, mediaTypeOf, statusesOf } from '../../contract/catalog-rules.ts';
+import { mediaTypeOf } from '../../contract/catalog-rules.ts';
 import { describeExchange, finding, show } from '../../engine/findings.ts';
 import type { Finding } from '../../engine/types/check.ts';
 import type { ExchangeRecord } from '../../engine/types/exchange.ts';
@@ -112,14 +112,14 @@ function headerValue(value: string, schema: Json): unknown {
 // ── The decided view: spec/openapi.yaml as written ─────────────────────────────────────
 
 /**
- * True when a problem's `type` is no catalog code answered with `status`: problems.catalog and
- * problems.blank judge such a type, so the decided view does not report it again against the
- * codes the operation lists for the status (its response's `type` enum, D91).
+ * A problem's `type` is never judged here against its response's `type` enum (the codes the
+ * operation lists for the status, D91, written for client generators): problems.catalog and
+ * problems.blank judge a type that is no catalog code of the status, and the checks of each
+ * operation's rules judge which code it answers (writes.cancel.illegal, writes.payment.repeat…),
+ * each pointing at the rule it breaks. Judged here too, one wrong code would fail a second check
+ * that points at no rule of its own.
  */
-function typeJudgedByProblemChecks(type: unknown, status: number): boolean {
-  const entry = catalogEntryOf(type);
-  return entry === undefined || !statusesOf(entry).includes(status);
-}
+const TYPE_ERROR = /^\/type /;
 
 /** The body rule of a schema as the document declares it, for an answer with `status`. */
 function declaredBody(schema: Json, status: number): BodyRule {
@@ -131,7 +131,7 @@ function declaredBody(schema: Json, status: number): BodyRule {
       const validate = validatorOf(schema);
       if (validate(body)) return [];
       const errors = errorTexts(validate);
-      return status >= 400 && isObject(body) && typeJudgedByProblemChecks(body['type'], status) ? errors.filter((error) => !error.startsWith('/type ')) : errors;
+      return status >= 400 && isObject(body) ? errors.filter((error) => !TYPE_ERROR.test(error)) : errors;
     },
   };
 }
