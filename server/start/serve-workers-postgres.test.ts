@@ -63,7 +63,7 @@ describe('--workers on SQLite', () => {
     }
     const out = await waybill(dir, ['serve', '--port', '0', '--workers', '65', '--db', ':memory:'], env);
     expect(out.code).toBe(2);
-    expect(out.err.trim()).toBe("waybill: --workers must be an integer from 1 to 64, got '65'");
+    expect(out.err.trim()).toBe("waybill: --workers must be an integer from 1 to 64, got '65' (see waybill serve --help)");
     expect(readdirSync(dir)).toEqual([]);
   });
 });
