@@ -44,7 +44,22 @@ function mediaTypeProblem(header: string) {
   } catch {
     // An unparseable Content-Type is as unacceptable as a wrong one.
   }
+  return unsupportedMediaType(header);
+}
+
+/** The 415 of a body whose Content-Type is `header`, not JSON in UTF-8. */
+export function unsupportedMediaType(header: string) {
   return problem('api.unsupported_media_type', `Content-Type ${header.slice(0, 100)} is not accepted; send application/json.`);
+}
+
+/** The 413 of a body over the size limit (D18). */
+export function payloadTooLarge() {
+  return problem('api.payload_too_large', `The body exceeds ${BODY_LIMIT_BYTES} bytes.`);
+}
+
+/** The 408 of a body that stopped arriving before its declared length (D18). */
+export function bodyIncomplete() {
+  return problem('api.request_body_incomplete', 'The body stopped arriving before its declared length; send again.');
 }
 
 /**
@@ -165,7 +180,7 @@ export function makeJsonBody(options: { required: boolean; idleTimeoutMs: number
       return;
     }
     if (Number(req.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) {
-      refuseUnread(req, res, next, problem('api.payload_too_large', `The body exceeds ${BODY_LIMIT_BYTES} bytes.`));
+      refuseUnread(req, res, next, payloadTooLarge());
       return;
     }
     // requirement: cat.api.body-incomplete
@@ -173,7 +188,7 @@ export function makeJsonBody(options: { required: boolean; idleTimeoutMs: number
     req.setTimeout(options.idleTimeoutMs, () => {
       if (res.headersSent) return;
       res.set('Connection', 'close');
-      next(problem('api.request_body_incomplete', 'The body stopped arriving before its declared length; send again.'));
+      next(bodyIncomplete());
     });
     parseDespiteHalfClose(req, () =>
       parseJson(req, res, (error?: unknown) => {

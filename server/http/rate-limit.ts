@@ -11,8 +11,13 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { TenantClock } from '../domain/time.ts';
 import type { TenantVersions } from '../tenants/versions.ts';
 import { principalOf, setAnswerHeader } from './context.ts';
-import { problem } from './problem.ts';
+import { problem, type ProblemError } from './problem.ts';
 import { type Bucket, fullBucket, limitHeaders, type SharedBuckets, take } from './token-bucket.ts';
+
+/** The 429 of a key whose bucket of `limit` a minute is empty, with the seconds until it holds a token again. */
+export function rateLimited(limit: number, retryAfterSeconds: number): ProblemError {
+  return problem('api.rate_limited', `Rate limit of ${limit} requests per minute exceeded; retry after ${retryAfterSeconds} s.`, undefined, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+}
 
 /** Answers the request after its token was taken (or not): the headers, then 429 or on. */
 function limited(res: Response, next: NextFunction, limit: number, tokens: number, taken: boolean): void {
@@ -21,7 +26,7 @@ function limited(res: Response, next: NextFunction, limit: number, tokens: numbe
   setAnswerHeader(res, 'RateLimit-Remaining', String(remaining));
   setAnswerHeader(res, 'RateLimit-Reset', String(reset));
   if (!taken) {
-    next(problem('api.rate_limited', `Rate limit of ${limit} requests per minute exceeded; retry after ${reset} s.`, undefined, { headers: { 'Retry-After': String(reset) } }));
+    next(rateLimited(limit, reset));
     return;
   }
   next();

@@ -34,6 +34,9 @@ function rawProblem(status: number, reason: string, type: string, detail: string
   ].join('\r\n');
 }
 
+/** The detail of the 400 a request that cannot be read as HTTP/1.1 gets (D60). */
+export const UNREADABLE_REQUEST = 'The request is not valid HTTP/1.1.';
+
 // requirement: int.body.unreadable
 // requirement: cat.api.body-incomplete
 /** The problem text for a client error Node raised, by its code. */
@@ -43,7 +46,7 @@ function clientErrorAnswer(code: string | undefined, path: string): string {
     case 'HPE_INVALID_EOF_STATE':
       return rawProblem(408, 'Request Timeout', 'api.request_body_incomplete', 'The request ended, or stopped arriving, before it was complete; send again.', path);
     default:
-      return rawProblem(400, 'Bad Request', 'api.malformed_request', 'The request is not valid HTTP/1.1.', path);
+      return rawProblem(400, 'Bad Request', 'api.malformed_request', UNREADABLE_REQUEST, path);
   }
 }
 

@@ -18,8 +18,20 @@ const HEADER = 'Idempotency-Key';
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** The answer to a request whose key's first request is still running. */
-const inFlightProblem = () =>
-  problem('idempotency.inFlight', 'A request with the same Idempotency-Key is still in flight; retry after the delay in Retry-After.', undefined, { headers: { 'Retry-After': '1' } });
+export const inFlightProblem = (retryAfterSeconds = 1) =>
+  problem('idempotency.inFlight', 'A request with the same Idempotency-Key is still in flight; retry after the delay in Retry-After.', undefined, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+
+/** Why an Idempotency-Key is refused: not 1 to 255 visible ASCII characters, or already used for another request. */
+export const KEY_REFUSALS = {
+  shape: 'Idempotency-Key must be 1 to 255 visible ASCII characters.',
+  reused: 'The Idempotency-Key was already used for a different request.',
+} as const;
+
+/** The 400 refusing the Idempotency-Key `key` (null: none to echo) for `reason`. */
+export function keyRefused(reason: keyof typeof KEY_REFUSALS, key: string | null) {
+  const message = KEY_REFUSALS[reason];
+  return problem('api.malformed_request', message, [fieldError(HEADER, 'api.malformed_request', message, key)]);
+}
 
 // requirement: D13
 // requirement: D26
@@ -38,8 +50,7 @@ export function makeIdempotency(options: { store: Idempotency; shared?: SharedIn
       return;
     }
     if (!VALID_KEY.test(key)) {
-      const message = 'Idempotency-Key must be 1 to 255 visible ASCII characters.';
-      next(problem('api.malformed_request', message, [fieldError(HEADER, 'api.malformed_request', message, key)]));
+      next(keyRefused('shape', key));
       return;
     }
     const { tenantId } = principalOf(res);
@@ -121,8 +132,7 @@ export function makeIdempotency(options: { store: Idempotency; shared?: SharedIn
     const stored = await options.store.find(tenantId, key);
     if (stored !== undefined) {
       if (stored.fingerprint !== fingerprint) {
-        const message = 'The Idempotency-Key was already used for a different request.';
-        next(problem('api.malformed_request', message, [fieldError(HEADER, 'api.malformed_request', message, key)]));
+        next(keyRefused('reused', key));
         return;
       }
       const replay = () => {

@@ -33,6 +33,12 @@ export function pageJson(items: readonly string[], nextCursor: string | null): s
   return `{"items":[${items.join(',')}],"nextCursor":${nextCursor === null ? 'null' : JSON.stringify(nextCursor)}}`;
 }
 
+/** The 400 of a cursor this server did not issue for the feed (D5). */
+export function cursorRefused(cursor: unknown) {
+  const message = 'The cursor was not issued by this server for this feed.';
+  return problem('api.malformed_request', message, [fieldError('cursor', 'api.malformed_request', message, cursor)]);
+}
+
 /** A feed handler over one store's `feedPage`. */
 export function makeFeedHandler(feed: FeedName, options: { pages: PageSource; cursors: CursorCodec }) {
   return async function feedPage(_req: Request, res: Response): Promise<void> {
@@ -44,10 +50,7 @@ export function makeFeedHandler(feed: FeedName, options: { pages: PageSource; cu
     // requirement: int.trips-feed.refusals
     if (query.cursor !== undefined) {
       position = options.cursors.decode(feed, tenantId, query.cursor);
-      if (position === null) {
-        const message = 'The cursor was not issued by this server for this feed.';
-        throw problem('api.malformed_request', message, [fieldError('cursor', 'api.malformed_request', message, query.cursor)]);
-      }
+      if (position === null) throw cursorRefused(query.cursor);
     }
     // requirement: int.orders-feed.since
     // requirement: int.trips-feed.params
