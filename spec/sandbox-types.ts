@@ -715,7 +715,13 @@ export interface paths {
          *     - `malformed`: the answer's status and headers, then only the first half of its
          *       body (its `Content-Length` says so), which no JSON parser accepts;
          *     - `stall`: the answer's status and headers at once, then its body in ten parts
-         *       spread over `durationMs` (default 10,000).
+         *       spread over `durationMs` (default 10,000);
+         *     - `problem`: answer `problem`, a code the operation lists in `x-error-codes`,
+         *       exactly as the sandbox answers it for real (D95): the catalog's status and
+         *       title, a detail and field errors like the real ones, `Retry-After`
+         *       (`retryAfterSeconds`, default 1) for a 429, before the request runs, so nothing
+         *       is written. A code the operation cannot answer is refused, naming `problem`,
+         *       with the codes it can.
          *
          *     For the writes (`attachPayment`, `cancelOrder`, `archiveOrder`), `when` says
          *     whether the fault strikes `before` the request runs (nothing is written) or
@@ -724,8 +730,8 @@ export interface paths {
          *     the stored one). `malformed` and `stall` need the answer, so they are `after`
          *     faults; the reads take no `when`. Rules are tried oldest first; every `latency`
          *     rule that fires adds its wait, and the first other rule that fires decides the
-         *     answer. A call that asks for its own fault with `Prefer: fault=…` or `latency=…`
-         *     gets that instead, and the rules do not count it. A call that a rule fired on is
+         *     answer. A call that asks for its own fault with `Prefer: fault=…`, `problem=…` or
+         *     `latency=…` gets that instead, and the rules do not count it. A call that a rule fired on is
          *     marked with `fault` in the request log. A rule that cannot be honoured is 400
          *     `api.malformed_request` naming the field.
          */
@@ -1210,10 +1216,10 @@ export interface components {
          */
         IntegrationOperation: "orderFeed" | "tripFeed" | "attachPayment" | "cancelOrder" | "archiveOrder" | "whoami";
         /**
-         * @description What the fault does to the call (D51).
+         * @description What the fault does to the call (D51; `problem`, D95).
          * @enum {string}
          */
-        FaultKind: "latency" | "status" | "reset" | "empty" | "malformed" | "stall";
+        FaultKind: "latency" | "status" | "reset" | "empty" | "malformed" | "stall" | "problem";
         LatencyRange: {
             min: number;
             max: number;
@@ -1229,19 +1235,21 @@ export interface components {
              * @enum {integer}
              */
             status?: 429 | 500 | 503;
-            /** @description For 429 (default 1) and 503 (none unless given): the `Retry-After` header. */
+            /** @description For 429 (default 1) and 503 (none unless given), and a `problem` whose code is a 429 (default 1): the `Retry-After` header. */
             retryAfterSeconds?: number;
             /**
              * @description For 429: the problem answered, the rate limit (default) or, on the writes only, a request with the same `Idempotency-Key` still in flight, exactly as the server answers one.
              * @enum {string}
              */
             problemType?: "api.rate_limited" | "idempotency.inFlight";
+            /** @description For `problem` (D95): a code the operation lists in `x-error-codes` of `spec/openapi.yaml`, answered as the sandbox answers it for real, before the request runs; another code is refused, naming `problem`, with the codes the operation can answer. */
+            problem?: string;
             /** @description For `latency`: the wait in ms, or a range drawn from uniformly. */
             latencyMs?: number | components["schemas"]["LatencyRange"];
             /** @description For `stall`: how long the body takes to arrive (default 10,000). */
             durationMs?: number;
             /**
-             * @description Writes only: strike before the request runs, or after its effect is committed. Default `before`, and `after` for `malformed` and `stall`.
+             * @description Writes only: strike before the request runs, or after its effect is committed. Default `before`, and `after` for `malformed` and `stall`; a `problem` is always `before`.
              * @enum {string}
              */
             when?: "before" | "after";
@@ -1263,6 +1271,8 @@ export interface components {
             retryAfterSeconds: number | null;
             /** @description The problem a 429 answers; null unless `status` is 429. */
             problemType: ("api.rate_limited" | "idempotency.inFlight") | null;
+            /** @description The code a `problem` rule answers (D95); null for other faults. */
+            problem: string | null;
             /** @description The wait of a `latency` rule as a range (`min` = `max` for a fixed wait); null for other faults. */
             latencyMs: null | components["schemas"]["LatencyRange"];
             durationMs: number | null;
@@ -3905,7 +3915,7 @@ export const tenantStateFilterValues: ReadonlyArray<FlattenedDeepRequired<compon
 export const scopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Scope"]> = ["orders:read", "orders:write", "trips:read"];
 export const lineRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LineRole"]> = ["Delivery", "PickUp"];
 export const integrationOperationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["IntegrationOperation"]> = ["orderFeed", "tripFeed", "attachPayment", "cancelOrder", "archiveOrder", "whoami"];
-export const faultKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FaultKind"]> = ["latency", "status", "reset", "empty", "malformed", "stall"];
+export const faultKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FaultKind"]> = ["latency", "status", "reset", "empty", "malformed", "stall", "problem"];
 export const newFaultRuleStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NewFaultRule"]["status"]> = [429, 500, 503];
 export const newFaultRuleProblemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NewFaultRule"]["problemType"]> = ["api.rate_limited", "idempotency.inFlight"];
 export const newFaultRuleWhenValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NewFaultRule"]["when"]> = ["before", "after"];

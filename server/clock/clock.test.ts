@@ -223,7 +223,7 @@ describe('a tenant\'s caches read again (D81)', () => {
       const [clockBefore, rulesBefore] = await Promise.all([store.clocks.read(tenantId), store.faults.read(tenantId)]);
       // Written here while the reading was under way: the reading is older, and must not put it back.
       await store.clocks.set(tenantId, 'frozen', wall + 60_000);
-      await store.faults.add(tenantId, { operation: 'whoami', keyId: null, fault: 'reset', status: null, retryAfterSeconds: null, problemType: null, latencyMs: null, durationMs: null, when: null, times: 1, probability: null, seed: null });
+      await store.faults.add(tenantId, { operation: 'whoami', keyId: null, fault: 'reset', status: null, retryAfterSeconds: null, problemType: null, problem: null, latencyMs: null, durationMs: null, when: null, times: 1, probability: null, seed: null });
       store.clocks.put(tenantId, clockBefore, clockSeen);
       store.faults.put(tenantId, rulesBefore, rulesSeen);
       expect(store.clocks.view(tenantId)).toMatchObject({ mode: 'frozen', nowUtc: new Date(wall + 60_000).toISOString() });

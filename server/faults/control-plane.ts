@@ -1,14 +1,15 @@
 /**
  * The tenant's fault rules in the control plane (D51): list them, add one, delete one or
  * all. A rule the schema lets through but that cannot be honoured — a field that does not
- * fit its fault, `when` on a read, a key that is not the tenant's — is refused 400
- * `api.malformed_request` naming the field.
+ * fit its fault, `when` on a read, a key that is not the tenant's, a `problem` its operation
+ * does not list (D95) — is refused 400 `api.malformed_request` naming the field.
  */
 import { randomInt } from 'node:crypto';
 import type { components } from '../../spec/sandbox-types.ts';
-import { operations } from '../../spec/load.ts';
+import { type CatalogCode, catalogEntry, operations } from '../../spec/load.ts';
 import { refuse } from '../domain/refusal.ts';
 import { needsAnswer } from './kinds.ts';
+import { unlistedProblem } from './prefer.ts';
 import { STALL } from './inject.ts';
 import { aboutBlank } from '../http/problem.ts';
 import { sendEmpty } from '../http/reply.ts';
@@ -27,11 +28,31 @@ function refuseUnfit(input: NewFaultRule, field: keyof NewFaultRule, fits: strin
   if (input[field] !== undefined) refuse('api.malformed_request', `${field} applies to ${fits} only; leave it out of a ${input.fault === 'status' ? `status ${input.status}` : input.fault} rule.`, field, input[field]);
 }
 
+// requirement: D95
+/** The code of a `problem` rule: one its operation lists in `x-error-codes`, else refused naming `problem` with those it can answer. */
+function problemOf(input: NewFaultRule): CatalogCode | null {
+  if (input.fault !== 'problem') {
+    refuseUnfit(input, 'problem', 'problem faults');
+    return null;
+  }
+  const errorCodes = operations.get(input.operation)!.errorCodes;
+  if (input.problem === undefined) refuse('api.malformed_request', `A problem fault needs problem: one of ${errorCodes.join(', ')}.`, 'problem');
+  if (!(errorCodes as readonly string[]).includes(input.problem)) refuse('api.malformed_request', unlistedProblem(input.problem, { operationId: input.operation, errorCodes }), 'problem', input.problem);
+  return input.problem as CatalogCode;
+}
+
+/** True when the rule answers a 429, which takes `retryAfterSeconds`: a status 429, or a problem whose code is a 429. */
+function answers429(input: NewFaultRule, problem: CatalogCode | null): boolean {
+  return input.status === 429 || (problem !== null && catalogEntry(problem).status === 429);
+}
+
 /** Refuses the members that do not fit the rule's fault, and those a fault needs but lacks. */
-function checkFit(input: NewFaultRule): void {
+function checkFit(input: NewFaultRule, problem: CatalogCode | null): void {
   const { fault } = input;
   if (fault !== 'status') refuseUnfit(input, 'status', 'status faults');
-  if (fault !== 'status' || input.status === 500) refuseUnfit(input, 'retryAfterSeconds', 'status 429 and 503 faults');
+  if (fault === 'problem' ? !answers429(input, problem) : fault !== 'status' || input.status === 500) {
+    refuseUnfit(input, 'retryAfterSeconds', 'status 429 and 503 faults, and problems answered 429');
+  }
   if (fault !== 'status' || input.status !== 429) refuseUnfit(input, 'problemType', 'status 429 faults');
   if (input.problemType === 'idempotency.inFlight' && !WRITES.has(input.operation)) {
     refuse('api.malformed_request', `${input.operation} is a read, which takes no Idempotency-Key: only a write can have a request in flight; leave out problemType or send api.rate_limited.`, 'problemType', input.problemType);
@@ -44,7 +65,7 @@ function checkFit(input: NewFaultRule): void {
   if (typeof range === 'object' && range.min > range.max) refuse('api.malformed_request', `latencyMs.min (${range.min}) must not exceed latencyMs.max (${range.max}).`, 'latencyMs', `${range.min}-${range.max}`);
 }
 
-/** The rule's `when`: refused on a read and before a fault that needs the answer; defaulted on a write. */
+/** The rule's `when`: refused on a read, before a fault that needs the answer and after a problem; defaulted on a write. */
 function whenOf(input: NewFaultRule): FaultWhen | null {
   const answerNeeded = needsAnswer(input.fault);
   if (!WRITES.has(input.operation)) {
@@ -52,6 +73,9 @@ function whenOf(input: NewFaultRule): FaultWhen | null {
     return null;
   }
   if (input.when === 'before' && answerNeeded) refuse('api.malformed_request', `A ${input.fault} fault needs the answer, so it strikes after the effect; leave out when or send after.`, 'when', input.when);
+  if (input.when === 'after' && input.fault === 'problem') {
+    refuse('api.malformed_request', 'A problem is answered as the sandbox refuses a request, before it runs and with nothing written; leave out when, or use a status fault with when after for an answer lost after the write.', 'when', input.when);
+  }
   return input.when ?? (answerNeeded ? 'after' : 'before');
 }
 
@@ -71,7 +95,8 @@ function countingOf(input: NewFaultRule, latencyMs: FaultRuleSpec['latencyMs']):
 
 /** The stored form of a valid new rule of `tenantId`, defaults filled in; refuses what cannot be honoured. */
 export async function ruleSpecOf(store: Store, tenantId: string, input: NewFaultRule): Promise<FaultRuleSpec> {
-  checkFit(input);
+  const problem = problemOf(input);
+  checkFit(input, problem);
   const when = whenOf(input);
   if (input.keyId !== undefined && (await store.keys.get(tenantId, input.keyId)) === undefined) {
     refuse('api.malformed_request', `The tenant has no key ${input.keyId}.`, 'keyId', input.keyId);
@@ -82,8 +107,9 @@ export async function ruleSpecOf(store: Store, tenantId: string, input: NewFault
     keyId: input.keyId ?? null,
     fault: input.fault,
     status: input.status ?? null,
-    retryAfterSeconds: input.retryAfterSeconds ?? (input.status === 429 ? 1 : null),
+    retryAfterSeconds: input.retryAfterSeconds ?? (answers429(input, problem) ? 1 : null),
     problemType: input.status === 429 ? (input.problemType ?? 'api.rate_limited') : null,
+    problem,
     latencyMs,
     durationMs: input.fault === 'stall' ? (input.durationMs ?? STALL.durationMs) : null,
     when,

@@ -1,8 +1,9 @@
 /**
- * Middleware: the fault injection of one integration operation (D51). It runs after
- * authentication, the rate limit and the scope check — a fault belongs to a tenant and
- * carries its RateLimit-* headers — and before the idempotency key, the body and
- * validation. A call of a tenant without rules that sends no `Prefer` costs one map lookup.
+ * Middleware: the fault injection of one integration operation (D51), and the problems it
+ * answers on demand (D95). It runs after authentication, the rate limit and the scope check —
+ * a fault belongs to a tenant and carries its RateLimit-* headers — and before the
+ * idempotency key, the body and validation. A call of a tenant without rules that sends no
+ * `Prefer` costs one map lookup.
  *
  * A fault `before` the request runs answers at once (nothing is written); one at the answer
  * (a write's `when: after`, and `malformed` and `stall`, which need the answer) lets the
@@ -11,12 +12,14 @@
  * `after` fault strikes only an answer whose write committed.
  */
 import type { NextFunction, Request, Response } from 'express';
+import { catalogEntry, type CatalogCode, type OperationSpec, operations } from '../../spec/load.ts';
 import { contextOf, principalOf } from '../http/context.ts';
 import { aboutBlank, fieldError, problem, type ProblemError } from '../http/problem.ts';
 import { sendProblem } from '../http/reply.ts';
 import type { Faults } from './store.ts';
 import { actsAfterWrite, type FaultPlan, type InjectedFault, planFromPrefer, planFromRules, type Strike, strikesAtAnswer } from './plan.ts';
-import { parsePrefer, PreferError, type Preferred } from './prefer.ts';
+import { parsePrefer, PreferError, type Preferred, type PreferTarget } from './prefer.ts';
+import { forcedProblem } from './problems.ts';
 
 /** How long a `stall` takes when the rule does not say (ms), and in how many parts its body comes. */
 export const STALL = { durationMs: 10_000, parts: 10 } as const;
@@ -134,10 +137,15 @@ function interceptAnswer(res: Response, plan: FaultPlan, faults: Faults): void {
 }
 
 /** Carries out what the plan does before the request runs, then lets it run unless that ended it. */
-function proceed(req: Request, res: Response, next: NextFunction, plan: FaultPlan, faults: Faults): void {
+function proceed(req: Request, res: Response, next: NextFunction, plan: FaultPlan, faults: Faults, operation: OperationSpec): void {
   const { strike } = plan;
   if (strike !== null && !strikesAtAnswer(strike)) {
-    if (strike.fault === 'status') {
+    if (strike.fault === 'problem') {
+      // requirement: D95
+      const code = strike.problem as CatalogCode;
+      contextOf(res).fault!.status = catalogEntry(code).status;
+      next(forcedProblem(operation, code, req, res, strike.retryAfterSeconds));
+    } else if (strike.fault === 'status') {
       contextOf(res).fault!.status = strike.status!;
       next(statusProblem(strike, contextOf(res).requestId));
     } else cut(res, strike.fault as 'reset' | 'empty');
@@ -152,11 +160,13 @@ function proceed(req: Request, res: Response, next: NextFunction, plan: FaultPla
 /** The fault injection of the integration operation `operationId`; `refusesPrefer`: it reads input of its own, so a malformed Prefer may be its 400 (D51). */
 export function makeFaultInjection(options: { faults: Faults; operationId: string; write: boolean; refusesPrefer: boolean }) {
   const { faults, operationId, write } = options;
+  const operation = operations.get(operationId)!;
+  const target: PreferTarget = { operationId, write, errorCodes: operation.errorCodes };
 
   /** The preferences of the call, null when it asks for none (or for one it cannot have and may not be refused). */
   function preferredOf(header: string): Preferred | null {
     try {
-      return parsePrefer(header, write);
+      return parsePrefer(header, target);
     } catch (error) {
       if (!(error instanceof PreferError)) throw error;
       // whoami reads no input, so its only 400 is the HTTP layer's (D60): there a Prefer it cannot honour is ignored (D51).
@@ -173,8 +183,8 @@ export function makeFaultInjection(options: { faults: Faults; operationId: strin
     }
     const injected: InjectedFault = { mark: plan.mark };
     contextOf(res).fault = injected;
-    if (plan.waitBeforeMs > 0) later(() => proceed(req, res, next, plan, faults), plan.waitBeforeMs);
-    else proceed(req, res, next, plan, faults);
+    if (plan.waitBeforeMs > 0) later(() => proceed(req, res, next, plan, faults, operation), plan.waitBeforeMs);
+    else proceed(req, res, next, plan, faults, operation);
   }
 
   return function faultInjection(req: Request, res: Response, next: NextFunction): void {

@@ -4,6 +4,7 @@
  * answer — or, when the request sends `Prefer: fault=…` / `latency=…`, from that alone.
  */
 import { type FaultKind, type FaultProblemType, type FaultRule, type FaultWhen, spendInMemory } from './store.ts';
+import { type CatalogCode, catalogEntry } from '../../spec/load.ts';
 import type { components } from '../../spec/sandbox-types.ts';
 import { DRAW, draw, drawBetween } from './draw.ts';
 import { needsAnswer } from './kinds.ts';
@@ -28,6 +29,8 @@ export interface Strike {
   retryAfterSeconds: number | null;
   /** The `type` of a 429's problem (null for other faults). */
   problemType: FaultProblemType | null;
+  /** The code a `problem` fault answers as the sandbox answers it for real (D95); null for other faults. */
+  problem: CatalogCode | null;
   durationMs: number | null;
   /** Null on a read: `malformed` and `stall` strike at the answer, the others before the request runs. */
   when: FaultWhen | null;
@@ -109,7 +112,15 @@ export function* planning(rules: readonly FaultRule[], operation: string, keyId:
   const strike: Strike | null =
     strikeRule === null
       ? null
-      : { fault: strikeRule.fault as Strike['fault'], status: strikeRule.status, retryAfterSeconds: strikeRule.retryAfterSeconds, problemType: strikeRule.problemType, durationMs: strikeRule.durationMs, when: strikeRule.when };
+      : {
+          fault: strikeRule.fault as Strike['fault'],
+          status: strikeRule.status,
+          retryAfterSeconds: strikeRule.retryAfterSeconds,
+          problemType: strikeRule.problemType,
+          problem: strikeRule.problem as CatalogCode | null,
+          durationMs: strikeRule.durationMs,
+          when: strikeRule.when,
+        };
   const mark: FaultMark = { fault: decisive.fault, source: 'rule', ruleId: decisive.id, when: decisive.when, ...(latencyRule === null ? {} : { latencyMs: waitBeforeMs + waitAfterMs }) };
   const beforeMark: FaultMark | null = beforeLatencyRule === null ? null : { fault: 'latency', source: 'rule', ruleId: beforeLatencyRule.id, when: beforeLatencyRule.when, latencyMs: waitBeforeMs };
   return { waitBeforeMs, waitAfterMs, strike, mark, afterRules, beforeMark };
@@ -144,19 +155,29 @@ async function finish(steps: Planning, answer: boolean, spend: (rule: FaultRule)
   return step.value;
 }
 
+/** The strike of `Prefer: fault=…` or `problem=…`, or null when it asks only for a wait. */
+function preferredStrike({ fault, problem }: Preferred): Strike | null {
+  if (problem !== null) {
+    // requirement: D95
+    const status = catalogEntry(problem.code).status;
+    return { fault: 'problem', status: null, retryAfterSeconds: status === 429 ? 1 : null, problemType: null, problem: problem.code, durationMs: null, when: problem.when };
+  }
+  if (fault === null) return null;
+  return { fault: fault.fault, status: fault.status, retryAfterSeconds: fault.status === 429 ? 1 : null, problemType: fault.status === 429 ? 'api.rate_limited' : null, problem: null, durationMs: null, when: fault.when };
+}
+
 /** The plan of a call that asked for its faults with `Prefer`; a latency range is drawn at random. */
 export function planFromPrefer(preferred: Preferred): FaultPlan {
-  const { fault, latency } = preferred;
+  const { latency } = preferred;
   const wait = latency === null ? 0 : drawBetween(latency.min, latency.max, Math.random());
-  const strike: Strike | null =
-    fault === null ? null : { fault: fault.fault, status: fault.status, retryAfterSeconds: fault.status === 429 ? 1 : null, problemType: fault.status === 429 ? 'api.rate_limited' : null, durationMs: null, when: fault.when };
-  const when = fault?.when ?? latency?.when ?? null;
+  const strike = preferredStrike(preferred);
+  const when = strike?.when ?? latency?.when ?? null;
   const waitBeforeMs = latency !== null && latency.when !== 'after' ? wait : 0;
   return {
     waitBeforeMs,
     waitAfterMs: latency?.when === 'after' ? wait : 0,
     strike,
-    mark: { fault: fault?.fault ?? 'latency', source: 'prefer', ruleId: null, when, ...(latency === null ? {} : { latencyMs: wait }) },
+    mark: { fault: strike?.fault ?? 'latency', source: 'prefer', ruleId: null, when, ...(latency === null ? {} : { latencyMs: wait }) },
     afterRules: [],
     beforeMark: waitBeforeMs > 0 ? { fault: 'latency', source: 'prefer', ruleId: null, when: latency!.when, latencyMs: waitBeforeMs } : null,
   };

@@ -1,10 +1,12 @@
 /**
- * `Prefer: fault=…` and `Prefer: latency=…` (D51): a fault for one call, asked for by the
- * call itself, in RFC 7240's syntax — preferences separated by commas, each with
- * parameters after `;`, names without regard to case, values tokens or quoted strings.
- * Other preferences are ignored; a `fault` or `latency` preference this server cannot
- * honour is an error whose message names what is wrong.
+ * `Prefer: fault=…` and `Prefer: latency=…` (D51), and `Prefer: problem=…` (D95): a fault,
+ * or one of the problems its operation lists, for one call, asked for by the call itself, in
+ * RFC 7240's syntax — preferences separated by commas, each with parameters after `;`, names
+ * without regard to case, values tokens or quoted strings. Other preferences are ignored; a
+ * `fault`, `problem` or `latency` preference this server cannot honour is an error whose
+ * message names what is wrong.
  */
+import type { CatalogCode } from '../../spec/load.ts';
 import type { FaultKind, FaultWhen, FaultRule } from './store.ts';
 import { needsAnswer } from './kinds.ts';
 
@@ -25,10 +27,35 @@ export interface PreferredLatency {
   when: FaultWhen | null;
 }
 
+/** The problem a request asked for itself (D95): always answered before the request runs. */
+export interface PreferredProblem {
+  code: CatalogCode;
+  when: 'before' | null;
+}
+
 /** What a Prefer header asks of the fault injection; null members were not asked for. */
 export interface Preferred {
   fault: PreferredFault | null;
+  problem: PreferredProblem | null;
   latency: PreferredLatency | null;
+}
+
+/** The operation a call is of, as `Prefer` needs it: whether it writes, and the codes it lists. */
+export interface PreferTarget {
+  operationId: string;
+  write: boolean;
+  /** The codes of its `x-error-codes`: the problems a call can ask for (D95). */
+  errorCodes: readonly CatalogCode[];
+}
+
+/** The preference that forces `code` (D95), as `/docs` and the guides show it. */
+export function preferProblemLine(code: string): string {
+  return `Prefer: problem=${code}`;
+}
+
+/** Why `operationId` cannot answer `code`, with the codes it can (D95): a `Prefer` and a fault rule say the same. */
+export function unlistedProblem(code: string, target: Pick<PreferTarget, 'operationId' | 'errorCodes'>): string {
+  return `${target.operationId} cannot answer ${code}; it answers ${target.errorCodes.join(', ')}.`;
 }
 
 /** A `fault` or `latency` preference this server cannot honour. */
@@ -126,17 +153,36 @@ function latencyOf(preference: Preference, write: boolean): PreferredLatency {
   return { min, max, when: whenOf(preference, write, false) };
 }
 
-/** What `header` asks of the call (`write`: the call is one of the writes); throws PreferError for a preference it cannot honour. */
-export function parsePrefer(header: string, write: boolean): Preferred | null {
+// requirement: D95
+/** The problem of `problem=<code>`: a code the operation lists, answered before the request runs (D95). */
+function problemOf(preference: Preference, target: PreferTarget): PreferredProblem {
+  const code = preference.value ?? '';
+  if (!(target.errorCodes as readonly string[]).includes(code)) throw new PreferError(unlistedProblem(code === '' ? 'an empty code' : code, target));
+  const when = whenOf(preference, target.write, false);
+  if (when === 'after') {
+    throw new PreferError('A problem is answered as the sandbox refuses a request, before it runs and with nothing written; leave out when, or ask for fault=429, 500 or 503 with when=after for an answer lost after the write.');
+  }
+  return { code: code as CatalogCode, when };
+}
+
+/** What `header` asks of a call of `target`; throws PreferError for a preference it cannot honour. */
+export function parsePrefer(header: string, target: PreferTarget): Preferred | null {
+  const { write } = target;
   const preferences = preferencesOf(header);
   const fault = preferences.get('fault');
+  const problem = preferences.get('problem');
   const latency = preferences.get('latency');
-  if (fault === undefined && latency === undefined) return null;
+  if (fault === undefined && problem === undefined && latency === undefined) return null;
+  if (fault !== undefined && problem !== undefined) throw new PreferError('fault and problem both decide the answer; ask for one of them.');
   let preferredFault: PreferredFault | null = null;
   if (fault !== undefined) {
     const kind = FAULTS[(fault.value ?? '').toLowerCase()];
     if (kind === undefined) throw new PreferError('fault must be reset, empty, malformed, stall, 429, 500 or 503.');
     preferredFault = { ...kind, when: whenOf(fault, write, needsAnswer(kind.fault)) };
   }
-  return { fault: preferredFault, latency: latency === undefined ? null : latencyOf(latency, write) };
+  return {
+    fault: preferredFault,
+    problem: problem === undefined ? null : problemOf(problem, target),
+    latency: latency === undefined ? null : latencyOf(latency, write),
+  };
 }

@@ -32,7 +32,7 @@ const create = (json: Record<string, unknown>, tenant = a) => api('createFault',
 
 describe('adding a rule: defaults', () => {
   it.each([
-    [{ operation: 'attachPayment', fault: 'reset' }, { when: 'before', times: 1, remaining: 1, probability: null, seed: null, keyId: null, status: null, problemType: null, latencyMs: null, durationMs: null }],
+    [{ operation: 'attachPayment', fault: 'reset' }, { when: 'before', times: 1, remaining: 1, probability: null, seed: null, keyId: null, status: null, problemType: null, problem: null, latencyMs: null, durationMs: null }],
     [{ operation: 'attachPayment', fault: 'malformed' }, { when: 'after' }],
     [{ operation: 'cancelOrder', fault: 'stall' }, { when: 'after', durationMs: 10_000 }],
     [{ operation: 'orderFeed', fault: 'stall', durationMs: 500 }, { when: null, durationMs: 500 }],
@@ -44,6 +44,9 @@ describe('adding a rule: defaults', () => {
     [{ operation: 'tripFeed', fault: 'latency', latencyMs: 250 }, { latencyMs: { min: 250, max: 250 }, seed: null }],
     [{ operation: 'tripFeed', fault: 'latency', latencyMs: { min: 5, max: 5 } }, { latencyMs: { min: 5, max: 5 }, seed: null }],
     [{ operation: 'whoami', fault: 'empty', probability: 0.5, seed: 42 }, { times: null, remaining: null, probability: 0.5, seed: 42 }],
+    [{ operation: 'cancelOrder', fault: 'problem', problem: 'orders.notFound', times: 2 }, { when: 'before', status: null, retryAfterSeconds: null, problemType: null, remaining: 2 }],
+    [{ operation: 'orderFeed', fault: 'problem', problem: 'api.rate_limited' }, { when: null, retryAfterSeconds: 1, problemType: null }],
+    [{ operation: 'archiveOrder', fault: 'problem', problem: 'idempotency.inFlight', retryAfterSeconds: 3, when: 'before' }, { retryAfterSeconds: 3 }],
   ])('%j → %j', async (input, expected) => {
     const answer = await create(input);
     expect(answer.status).toBe(201);
@@ -54,7 +57,7 @@ describe('adding a rule: defaults', () => {
     const ranged = (await create({ operation: 'orderFeed', fault: 'latency', latencyMs: { min: 10, max: 20 } })).body;
     const chance = (await create({ operation: 'orderFeed', fault: 'reset', probability: 0.1 })).body;
     for (const rule of [ranged, chance]) expect(Number.isInteger(rule.seed)).toBe(true);
-    expect(Object.keys(ranged)).toEqual(['id', 'operation', 'keyId', 'fault', 'status', 'retryAfterSeconds', 'problemType', 'latencyMs', 'durationMs', 'when', 'times', 'remaining', 'probability', 'seed', 'matched', 'fired', 'createdAtUtc']);
+    expect(Object.keys(ranged)).toEqual(['id', 'operation', 'keyId', 'fault', 'status', 'retryAfterSeconds', 'problemType', 'problem', 'latencyMs', 'durationMs', 'when', 'times', 'remaining', 'probability', 'seed', 'matched', 'fired', 'createdAtUtc']);
   });
 
   it('keyId may name any key of the tenant', async () => {
@@ -86,6 +89,14 @@ describe('a rule that cannot be honoured is 400 api.malformed_request naming the
     [{ operation: 'attachPayment', fault: 'status', status: 503, problemType: 'idempotency.inFlight' }, 'problemType'],
     [{ operation: 'attachPayment', fault: 'status', status: 500, problemType: 'api.rate_limited' }, 'problemType'],
     [{ operation: 'cancelOrder', fault: 'reset', problemType: 'idempotency.inFlight' }, 'problemType'],
+    [{ operation: 'orderFeed', fault: 'problem' }, 'problem'],
+    [{ operation: 'orderFeed', fault: 'problem', problem: 'orders.notFound' }, 'problem'],
+    [{ operation: 'whoami', fault: 'problem', problem: 'api.payload_too_large' }, 'problem'],
+    [{ operation: 'attachPayment', fault: 'problem', problem: 'orders.status.illegal' }, 'problem'],
+    [{ operation: 'orderFeed', fault: 'reset', problem: 'api.rate_limited' }, 'problem'],
+    [{ operation: 'cancelOrder', fault: 'problem', problem: 'orders.notFound', when: 'after' }, 'when'],
+    [{ operation: 'cancelOrder', fault: 'problem', problem: 'orders.notFound', retryAfterSeconds: 2 }, 'retryAfterSeconds'],
+    [{ operation: 'attachPayment', fault: 'problem', problem: 'api.rate_limited', problemType: 'idempotency.inFlight' }, 'problemType'],
   ])('%j names %s', async (input, field) => {
     const answer = await create(input);
     expect(answer.status).toBe(400);
@@ -149,7 +160,7 @@ describe('the store', () => {
     try {
       let store = await database.open();
       const tenant = await seedTenant(store);
-      const spec = { operation: 'whoami', keyId: null, fault: 'reset', status: null, retryAfterSeconds: null, problemType: null, latencyMs: null, durationMs: null, when: null, times: 2, probability: null, seed: null } as const;
+      const spec = { operation: 'whoami', keyId: null, fault: 'reset', status: null, retryAfterSeconds: null, problemType: null, problem: null, latencyMs: null, durationMs: null, when: null, times: 2, probability: null, seed: null } as const;
       const rule = await store.faults.add(tenant.tenantId, spec);
       const cached = store.faults.rulesOf(tenant.tenantId)![0]!;
       expect(await store.faults.spend(cached)).toBe(true);
@@ -168,7 +179,7 @@ describe('the store', () => {
   it('a tenant without rules has no entry to look at (the hot path)', async () => {
     const store = await memoryStore();
     const tenant = await seedTenant(store);
-    const rule = await store.faults.add(tenant.tenantId, { operation: 'whoami', keyId: null, fault: 'reset', status: null, retryAfterSeconds: null, problemType: null, latencyMs: null, durationMs: null, when: null, times: 1, probability: null, seed: null });
+    const rule = await store.faults.add(tenant.tenantId, { operation: 'whoami', keyId: null, fault: 'reset', status: null, retryAfterSeconds: null, problemType: null, problem: null, latencyMs: null, durationMs: null, when: null, times: 1, probability: null, seed: null });
     expect(store.faults.rulesOf(tenant.tenantId)).toHaveLength(1);
     expect(await store.faults.remove(tenant.tenantId, rule.id)).toBe(true);
     expect(store.faults.rulesOf(tenant.tenantId)).toBeUndefined();
@@ -199,7 +210,7 @@ describe('draws', () => {
   });
 
   it('rules: every firing latency adds its wait; the first other rule that fires decides; a used-up rule never fires', async () => {
-    const base = { keyId: null, status: null, retryAfterSeconds: null, problemType: null, latencyMs: null, durationMs: null, when: null, probability: null, seed: null, matched: 0, fired: 0, createdAtUtc: '' };
+    const base = { keyId: null, status: null, retryAfterSeconds: null, problemType: null, problem: null, latencyMs: null, durationMs: null, when: null, probability: null, seed: null, matched: 0, fired: 0, createdAtUtc: '' };
     const rules = [
       { ...base, id: 'l1', operation: 'orderFeed', fault: 'latency' as const, latencyMs: { min: 100, max: 100 }, times: 5, remaining: 5 },
       { ...base, id: 'used', operation: 'orderFeed', fault: 'reset' as const, times: 1, remaining: 0 },

@@ -57,6 +57,8 @@ function ruleOf(row: FaultRow): FaultRule {
     retryAfterSeconds: spec.retryAfterSeconds,
     // Rules stored before problemType existed: a 429 was always the rate limit.
     problemType: spec.problemType ?? (spec.status === 429 ? 'api.rate_limited' : null),
+    // Rules stored before problem faults existed (D95) answer none.
+    problem: spec.problem ?? null,
     latencyMs: spec.latencyMs,
     durationMs: spec.durationMs,
     when: spec.when,
