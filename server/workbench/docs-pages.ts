@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { type Child, element, htmlDocument, renderedHtml } from '../../conformance/reporters/markup.ts';
 import { catalog, type CatalogEntry } from '../../spec/load.ts';
 import { packageFile, PACKAGE_VERSION } from '../../spec/package-files.ts';
+import { problemsOnDemand } from './docs-problems.ts';
 import { markdownHtml } from './markdown.ts';
 
 /** The pages of the navigation bar, in its order. */
@@ -57,13 +58,17 @@ export function page(title: string, current: string, stylesheets: string[], ...b
   );
 }
 
-/** The page rendering one OpenAPI document in Swagger UI (started by `docs-init.js`, no inline script). */
+/**
+ * The page rendering one OpenAPI document in Swagger UI (started by `docs-init.js`, no inline
+ * script); the integration API's is headed by the problems each operation answers on demand (D95).
+ */
 export function apiPage(name: ApiDocument): string {
   const document = apiDocuments[name];
   return page(
     document.title,
     document.page,
     ['/docs/assets/swagger-ui.css', '/docs/assets/waybill-docs.css'],
+    name === 'integration' ? problemsOnDemand() : null,
     element('main', { id: 'swagger-ui', 'data-spec-url': document.raw }),
     element('script', { src: '/docs/assets/swagger-ui-bundle.js' }),
     element('script', { src: '/docs/assets/docs-init.js' }),

@@ -2,15 +2,16 @@
  * The API reference in a real browser (Debian's Chromium through playwright-core), with every
  * request to another host blocked: the operations of both documents render, the links reach
  * the catalog and the decisions, the requirement trace reads on a desktop and a phone with no
- * serious accessibility violation, and no console error or CSP violation occurs. The
- * screenshots go to reports/console/ (docs.png, docs-requirements-*.png) for a person to look at.
+ * serious accessibility violation, the problems on demand (D95) open above the integration API,
+ * and no console error or CSP violation occurs. The screenshots go to reports/console/ (docs.png,
+ * docs-problems.png, docs-requirements-*.png) for a person to look at.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedPage, launchChromium, seriousAccessibilityViolations, skipWithoutBrowser } from '../../dev/testing/browser.ts';
-import { requirements } from '../../spec/load.ts';
+import { operations, requirements } from '../../spec/load.ts';
 import { packageFile } from '../../spec/package-files.ts';
 import { memoryStore, type RunningServer, startServer } from '../../dev/testing/sandbox.ts';
 
@@ -47,6 +48,25 @@ describe.skipIf(SKIP)('/docs in Chromium', () => {
     await page.locator('.opblock-body').first().waitFor();
     mkdirSync(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOTS, 'docs.png') });
+    expect(blocked).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('shows above the API the Prefer line that forces each code of each operation, leading to the catalog (D95)', async () => {
+    const { page, blocked, problems } = await ownPage();
+    await page.goto(`${server.url}/docs`);
+    await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
+    const rows = page.locator('#problems-cancelOrder tbody tr');
+    expect(await rows.first().isVisible()).toBe(false);
+    await page.getByText('Any problem an operation lists, on demand').click();
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(operations.get('cancelOrder')!.errorCodes.length);
+    expect(await page.locator('#problems-orderFeed').innerText()).toContain('Prefer: problem=api.rate_limited');
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'docs-problems.png') });
+    await page.locator('#problems-cancelOrder').getByRole('link', { name: 'Illegal status transition' }).click();
+    await page.waitForURL(/\/docs\/errors#orders\.status\.illegal$/);
     expect(blocked).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();

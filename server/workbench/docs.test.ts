@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checks } from '../../conformance/checks/index.ts';
 import { scenarios } from '../../conformance/client-check/scenarios/index.ts';
-import { catalog, requirements } from '../../spec/load.ts';
+import { catalog, catalogEntry, operations, requirements } from '../../spec/load.ts';
 import { requirementMarkers } from '../../spec/requirement-markers.ts';
 import { packageFile, PACKAGE_VERSION } from '../../spec/package-files.ts';
 import { memoryStore, type RunningServer, startServer } from '../../dev/testing/sandbox.ts';
@@ -74,6 +74,19 @@ describe('the API reference pages', () => {
     expect(html).toContain('<tr id="api.rate_limited"><td><a href="#api.rate_limited"><code>api.rate_limited</code></a></td><td class="status">429</td><td>Rate limit exceeded</td>');
     expect(html).toContain('<td>Driver&#39;s trip not found</td>');
     expect(html).toContain('/docs/errors#&lt;type&gt;');
+  });
+
+  it('/docs shows, for each operation, the Prefer line that forces each code it lists, with the status and title it answers (D95)', async () => {
+    const html = await (await get('/docs')).text();
+    expect(html.indexOf('<details class="waybill-page" id="problems-on-demand">')).toBeLessThan(html.indexOf('<main id="swagger-ui"'));
+    for (const operation of operations.values()) {
+      const section = new RegExp(`<section id="problems-${operation.operationId}">([\\s\\S]*?)</section>`).exec(html)?.[1] ?? '';
+      const rows = [...section.matchAll(/<td><code>Prefer: problem=([^<]+)<\/code><\/td><td class="status">(\d+)<\/td><td><a href="\/docs\/errors#([^"]+)">([^<]+)<\/a><\/td>/g)];
+      expect(rows.map(([, code, status, anchor, title]) => [code, Number(status), anchor, title]), operation.operationId).toEqual(
+        operation.errorCodes.map((code) => [code, catalogEntry(code).status, code, catalogEntry(code).title.replaceAll("'", '&#39;')]),
+      );
+    }
+    expect(html).toContain('href="/docs/decisions#d95"');
   });
 
   it('renders DECISIONS.md with an anchor per decision', async () => {
