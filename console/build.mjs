@@ -1,8 +1,9 @@
 /**
  * Builds the web console (`console/src`, Preact + TSX) into `dist/console/`: `app.js` and
  * `app.css` (imported by main.tsx) bundled and minified by esbuild, the views loaded on demand
- * (faults, clock, simulation) and the code they share in `chunk-<hash>.js`, beside `index.html` and
- * `catalog.json` (each error code's status and meaning, which the request log shows). `npm run build` runs it
+ * (faults, clock, simulation) and the code they share in `chunk-<hash>.js`, beside `index.html`,
+ * `catalog.json` (each error code's status and meaning, which the request log shows) and `problems.json`
+ * (each integration operation's `x-error-codes` with their status and title, which the fault form offers, D95). `npm run build` runs it
  * after tsc; the installed package ships the result and needs neither esbuild nor Preact.
  * `node console/build.mjs [outDir]` builds into another folder (the tests do).
  */
@@ -39,8 +40,16 @@ export async function buildConsole(outDir = join(here, '..', 'dist', 'console'))
   const { codes } = parse(readFileSync(join(here, '..', 'spec', 'errors.yaml'), 'utf8'));
   const catalog = Object.fromEntries(codes.map(({ code, status, meaning }) => [code, { status, meaning }]));
   writeFileSync(join(outDir, 'catalog.json'), JSON.stringify(catalog));
+  const { paths } = parse(readFileSync(join(here, '..', 'spec', 'openapi.yaml'), 'utf8'));
+  const byCode = new Map(codes.map((entry) => [entry.code, entry]));
+  const problems = Object.fromEntries(
+    Object.values(paths).flatMap((item) => Object.values(item))
+      .filter((operation) => operation && typeof operation === 'object' && typeof operation.operationId === 'string')
+      .map((operation) => [operation.operationId, (operation['x-error-codes'] ?? []).map((code) => ({ code, status: byCode.get(code).status, title: byCode.get(code).title }))]),
+  );
+  writeFileSync(join(outDir, 'problems.json'), JSON.stringify(problems));
   const chunks = Object.keys(metafile.outputs).map((file) => file.split('/').pop()).filter((name) => name.startsWith('chunk-'));
-  return ['index.html', 'app.js', 'app.css', 'catalog.json', ...chunks].map((name) => join(outDir, name));
+  return ['index.html', 'app.js', 'app.css', 'catalog.json', 'problems.json', ...chunks].map((name) => join(outDir, name));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConsole } from '../../console/build.mjs';
+import { catalogEntry, operations } from '../../spec/load.ts';
 import { createHttpServer, listen } from '../http/server.ts';
 import { makeErrorHandler } from '../http/error-handler.ts';
 import { makeFallback } from '../http/fallback.ts';
@@ -67,10 +68,17 @@ describe('/console', () => {
     expect(html).not.toMatch(/https?:\/\//);
   });
 
+  it("problems.json lists each operation's x-error-codes with the status and title it answers, for the fault form (D95)", async () => {
+    const problems = await (await fetch(`${builtUrl}/console/problems.json`)).json();
+    const listed = (codes: readonly string[]) => codes.map((code) => ({ code, status: catalogEntry(code).status, title: catalogEntry(code).title }));
+    expect(problems).toEqual(Object.fromEntries([...operations.values()].map((operation) => [operation.operationId, listed(operation.errorCodes)])));
+  });
+
   it.each([
     ['/console/app.js', 'text/javascript; charset=utf-8'],
     ['/console/app.css', 'text/css; charset=utf-8'],
     ['/console/catalog.json', 'application/json; charset=utf-8'],
+    ['/console/problems.json', 'application/json; charset=utf-8'],
   ])('%s is served as %s, revalidated by its ETag', async (path, type) => {
     const response = await fetch(`${builtUrl}${path}`);
     expect(response.status).toBe(200);

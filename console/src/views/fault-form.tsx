@@ -1,11 +1,12 @@
 /**
  * The form that adds a fault rule (D51). It shows only the fields that fit the chosen fault:
  * the wait of `latency`, the status and Retry-After of `status` (and on a write, which 429),
- * the duration of `stall`,
+ * the code of `problem` among those the operation lists (D95, read from the build's
+ * `problems.json`, with Retry-After for a 429), the duration of `stall`,
  * `when` for the three writes; then how the rule fires (the next N calls, or with a seeded
  * probability) and, optionally, the one key it watches. The server's 400 names the field.
  */
-import { useContext, useId, useState } from 'preact/hooks';
+import { useContext, useEffect, useId, useState } from 'preact/hooks';
 import { errorsFor, type Problem, seg } from '../api.ts';
 import { FieldErrors, numberOr, ProblemNotice, SelectField, TextField, useAction } from '../components.tsx';
 import { ConsoleContext } from '../context.ts';
@@ -19,7 +20,27 @@ const FAULT_HINTS: Record<FaultKind, string> = {
   empty: 'Closes the connection without a byte of an answer.',
   malformed: 'Sends the status and headers, then half of the body.',
   stall: 'Sends the status and headers at once, then the body in ten parts over the duration.',
+  problem: 'Answers a problem the operation lists, as the sandbox answers it for real, before anything is written.',
 };
+
+/** A problem an operation lists (`x-error-codes`), with the status and title it answers. */
+interface ListedProblem {
+  code: string;
+  status: number;
+  title: string;
+}
+type OperationProblems = Record<string, ListedProblem[] | undefined>;
+let problemsPromise: Promise<OperationProblems> | null = null;
+/** Each operation's problems, as the build wrote them beside the console, fetched once. */
+const operationProblems = () =>
+  (problemsPromise ??= fetch('/console/problems.json').then((r): Promise<OperationProblems> | OperationProblems => (r.ok ? (r.json() as Promise<OperationProblems>) : {}), (): OperationProblems => ({})));
+
+/** The operation's problems once fetched; none until then. */
+function useOperationProblems(): OperationProblems {
+  const [problems, setProblems] = useState<OperationProblems>({});
+  useEffect(() => void operationProblems().then(setProblems), []);
+  return problems;
+}
 const STATUSES = FAULT_STATUSES.map(String);
 /** The problems a 429 may answer besides the default, the rate limit's. */
 const OTHER_PROBLEM_TYPES = FAULT_PROBLEM_TYPES.filter((type) => type !== 'api.rate_limited');
@@ -33,6 +54,7 @@ interface Draft {
   status: string;
   retryAfterSeconds: string;
   problemType: string;
+  problem: string;
   latency: 'fixed' | 'range';
   latencyMs: string;
   latencyMin: string;
@@ -46,7 +68,7 @@ interface Draft {
 }
 
 const FRESH: Draft = {
-  operation: 'orderFeed', keyId: '', fault: 'status', status: '503', retryAfterSeconds: '', problemType: '', latency: 'fixed', latencyMs: '300', latencyMin: '100',
+  operation: 'orderFeed', keyId: '', fault: 'status', status: '503', retryAfterSeconds: '', problemType: '', problem: '', latency: 'fixed', latencyMs: '300', latencyMin: '100',
   latencyMax: '900', durationMs: '', when: '', firing: 'times', times: '1', probability: '0.25', seed: '',
 };
 
@@ -57,21 +79,28 @@ const afterOnly = (fault: FaultKind) => fault === 'malformed' || fault === 'stal
 
 /** A 429 on a write may be the idempotency layer's in-flight one instead of the rate limit's (D51). */
 const takesProblemType = (d: Draft) => d.fault === 'status' && d.status === '429' && WRITE_OPERATIONS.includes(d.operation);
+/** A problem is answered before the request runs (D95), and `malformed` and `stall` after it (D51): neither takes `when`. */
+const takesWhen = (d: Draft) => WRITE_OPERATIONS.includes(d.operation) && !afterOnly(d.fault) && d.fault !== 'problem';
+/** The draft's problem among those its operation lists: the one chosen, or the first. */
+const chosenProblem = (d: Draft, listed: ListedProblem[]) => listed.find((p) => p.code === d.problem) ?? listed[0];
+/** A problem answered 429 takes a Retry-After. */
+const problemTakesRetryAfter = (d: Draft, listed: ListedProblem[]) => d.fault === 'problem' && chosenProblem(d, listed)?.status === 429;
 
 /** The fields the form shows for the draft: a field error of any other goes in the problem notice. */
-function shownFields(d: Draft): string[] {
+function shownFields(d: Draft, listed: ListedProblem[]): string[] {
   const shown = ['operation', 'keyId', 'fault', d.firing];
   if (d.fault === 'latency') shown.push('latencyMs');
   if (d.fault === 'status') shown.push('status', ...(d.status === '500' ? [] : ['retryAfterSeconds']));
   if (takesProblemType(d)) shown.push('problemType');
+  if (d.fault === 'problem') shown.push('problem', ...(problemTakesRetryAfter(d, listed) ? ['retryAfterSeconds'] : []));
   if (d.fault === 'stall') shown.push('durationMs');
-  if (WRITE_OPERATIONS.includes(d.operation) && !afterOnly(d.fault)) shown.push('when');
+  if (takesWhen(d)) shown.push('when');
   if (draws(d)) shown.push('seed');
   return shown;
 }
 
 /** The NewFaultRule the draft asks for: only the fields its fault takes, blank ones left to their defaults. */
-function ruleOf(d: Draft): Record<string, unknown> {
+function ruleOf(d: Draft, listed: ListedProblem[]): Record<string, unknown> {
   const rule: Record<string, unknown> = { operation: d.operation, fault: d.fault };
   const put = (name: string, text: string) => text.trim() !== '' && (rule[name] = numberOr(text));
   if (d.keyId) rule['keyId'] = d.keyId;
@@ -81,8 +110,12 @@ function ruleOf(d: Draft): Record<string, unknown> {
     if (d.status !== '500') put('retryAfterSeconds', d.retryAfterSeconds);
     if (takesProblemType(d) && d.problemType) rule['problemType'] = d.problemType;
   }
+  if (d.fault === 'problem') {
+    rule['problem'] = chosenProblem(d, listed)?.code ?? d.problem;
+    if (problemTakesRetryAfter(d, listed)) put('retryAfterSeconds', d.retryAfterSeconds);
+  }
   if (d.fault === 'stall') put('durationMs', d.durationMs);
-  if (WRITE_OPERATIONS.includes(d.operation) && !afterOnly(d.fault) && d.when) rule['when'] = d.when;
+  if (takesWhen(d) && d.when) rule['when'] = d.when;
   if (d.firing === 'times') put('times', d.times);
   else rule['probability'] = numberOr(d.probability);
   if (draws(d)) put('seed', d.seed);
@@ -132,14 +165,17 @@ export function FaultRuleForm({ keys, onAdded }: { keys: ApiKey[]; onAdded: (rul
   const { api, tenant } = useContext(ConsoleContext);
   const [draft, setDraft] = useState<Draft>(FRESH);
   const { busy, problem, run } = useAction();
+  const problems = useOperationProblems();
   if (!tenant) return null;
+  const listed = problems[draft.operation] ?? [];
+  const chosen = chosenProblem(draft, listed);
   const set = (name: keyof Draft) => (value: string) => setDraft((now) => ({ ...now, [name]: value }));
   const keyName = (id: string) => keys.find((k) => k.id === id)?.name ?? id;
   const write = WRITE_OPERATIONS.includes(draft.operation);
   return (
     <form aria-label="New fault rule" onSubmit={async (event) => {
       event.preventDefault();
-      const added = await run(() => api.post<FaultRule>(`/tenants/${seg(tenant.id)}/faults`, ruleOf(draft)), (r) => `Fault rule added: ${r.fault} on ${r.operation}.`);
+      const added = await run(() => api.post<FaultRule>(`/tenants/${seg(tenant.id)}/faults`, ruleOf(draft, listed)), (r) => `Fault rule added: ${r.problem ?? r.fault} on ${r.operation}.`);
       if (added) onAdded(added);
     }}>
       <div class="row narrow">
@@ -162,12 +198,25 @@ export function FaultRuleForm({ keys, onAdded }: { keys: ApiKey[]; onAdded: (rul
             : null}
         </div>
       ) : null}
+      {draft.fault === 'problem' ? (
+        // Full width: a code with its status and title is longer than a narrow field shows.
+        <div class="row">
+          <SelectField label="Problem" name="problem" value={chosen?.code ?? ''} options={listed.map((p) => p.code)} onValue={set('problem')} problem={problem}
+            labelOf={(code) => { const p = listed.find((l) => l.code === code); return p ? `${p.status} ${code}: ${p.title}` : code; }}
+            hint={chosen ? `The codes ${draft.operation} lists; one call asks for it with Prefer: problem=${chosen.code}` : `The codes ${draft.operation} lists`} />
+          {problemTakesRetryAfter(draft, listed)
+            ? <TextField label="Retry-After in seconds" name="retryAfterSeconds" value={draft.retryAfterSeconds} onValue={set('retryAfterSeconds')} problem={problem} type="number" hint="1 to 3600; default 1" />
+            : null}
+        </div>
+      ) : null}
       {draft.fault === 'stall' ? (
         <div class="row narrow"><TextField label="Duration in ms" name="durationMs" value={draft.durationMs} onValue={set('durationMs')} problem={problem} type="number" hint="How long the body takes: 100 to 120,000; default 10,000" /></div>
       ) : null}
       {write ? (
         <div class="row narrow">
-          {afterOnly(draft.fault)
+          {draft.fault === 'problem'
+            ? <p class="hint note">A problem is answered before the write runs: nothing is written, nothing is stored for the Idempotency-Key.</p>
+            : afterOnly(draft.fault)
             ? <p class="hint note">{draft.fault} strikes after the write: its effect is committed and its answer stored for the Idempotency-Key.</p>
             : <SelectField label="When" name="when" value={draft.when} options={FAULT_WHENS} onValue={set('when')} problem={problem} blank="Default: before" labelOf={(w) => WHEN_WORDS[w] ?? w}
                 hint="after is the case idempotency exists for: a retry with the same key and body gets the stored answer" />}
@@ -175,7 +224,7 @@ export function FaultRuleForm({ keys, onAdded }: { keys: ApiKey[]; onAdded: (rul
       ) : null}
       <FiringFields draft={draft} set={set} problem={problem} />
       <button type="submit" disabled={busy}>Add rule</button>
-      <ProblemNotice problem={problem} shownFields={shownFields(draft)} />
+      <ProblemNotice problem={problem} shownFields={shownFields(draft, listed)} />
     </form>
   );
 }

@@ -15,7 +15,7 @@ import { NeedTenant } from './need-tenant.tsx';
 /** How often the list is read again, for the counts. */
 const REFRESH_MS = 4000;
 
-/** The fault's own parameters in words: `503, Retry-After 5 s`, `200–900 ms`. */
+/** The fault's own parameters in words: `503, Retry-After 5 s`, `200–900 ms`, `orders.notFound`. */
 function parameters(rule: FaultRule): string {
   if (rule.fault === 'latency' && rule.latencyMs) {
     return rule.latencyMs.min === rule.latencyMs.max ? `${rule.latencyMs.min} ms` : `${rule.latencyMs.min}–${rule.latencyMs.max} ms`;
@@ -24,6 +24,7 @@ function parameters(rule: FaultRule): string {
     const type = rule.problemType === 'idempotency.inFlight' ? ` ${rule.problemType}` : '';
     return `${rule.status}${type}${rule.retryAfterSeconds !== null ? `, Retry-After ${rule.retryAfterSeconds} s` : ''}`;
   }
+  if (rule.fault === 'problem') return `${rule.problem ?? ''}${rule.retryAfterSeconds !== null ? `, Retry-After ${rule.retryAfterSeconds} s` : ''}`;
   if (rule.fault === 'stall') return `over ${rule.durationMs ?? 10_000} ms`;
   return '';
 }
@@ -94,7 +95,7 @@ export function FaultsView(_: { param: string }) {
         <FaultRuleForm keys={keys} onAdded={() => void load()} />
       </Panel>
       <Panel title={`Fault rules (${rules.length})`}>
-        <p class="hint">A rule strikes after authentication, the rate limit and the scope check, so it never touches another tenant's calls. Every faulted call is marked in the <a href="#log">request log</a>. A single call can ask for a fault itself with <code>Prefer: fault=reset</code> or <code>Prefer: latency=300</code>.</p>
+        <p class="hint">A rule strikes after authentication, the rate limit and the scope check, so it never touches another tenant's calls. Every faulted call is marked in the <a href="#log">request log</a>. A single call can ask for a fault itself with <code>Prefer: fault=reset</code> or <code>Prefer: latency=300</code>, or for any problem its operation lists with <code>Prefer: problem=orders.notFound</code>.</p>
         <ProblemNotice problem={list.problem ?? remove.problem} />
         <FaultRuleTable rules={rules} keys={keys} busy={remove.busy} onDelete={deleteOne} />
         <div class="buttons">
