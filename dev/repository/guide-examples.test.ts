@@ -50,6 +50,7 @@ describeExamples(
     ],
     expectedStatus: [
       { pattern: /'Prefer: fault=503'/, status: 503 },
+      { pattern: /'Prefer: problem=api\.malformed_request'/, status: 400 },
       { pattern: /"by":"25 hours"/, status: 400 },
     ],
     expectedExit: [{ pattern: /naive\.mjs new-key-per-retry$/, code: 1 }],
