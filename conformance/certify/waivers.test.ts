@@ -31,7 +31,7 @@ const broken = async () => [{ message: 'broken', expected: 'a', received: 'b' }]
 
 /** A check of `verifies`, failing unless `passes`. */
 function check(id: string, verifies: string[], passes = false): Check {
-  return { id, family: id.split('.')[0]!, title: `check ${id}`, verifies, requires: [], run: passes ? async () => [] : broken };
+  return { id, family: id.split('.')[0]!, title: `check ${id}`, verifies, fix: `do what the rule says (${verifies.join(', ')})`, requires: [], run: passes ? async () => [] : broken };
 }
 
 const checks = [

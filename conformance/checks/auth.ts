@@ -42,6 +42,7 @@ export const missingKey: Check = {
   family: 'auth',
   title: 'every operation answers 401 to a request without an API key',
   verifies: ['int.auth.unauthenticated'],
+  fix: 'authenticate every operation before anything else, and answer 401 when the request carries no API key (int.auth.unauthenticated)',
   requires: [],
   run: (ctx) => expectUnauthorized(ctx, null, 'without an API key'),
 };
@@ -52,6 +53,7 @@ export const invalidKeyCheck: Check = {
   family: 'auth',
   title: 'every operation answers 401 to a key the target never issued',
   verifies: ['int.auth.unauthenticated'],
+  fix: 'answer 401 to a key the server never issued, on every operation, before doing anything the request asks (int.auth.unauthenticated)',
   requires: [],
   run: (ctx) => expectUnauthorized(ctx, invalidKey(ctx), 'with a key the target never issued'),
 };
@@ -62,6 +64,7 @@ export const revokedKey: Check = {
   family: 'auth',
   title: 'every operation answers 401 to a revoked key',
   verifies: ['int.auth.revoked'],
+  fix: 'refuse a revoked key with 401 on every operation from the moment it is revoked (int.auth.revoked)',
   requires: ['key:revoked'],
   run: (ctx) => expectUnauthorized(ctx, 'revoked', 'with the revoked key'),
 };
@@ -72,6 +75,7 @@ export const unauthorizedProblem: Check = {
   family: 'auth',
   title: 'a 401 is an about:blank problem titled Unauthorized and carries WWW-Authenticate',
   verifies: ['D3'],
+  fix: 'answer a 401 as application/problem+json with type about:blank, title Unauthorized and status 401, and a WWW-Authenticate header naming the accepted schemes (D3)',
   requires: [],
   async run(ctx) {
     const probes: [HttpRequest, string][] = [
@@ -89,7 +93,8 @@ export const unauthorizedProblem: Check = {
       findings.push(...aboutBlankFindings(response, 'Unauthorized', what));
       const challenge = response.headers['www-authenticate'];
       if (challenge === undefined || challenge.trim() === '') {
-        findings.push(finding(`${what}: ${describeExchange(response.exchange)}: a 401 without a challenge`, 'a WWW-Authenticate header naming the accepted schemes', 'no WWW-Authenticate header', response.exchange));
+        const fix = 'send a WWW-Authenticate header with every 401, naming the schemes the key is accepted in (D3)';
+        findings.push(finding(`${what}: ${describeExchange(response.exchange)}: a 401 without a challenge`, 'a WWW-Authenticate header naming the accepted schemes', 'no WWW-Authenticate header', response.exchange, fix));
       }
     }
     if (unauthorized === 0) return ctx.skip('no request without a valid key was answered 401 (see auth.key.missing and auth.key.invalid)');
@@ -103,6 +108,7 @@ export const forbiddenProblem: Check = {
   family: 'auth',
   title: 'a 403 is an about:blank problem titled Forbidden',
   verifies: ['D3'],
+  fix: 'answer a 403 as application/problem+json with type about:blank, title Forbidden, status 403 and a detail naming the scope the operation needs (D3)',
   requires: ['key:noScopes'],
   async run(ctx) {
     const findings: Finding[] = [];
@@ -132,6 +138,7 @@ export const feedScopes: Check = {
   family: 'auth',
   title: 'each feed answers 403 to a key without its read scope and 200 to a key with it',
   verifies: ['int.auth.scope', 'int.orders-feed.scope', 'int.trips-feed.scope'],
+  fix: 'serve the order feed only to a key with orders:read and the trip feed only to a key with trips:read, answering 403 to any other key (int.auth.scope, int.orders-feed.scope, int.trips-feed.scope)',
   requires: [],
   async run(ctx) {
     const keys = readKeys.filter(({ key }) => ctx.profile.keys[key] !== undefined);
@@ -163,6 +170,7 @@ export const writeScopes: Check = {
   family: 'auth',
   title: 'payment, cancel and archive answer 403 to a key without the write scope (orders:write, or the profile\'s choices.writeScope)',
   verifies: ['D2'],
+  fix: 'answer 403 to a payment, cancel or archive whose key lacks orders:write, before the order is looked at (D2)',
   requires: ['orders:payable:1'],
   async run(ctx) {
     const scope = writeScopeOf(ctx);
@@ -188,6 +196,7 @@ export const whoamiNoScope: Check = {
   family: 'auth',
   title: 'whoami answers 200 to a key with no scopes',
   verifies: ['int.whoami.no-scope'],
+  fix: 'answer whoami to any valid key, whatever its scopes: it needs no scope of its own (int.whoami.no-scope)',
   requires: ['key:noScopes'],
   async run(ctx) {
     const response = await ctx.http.request({ method: 'GET', path: paths.whoami, key: 'noScopes' });
@@ -217,6 +226,7 @@ export const apiKeyHeader: Check = {
   family: 'auth',
   title: 'the key is accepted in the X-Api-Key header',
   verifies: ['D1'],
+  fix: 'accept the key in the X-Api-Key header, as the same key it is in any other form (D1)',
   requires: ['key:full'],
   run: (ctx) => keyTransportFindings(ctx, { header: 'X-Api-Key', prefix: '' }, 'in X-Api-Key'),
 };
@@ -227,6 +237,7 @@ export const bearerKey: Check = {
   family: 'auth',
   title: 'the key is accepted as Authorization: Bearer',
   verifies: ['D1'],
+  fix: 'accept the key as Authorization: Bearer <key> too, as the same key it is in X-Api-Key (D1)',
   requires: ['key:full'],
   run: (ctx) => keyTransportFindings(ctx, { header: 'Authorization', prefix: 'Bearer ' }, 'as Authorization: Bearer'),
 };
@@ -237,6 +248,7 @@ export const otherTenantWrites: Check = {
   family: 'auth',
   title: "payment, cancel and archive answer 404 orders.notFound for another tenant's order",
   verifies: ['int.auth.one-tenant', 'int.service.tenant-only', 'cat.orders.not-found'],
+  fix: "look an external id up within the key's tenant only, and answer 404 orders.notFound when that tenant has no such order, even if another tenant has (int.auth.one-tenant, int.service.tenant-only, cat.orders.not-found)",
   requires: ['key:full', 'orders:otherTenant:1'],
   async run(ctx) {
     const [externalId] = ctx.orders('otherTenant') as [string];
@@ -262,6 +274,7 @@ export const otherTenantFeed: Check = {
   family: 'auth',
   title: "the order feed of one tenant holds none of another tenant's orders",
   verifies: ['int.auth.one-tenant', 'int.service.tenant-only'],
+  fix: "filter every feed query by the key's tenant, so that no other tenant's order is ever served (int.auth.one-tenant, int.service.tenant-only)",
   requires: ['key:full', 'key:otherTenant'],
   async run(ctx) {
     const other = await walkFeed(ctx, { path: paths.orderFeed, key: 'otherTenant' });
@@ -290,6 +303,7 @@ export const suspendedWrites: Check = {
   family: 'auth',
   title: "a suspended tenant's payment, cancel and archive answer 409 tenants.tenant.suspended",
   verifies: ['cat.tenants.suspended'],
+  fix: 'refuse every payment, cancel and archive of a suspended tenant with 409 tenants.tenant.suspended, changing nothing (cat.tenants.suspended)',
   requires: ['key:suspendedTenant'],
   async run(ctx) {
     const response = await ctx.http.request({ method: 'GET', path: paths.orderFeed, key: 'suspendedTenant', query: { limit: 100 } });
@@ -312,6 +326,7 @@ export const suspendedReads: Check = {
   family: 'auth',
   title: 'a suspended tenant still reads: whoami and both feeds answer 200',
   verifies: ['cat.tenants.suspended-reads'],
+  fix: "keep serving whoami and both feeds to a suspended tenant's keys: suspension makes a tenant read-only, not unreadable (cat.tenants.suspended-reads)",
   requires: ['key:suspendedTenant'],
   async run(ctx) {
     const findings: Finding[] = [];

@@ -52,6 +52,7 @@ export const prismViolations: Check = {
   family: 'contract',
   title: "Prism's validation proxy finds no violation in any exchange of the run",
   verifies: ['int.service.json'],
+  fix: 'answer every exchange as spec/openapi.yaml declares it, each status with its declared headers and body, and refuse with a 4xx every request the document refuses (int.service.json)',
   requires: [],
   after: 'all',
   async run(ctx) {

@@ -80,6 +80,7 @@ export function fuzzCheck(cases: number): Check {
     family: 'fuzz',
     title: `${cases} generated malformed requests (fetch and raw sockets) are never answered 5xx, and every error is a problem body with a catalog type of its status`,
     verifies: ['int.errors.problem-json', 'int.errors.catalog-type', 'int.errors.status-by-kind'],
+    fix: 'refuse a malformed request with a 4xx problem+json whose type is the catalog code of its status, and never let one reach a 5xx (int.errors.problem-json, int.errors.catalog-type, int.errors.status-by-kind)',
     requires: [],
     after: 'all',
     async run(ctx) {

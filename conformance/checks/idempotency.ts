@@ -38,9 +38,9 @@ function refusalFindings(what: string, refusal: HttpResponse): Finding[] {
   const findings: Finding[] = [];
   const where = describeExchange(refusal.exchange);
   const type = (refusal.json as { type?: unknown } | undefined)?.type;
-  if (type !== 'idempotency.inFlight') findings.push(finding(`the in-flight 429 of ${what} carries another type: ${where}`, 'type: idempotency.inFlight', `type: ${show(type)}`, refusal.exchange));
+  if (type !== 'idempotency.inFlight') findings.push(finding(`the in-flight 429 of ${what} carries another type: ${where}`, 'type: idempotency.inFlight', `type: ${show(type)}`, refusal.exchange, "type the 429 for a key still in flight idempotency.inFlight, the catalog's code for it (cat.idempotency.in-flight)"));
   const unreadable = retryAfterUnreadable(refusal.headers['retry-after']);
-  if (unreadable !== null) findings.push(finding(`the in-flight 429 of ${what} does not say when to retry: ${where}`, 'Retry-After: delay-seconds or an HTTP-date', unreadable, refusal.exchange));
+  if (unreadable !== null) findings.push(finding(`the in-flight 429 of ${what} does not say when to retry: ${where}`, 'Retry-After: delay-seconds or an HTTP-date', unreadable, refusal.exchange, 'send Retry-After with the in-flight 429, as delay-seconds or an HTTP-date, so the client knows when to send it again (int.idempotency.in-flight)'));
   return findings;
 }
 
@@ -99,6 +99,7 @@ export const inFlight: Check = {
   family: 'idempotency',
   title: 'a payment or cancel with the Idempotency-Key of a request still in flight gets 429 idempotency.inFlight with Retry-After',
   verifies: ['int.idempotency.in-flight', 'cat.idempotency.in-flight'],
+  fix: 'hold an Idempotency-Key as in flight from the head of its first request to its answer, and answer the same key meanwhile with 429 idempotency.inFlight and a Retry-After (int.idempotency.in-flight, cat.idempotency.in-flight)',
   requires: ['key:full', 'orders:payable:1', 'orders:cancellable:1'],
   async run(ctx) {
     const [payable] = await qualifyingOrders(ctx, 'payable', poolStates.payable);
@@ -118,6 +119,7 @@ export const inFlightRetryAfter: Check = {
   family: 'idempotency',
   title: "the in-flight 429's Retry-After asks for a delay of 0 to 60 s",
   verifies: ['int.errors.retry-after-honourable'],
+  fix: "ask in the in-flight 429's Retry-After for a delay of 0 to 60 s, about the time the first request still needs (int.errors.retry-after-honourable)",
   requires: ['key:full'],
   // Runs after idempotency.inflight, whose duplicates it judges.
   exclusive: true,
@@ -135,6 +137,7 @@ export const inFlightDecided: Check = {
   family: 'idempotency',
   title: "the in-flight 429's Retry-After is whole seconds, at least 1",
   verifies: ['D13'],
+  fix: "give the in-flight 429's Retry-After in whole seconds, at least 1 (D13)",
   requires: ['key:full'],
   // Runs after idempotency.inflight, whose duplicates it judges.
   exclusive: true,
@@ -154,6 +157,7 @@ export const replay: Check = {
   family: 'idempotency',
   title: 'a completed request sent again with the same Idempotency-Key is replayed with Idempotent-Replayed: true',
   verifies: ['D13'],
+  fix: "store a completed payment's answer under its Idempotency-Key for 24 h, and answer the same request again with that status and body and Idempotent-Replayed: true, executing nothing (D13)",
   requires: ['key:full', 'orders:payable:1'],
   async run(ctx) {
     const [{ externalId }] = (await qualifyingOrders(ctx, 'payable', poolStates.payable)) as [OrderState];
@@ -163,7 +167,7 @@ export const replay: Check = {
     const failed = firstPaymentFinding(first);
     if (failed !== null) return [failed];
     const again = await pay(ctx, externalId, payment, key);
-    return replayFindings(first, again, 'payment');
+    return replayFindings(first, again, 'payment', 'D13');
   },
 };
 
@@ -173,6 +177,7 @@ export const replayCancel: Check = {
   family: 'idempotency',
   title: 'a completed cancel sent again with the same Idempotency-Key is replayed with Idempotent-Replayed: true',
   verifies: ['D13'],
+  fix: "store a completed cancel's answer under its Idempotency-Key, and answer the same cancel again with that stored 200 and Idempotent-Replayed: true, not the 409 of a second cancel (D13)",
   requires: ['key:full', 'orders:cancellable:1'],
   async run(ctx) {
     const [{ externalId }] = (await qualifyingOrders(ctx, 'cancellable', poolStates.cancellable)) as [OrderState];
@@ -180,7 +185,7 @@ export const replayCancel: Check = {
     const cancel = { method: 'POST', path: paths.cancel(externalId), body: { reason: 'waybill conformance: replayed' }, headers: { 'Idempotency-Key': key } };
     const first = await ctx.http.request(cancel);
     if (first.status < 200 || first.status > 299) return [finding(`the first cancel with a fresh Idempotency-Key failed: ${describeExchange(first.exchange)}`, '200 with the order (the cancel of a New, InPlanning or Planned order)', answerText(first), first.exchange)];
-    return replayFindings(first, await ctx.http.request(cancel), 'cancel');
+    return replayFindings(first, await ctx.http.request(cancel), 'cancel', 'D13');
   },
 };
 
@@ -190,13 +195,14 @@ export const replayArchive: Check = {
   family: 'idempotency',
   title: 'a completed archive sent again with the same Idempotency-Key is replayed: 204 with Idempotent-Replayed: true',
   verifies: ['D13'],
+  fix: "store a completed archive's 204 under its Idempotency-Key, and answer the same archive again with that 204 and Idempotent-Replayed: true, not the 404 of a second archive (D13)",
   requires: ['key:full', 'orders:archivable:1'],
   async run(ctx) {
     const [{ externalId }] = (await qualifyingOrders(ctx, 'archivable', poolStates.archivable)) as [OrderState];
     const archive = { method: 'DELETE', path: paths.archive(externalId), headers: { 'Idempotency-Key': freshKey() } };
     const first = await ctx.http.request(archive);
     if (first.status < 200 || first.status > 299) return [finding(`the first archive with a fresh Idempotency-Key failed: ${describeExchange(first.exchange)}`, '204 (the archive of an order neither Planned nor InProgress)', answerText(first), first.exchange)];
-    return replayFindings(first, await ctx.http.request(archive), 'archive');
+    return replayFindings(first, await ctx.http.request(archive), 'archive', 'D13');
   },
 };
 
@@ -220,6 +226,7 @@ export const tenantScoped: Check = {
   family: 'idempotency',
   title: 'the same Idempotency-Key used by two tenants on their own orders executes for both; neither gets the other\'s stored answer',
   verifies: ['D13'],
+  fix: "scope stored Idempotency-Keys to the key's tenant: the same value from another tenant is another key, executed for that tenant, never answered from this tenant's store (D13)",
   // An archivable order takes the payment: D10 records one in any status, and the payable pool is the scarcest.
   requires: ['key:full', 'key:otherTenant', 'orders:archivable:1', 'orders:otherTenant:1'],
   async run(ctx) {
@@ -233,7 +240,7 @@ export const tenantScoped: Check = {
     const other = await ctx.http.request({ method: 'POST', path: paymentPath(theirs), key: 'otherTenant', body: payment, headers: { 'Idempotency-Key': key } });
     const findings = freshOrderFindings(other, theirs, `the otherTenant key's payment on its order ${theirs} with the Idempotency-Key the full key used`);
     const again = await pay(ctx, own, payment, key);
-    return [...findings, ...replayFindings(first, again, 'payment of the full key after the other tenant used its key')];
+    return [...findings, ...replayFindings(first, again, 'payment of the full key after the other tenant used its key', 'D13')];
   },
 };
 
@@ -247,6 +254,7 @@ export const replayRefusal: Check = {
   family: 'idempotency',
   title: 'a payment refused 404 (no order with that external id) sent again with the same Idempotency-Key gets the stored refusal, replayed',
   verifies: ['D26'],
+  fix: 'store the 4xx answer of a request that ran (a 404 for an external id no order carries) under its Idempotency-Key, and replay it to the same request (D26)',
   requires: ['key:full'],
   async run(ctx) {
     const externalId = absentExternalId(ctx);
@@ -257,7 +265,7 @@ export const replayRefusal: Check = {
       ctx.skip(`the payment on ${externalId}, an external id no order carries, was answered ${first.status}, not 404, so there is no refusal to replay (exchange #${first.exchange.id}; writes.notFound judges it)`);
     }
     const again = await pay(ctx, externalId, payment, key);
-    return replayFindings(first, again, 'refused payment');
+    return replayFindings(first, again, 'refused payment', 'D26');
   },
 };
 
@@ -271,6 +279,7 @@ export const validationUnstored: Check = {
   family: 'idempotency',
   title: 'a payment refused 400 as invalid is not stored under its Idempotency-Key: sent again it is not a replay, and the corrected payment with the key is executed',
   verifies: ['D13'],
+  fix: 'store nothing under the Idempotency-Key of a request refused 400 as invalid: it never ran, so the same key may carry the corrected request, which is executed (D13)',
   requires: ['key:full', 'orders:payable:1'],
   async run(ctx) {
     const [{ externalId }] = (await qualifyingOrders(ctx, 'payable', poolStates.payable)) as [OrderState];
@@ -299,6 +308,7 @@ export const reuse: Check = {
   family: 'idempotency',
   title: 'an Idempotency-Key reused with another body or path gets 400 naming Idempotency-Key',
   verifies: ['D13'],
+  fix: 'refuse an Idempotency-Key that comes back with another method, path or body than the request it stored with 400 api.malformed_request, errors[0].field Idempotency-Key (D13)',
   requires: ['key:full', 'orders:payable:2'],
   async run(ctx) {
     const live = await qualifyingOrders(ctx, 'payable', poolStates.payable);
@@ -321,6 +331,7 @@ export const keyFormat: Check = {
   family: 'idempotency',
   title: 'an Idempotency-Key of 256 characters or with a space gets 400 naming Idempotency-Key; 255 visible characters are accepted',
   verifies: ['D13'],
+  fix: 'accept an Idempotency-Key of 1 to 255 visible ASCII characters and refuse any other with 400 api.malformed_request, errors[0].field Idempotency-Key (D13)',
   requires: ['key:full', 'orders:payable:1'],
   async run(ctx) {
     const [{ externalId }] = (await qualifyingOrders(ctx, 'payable', poolStates.payable)) as [OrderState];

@@ -62,10 +62,10 @@ describe('resolving a check against the register', () => {
   });
 
   it('takes the strictest level of its requirements and cites each of them', () => {
-    const resolved = resolveCheck({ ...base, verifies: ['int.auth.revoked', 'int.auth.unauthenticated'] }, integrationRequirements);
+    const resolved = resolveCheck({ ...base, verifies: ['int.auth.revoked', 'int.auth.unauthenticated'], fix: 'answer 401 (int.auth.unauthenticated)' }, integrationRequirements);
     expect(resolved.level).toBe('MUST');
     expect(resolved.rule).toBe('01-integration-api.md › Authentication: "A key can be revoked; revoking an already revoked key is a conflict." · 01-integration-api.md › Authentication: "Missing or invalid credentials: 401."');
-    expect(resolveCheck({ ...base, verifies: ['int.auth.revoked'] }, integrationRequirements).level).toBe('SHOULD');
-    expect(resolveCheck({ ...base, verifies: ['D4'] }, integrationRequirements).level).toBe('DECISION');
+    expect(resolveCheck({ ...base, verifies: ['int.auth.revoked'], fix: 'answer 401 (int.auth.revoked)' }, integrationRequirements).level).toBe('SHOULD');
+    expect(resolveCheck({ ...base, verifies: ['D4'], fix: 'include since (D4)' }, integrationRequirements).level).toBe('DECISION');
   });
 });

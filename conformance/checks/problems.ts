@@ -67,28 +67,29 @@ function problemViolations(exchange: ExchangeRecord): Finding[] {
   const findings: Finding[] = [];
   const mediaType = mediaTypeOf(response.headers['content-type']);
   if (mediaType !== 'application/problem+json') {
-    findings.push(finding(`${where}: a failure that is not a problem body`, 'Content-Type: application/problem+json', response.headers['content-type'] ?? 'no Content-Type', exchange));
+    findings.push(finding(`${where}: a failure that is not a problem body`, 'Content-Type: application/problem+json', response.headers['content-type'] ?? 'no Content-Type', exchange, 'serve every failure with Content-Type: application/problem+json (int.errors.problem-json)'));
   }
   const problem = problemOf(exchange);
   if (problem === undefined) {
-    findings.push(finding(`${where}: the problem body is not a JSON object`, 'a JSON object (RFC 9457)', show(response.body, 200), exchange));
+    findings.push(finding(`${where}: the problem body is not a JSON object`, 'a JSON object (RFC 9457)', show(response.body, 200), exchange, "write every failure's body as an RFC 9457 problem, a JSON object (int.errors.problem-json)"));
     return findings;
   }
   const type = problem['type'];
   const entry = catalogEntryOf(type);
   if (entry !== undefined && !statusesOf(entry).includes(response.status)) {
-    findings.push(finding(`${where}: ${entry.code} answered with the wrong HTTP status`, `HTTP ${statusesOf(entry).join(' or ')} (the catalog's status for ${entry.code})`, `HTTP ${response.status}`, exchange));
+    const fix = `answer ${entry.code} with HTTP ${statusesOf(entry).join(' or ')}, the status the catalog fixes for it (cat.status-fixed)`;
+    findings.push(finding(`${where}: ${entry.code} answered with the wrong HTTP status`, `HTTP ${statusesOf(entry).join(' or ')} (the catalog's status for ${entry.code})`, `HTTP ${response.status}`, exchange, fix));
   } else if (entry === undefined) {
     const rule = typeRuleOf(exchange);
-    if (rule === 'catalog') findings.push(finding(`${where}: type is not a catalog code`, `type: a code of the error catalog (a ${response.status} of ${operationOf(exchange)})`, `type: ${show(type)}`, exchange));
+    if (rule === 'catalog') findings.push(finding(`${where}: type is not a catalog code`, `type: a code of the error catalog (a ${response.status} of ${operationOf(exchange)})`, `type: ${show(type)}`, exchange, "put the catalog code of the error in the problem's type, as spec/errors.yaml spells it (int.errors.catalog-type, cat.type-is-code)"));
     if (rule === 'catalog-or-blank' && type !== ABOUT_BLANK) {
-      findings.push(finding(`${where}: type is neither a catalog code nor about:blank`, `type: a code of the error catalog, or about:blank (a ${response.status} of ${operationOf(exchange)}, whose body the seeds do not show)`, `type: ${show(type)}`, exchange));
+      findings.push(finding(`${where}: type is neither a catalog code nor about:blank`, `type: a code of the error catalog, or about:blank (a ${response.status} of ${operationOf(exchange)}, whose body the seeds do not show)`, `type: ${show(type)}`, exchange, "type such a failure with its catalog code, or about:blank where the catalog has none: never a type of the server's own (int.errors.catalog-type, cat.type-is-code)"));
     }
   }
   const status = problem['status'];
   // RFC 9457 §3.1.2: the status member, when there is one, is the HTTP status (the seeds let it be null).
   if (status !== undefined && status !== null && status !== response.status) {
-    findings.push(finding(`${where}: the problem's status member differs from the HTTP status`, `status: ${response.status}`, `status: ${show(status)}`, exchange));
+    findings.push(finding(`${where}: the problem's status member differs from the HTTP status`, `status: ${response.status}`, `status: ${show(status)}`, exchange, "set the problem's status member to the answer's HTTP status, or leave it null (int.errors.other-bodies, int.errors.validation-status)"));
   }
   return findings;
 }
@@ -107,6 +108,7 @@ export const problemsCatalog: Check = {
   title: "every failure is application/problem+json; its type is a catalog code answered with the code's status (a 401, 403 or 500 may say about:blank)",
   // It also holds the body's `status` member to the answer's status: the rows of the 400 body and of the others.
   verifies: ['int.errors.problem-json', 'int.errors.catalog-type', 'cat.type-is-code', 'cat.status-fixed', 'int.errors.status-by-kind', 'int.endpoints.error-bodies', 'int.errors.validation-status', 'int.errors.other-bodies'],
+  fix: 'answer every failure as application/problem+json whose type is the catalog code of the error, with the HTTP status the catalog gives that code and the same status in the body (int.errors.problem-json, int.errors.catalog-type, cat.status-fixed)',
   requires: [],
   after: 'all',
   async run(ctx) {
@@ -128,6 +130,7 @@ export const problemsBlank: Check = {
   family: 'problems',
   title: 'a 401, 403, 500, 405 or unknown-path 404 is an about:blank problem',
   verifies: ['D3', 'D21'],
+  fix: 'answer a 401, 403 or 500, and a 405 or a 404 for a path that is no operation, as a problem of type about:blank (D3, D21)',
   requires: [],
   after: 'all',
   async run(ctx) {
@@ -135,7 +138,8 @@ export const problemsBlank: Check = {
       const decision = blankBy(exchange);
       const type = problemOf(exchange)?.['type'];
       if (decision === null || type === ABOUT_BLANK) return [];
-      return [finding(`${describeExchange(exchange)}: not an about:blank problem`, `type: about:blank (${decision})`, `type: ${show(type)}`, exchange)];
+      const fix = `type a ${exchange.response!.status}${decision === 'D21' ? " off the contract's operations" : ''} about:blank, the type that adds nothing to its status (${decision})`;
+      return [finding(`${describeExchange(exchange)}: not an about:blank problem`, `type: about:blank (${decision})`, `type: ${show(type)}`, exchange, fix)];
     });
   },
 };

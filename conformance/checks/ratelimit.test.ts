@@ -64,6 +64,7 @@ describe('ratelimit checks against the reference', () => {
       family: 'probe',
       title: 'uses the rateLimited key twice',
       verifies: ['int.service.json'],
+      fix: 'answer JSON (int.service.json)',
       requires: ['key:rateLimited'],
       async run(ctx) {
         for (let i = 0; i < 2; i += 1) await ctx.http.request({ method: 'GET', path: '/api/v1/integration/whoami', key: 'rateLimited' });
@@ -91,6 +92,7 @@ describe('ratelimit checks against the reference', () => {
       family: 'probe',
       title: "spends the rateLimited key's quota, waiting on the tenant's clock",
       verifies: ['int.service.json'],
+      fix: 'answer JSON (int.service.json)',
       requires: ['key:rateLimited', 'key:full'],
       exclusive: true,
       async run(ctx) {

@@ -36,6 +36,7 @@ export const exceeded: Check = {
   family: 'ratelimit',
   title: 'a key past its per-minute quota gets 429 with a rate-limit code and Retry-After; another key is not limited',
   verifies: ['int.limits.rate-limit', 'int.errors.rate-limit-429', 'cat.api.rate-limited'],
+  fix: "count each key's requests against its own per-minute limit, and once they are spent answer 429 api.rate_limited with Retry-After, leaving other keys served (int.limits.rate-limit, int.errors.rate-limit-429, cat.api.rate-limited)",
   requires: ['key:rateLimited', 'key:full'],
   exclusive: true,
   async run(ctx) {
@@ -67,14 +68,14 @@ export const exceeded: Check = {
     }
     const type = (refused.json as { type?: unknown } | undefined)?.type;
     if (typeof type !== 'string' || !RATE_LIMIT_CODES.includes(type)) {
-      findings.push(finding(`the rate-limit 429 carries no rate-limit code: ${describeExchange(refused.exchange)}`, `type: ${RATE_LIMIT_CODES.join(' or ')}`, `type: ${show(type)}`, refused.exchange));
+      findings.push(finding(`the rate-limit 429 carries no rate-limit code: ${describeExchange(refused.exchange)}`, `type: ${RATE_LIMIT_CODES.join(' or ')}`, `type: ${show(type)}`, refused.exchange, "give the rate-limit 429 a problem body whose type is the catalog's rate-limit code, api.rate_limited (cat.api.rate-limited)"));
     }
     const unreadable = retryAfterUnreadable(refused.headers['retry-after']);
-    if (unreadable !== null) findings.push(finding(`the rate-limit 429 does not say when to retry: ${describeExchange(refused.exchange)}`, 'Retry-After: delay-seconds or an HTTP-date', unreadable, refused.exchange));
+    if (unreadable !== null) findings.push(finding(`the rate-limit 429 does not say when to retry: ${describeExchange(refused.exchange)}`, 'Retry-After: delay-seconds or an HTTP-date', unreadable, refused.exchange, "send Retry-After with every rate-limit 429, as delay-seconds or an HTTP-date, saying when the key's quota allows the next request (int.errors.rate-limit-429)"));
 
     const other = await whoami(ctx, 'full');
     if (other.status === 429) {
-      findings.push(finding(`the full key was refused while only the rateLimited key was past its quota: ${describeExchange(other.exchange)}`, 'a per-key limit: the full key still answered (200)', answerText(other), other.exchange));
+      findings.push(finding(`the full key was refused while only the rateLimited key was past its quota: ${describeExchange(other.exchange)}`, 'a per-key limit: the full key still answered (200)', answerText(other), other.exchange, "keep a quota per key: spending one key's quota must not refuse another key's requests (int.limits.rate-limit)"));
     }
     return findings;
   },
@@ -86,6 +87,7 @@ export const retryAfterHonourable: Check = {
   family: 'ratelimit',
   title: "the rate-limit 429's Retry-After asks for a delay within the quota's one-minute window (0 to 60 s)",
   verifies: ['int.errors.retry-after-honourable'],
+  fix: "ask in a rate-limit 429's Retry-After for the time until the key's next token, never more than the quota's one-minute window (int.errors.retry-after-honourable)",
   requires: ['key:rateLimited', 'key:full'],
   exclusive: true,
   async run(ctx) {
@@ -101,6 +103,7 @@ export const exceededDecided: Check = {
   family: 'ratelimit',
   title: 'the rate-limit 429 carries api.rate_limited, not orders.rate_limited, and Retry-After in whole seconds, at least 1',
   verifies: ['D14', 'D25'],
+  fix: 'type the rate-limit 429 api.rate_limited (never orders.rate_limited) and give its Retry-After in whole seconds, at least 1 (D14, D25)',
   requires: ['key:rateLimited', 'key:full'],
   exclusive: true,
   async run(ctx) {
@@ -136,6 +139,7 @@ export const headers: Check = {
   family: 'ratelimit',
   title: 'answers carry RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset, and Remaining goes down with each request',
   verifies: ['D14'],
+  fix: 'send RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset as whole numbers on every answer, a refusal too, with Remaining taking one for each request the key makes (D14)',
   requires: ['key:full'],
   async run(ctx) {
     const findings: Finding[] = [];

@@ -29,7 +29,7 @@ function clientReport(): RunReport {
   const report = sampleReport();
   const failed = report.results.find((result) => result.outcome === 'fail');
   if (failed === undefined) throw new Error('the sample report has no failure');
-  failed.findings = [{ message: 'The retry carried a new Idempotency-Key', expected: 'one key', received: '2 keys', requests: [lost, retried] }];
+  failed.findings = [{ message: 'The retry carried a new Idempotency-Key', expected: 'one key', received: '2 keys', fix: 'keep one Idempotency-Key for every attempt of the same write (client.idempotency.same-key)', requests: [lost, retried] }];
   return { ...report, suite: { ...report.suite, name: 'waybill-client-check' }, client: { command: 'node client.mjs' } };
 }
 

@@ -67,6 +67,8 @@ export interface ClientScenario {
   title: string;
   /** Ids of the client-check register (`register.ts`). */
   verifies: readonly string[];
+  /** What a correct client does instead, ending with the ids of `verifies` it cites (`Check.fix`): every finding that brings none of its own carries it. */
+  fix: string;
   task: ClientTask;
   /** When present, the client runs a second time with this task (the trip feed after the order feed), `between` (if any) in between. */
   secondTask?: ClientTask;
@@ -298,6 +300,7 @@ export function scenarioCheck(scenario: ClientScenario, client: ClientCommand): 
     family: familyOf(scenario.id),
     title: scenario.title,
     verifies: scenario.verifies,
+    fix: scenario.fix,
     requires: ['sandbox'],
     async run(ctx: CheckContext) {
       client.onScenario?.(scenario);

@@ -2,9 +2,12 @@
 import type { Finding } from './types/check.ts';
 import type { ExchangeRecord } from './types/exchange.ts';
 
-/** A finding; attach the exchange that shows it whenever there is one. */
-export function finding(message: string, expected: string, received: string, exchange?: ExchangeRecord): Finding {
-  return { message, expected, received, ...(exchange === undefined ? {} : { exchange }) };
+/**
+ * A finding; attach the exchange that shows it whenever there is one, and a `fix` sentence when
+ * this finding knows more than its check's (which one header, which status), citing as it does.
+ */
+export function finding(message: string, expected: string, received: string, exchange?: ExchangeRecord, fix?: string): Finding {
+  return { message, expected, received, ...(fix === undefined ? {} : { fix }), ...(exchange === undefined ? {} : { exchange }) };
 }
 
 /** A value as short text for `received`: strings as they are, anything else as JSON, cut at `limit` characters. */

@@ -21,6 +21,7 @@ function check(id: string, { level = 'MUST', ...extra }: Partial<Check> & { leve
     family: id.split('.')[0] ?? id,
     title: `check ${id}`,
     verifies: [`r.${level.toLowerCase()}`],
+    fix: `do what the rule says (r.${level.toLowerCase()})`,
     requires: [],
     run: async () => [],
     ...extra,
@@ -52,7 +53,7 @@ describe('runSuite outcomes', () => {
     expect(error?.message).toBe('bug in the check');
     expect(error?.stack).toContain('TypeError: bug in the check');
     expect(report.results.find((result) => result.id === 'a.skip')?.reason).toBe('feed is empty');
-    expect(report.results.find((result) => result.id === 'a.fail')?.findings).toEqual([finding]);
+    expect(report.results.find((result) => result.id === 'a.fail')?.findings).toEqual([{ ...finding, fix: 'do what the rule says (r.must)' }]);
     expect(report.counts.byOutcome).toEqual({ pass: 2, fail: 1, skip: 1, error: 1 });
   });
 
@@ -305,6 +306,20 @@ describe('report', () => {
     const text = JSON.stringify(report);
     expect(text).not.toContain(testProfile().keys.full);
     expect(report.results[0]?.findings[0]?.received).toBe('<redacted:full>');
+  });
+
+  it("gives every finding a fix sentence: its own when it brings one citing the check's rule, else the check's; one citing another rule is a bug of the suite", async () => {
+    const own = { ...finding, fix: 'do exactly this (r.must)' };
+    const report = await run([
+      check('a.fixes', { run: async () => [finding, own] }),
+      check('b.fixes', { run: async () => [{ ...finding, fix: 'do what another rule says (r.should)' }] }),
+      check('c.fixes', { run: async () => [{ ...finding, fix: 'do it without saying why' }] }),
+    ]);
+    expect(report.results[0]?.findings.map((found) => found.fix)).toEqual(['do what the rule says (r.must)', 'do exactly this (r.must)']);
+    expect(report.results.slice(1).map((result) => [result.outcome, result.error?.message])).toEqual([
+      ['error', 'a finding of b.fixes has a fix sentence citing r.should, which it does not verify: "do what another rule says (r.should)"'],
+      ['error', 'a finding of c.fixes has a fix sentence that cites no id at its end: "do it without saying why"'],
+    ]);
   });
 });
 

@@ -20,9 +20,9 @@ import type { Check, Finding, Level, LevelFilter, Outcome, ResolvedCheck } from 
 import type { Contract, CoverageState } from './types/contract.ts';
 import type { ExchangeRecord } from './types/exchange.ts';
 import type { PoolName, Profile } from './types/profile.ts';
-import type { CheckResult, CheckWait, OutcomeCounts, RunReport, RunStart, SuiteName, Waiver } from './types/report.ts';
+import type { CheckResult, CheckWait, OutcomeCounts, ReportedFinding, RunReport, RunStart, SuiteName, Waiver } from './types/report.ts';
 import { runVerdict } from './verdict.ts';
-import { requirementResults, resolveChecks } from './verifies.ts';
+import { fixProblem, requirementResults, resolveChecks } from './verifies.ts';
 
 /** The suite's version: the package's. */
 export const suiteVersion = PACKAGE_VERSION;
@@ -95,14 +95,23 @@ function publicTarget(target: string, redactor: Redactor): string {
   return redactor.redactUrl(url.toString()).replace(/\/+$/, '');
 }
 
-/** Findings with every secret that a check copied into its text redacted. */
-function redactFindings(findings: readonly Finding[], redactor: Redactor): Finding[] {
-  return findings.map((finding) => ({
-    ...finding,
-    message: redactor.redact(String(finding.message)),
-    expected: redactor.redact(String(finding.expected)),
-    received: redactor.redact(String(finding.received)),
-  }));
+/**
+ * Findings as the report holds them: every secret a check copied into their text redacted, each
+ * with its fix sentence, its own or else the check's. A sentence of its own that cites none of
+ * the check's requirements is a bug of the suite: it throws (the check ends in `error`).
+ */
+function reportedFindings(findings: readonly Finding[], check: ResolvedCheck, redactor: Redactor): ReportedFinding[] {
+  return findings.map((finding) => {
+    const problem = finding.fix === undefined ? null : fixProblem(finding.fix, check.verifies);
+    if (problem !== null) throw new Error(`a finding of ${check.id} ${problem}`);
+    return {
+      ...finding,
+      message: redactor.redact(String(finding.message)),
+      expected: redactor.redact(String(finding.expected)),
+      received: redactor.redact(String(finding.received)),
+      fix: redactor.redact(finding.fix ?? check.fix),
+    };
+  });
 }
 
 /**
@@ -233,7 +242,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
         return;
       }
       if (returned !== undefined && !Array.isArray(returned)) throw new Error(`run() returned ${typeof returned}, not an array of findings`);
-      const findings = redactFindings(returned ?? [], redactor);
+      const findings = reportedFindings(returned ?? [], check, redactor);
       [outcome, extra] = [findings.length > 0 ? 'fail' : 'pass', { findings }];
     } catch (error) {
       if (error instanceof SkipSignal) {
@@ -241,7 +250,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
       } else if (error instanceof ExchangeError) {
         // The target did not answer: that breaks the contract, it is not a bug of the suite.
         const finding = { ...noAnswer(error.message, timeoutMs), received: error.message, exchange: error.exchange };
-        [outcome, extra] = ['fail', { findings: redactFindings([finding], redactor) }];
+        [outcome, extra] = ['fail', { findings: reportedFindings([finding], check, redactor) }];
       } else {
         const { message, stack } = error instanceof Error ? error : new Error(String(error));
         [outcome, extra] = ['error', { error: { message: redactor.redact(message), ...(stack ? { stack: redactor.redact(stack) } : {}) } }];

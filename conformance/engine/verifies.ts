@@ -2,7 +2,8 @@
  * Checks and the requirements they verify. A check's level and rule text are never written by
  * hand: `resolveChecks` derives them from the register the contract brings, and refuses a check
  * that verifies nothing, names an id the register lacks or one no exchange can test, or mixes a
- * seed statement with a decision (a MUST failure must always point at a sentence of the seeds).
+ * seed statement with a decision (a MUST failure must always point at a sentence of the seeds),
+ * or brings no fix sentence citing what it verifies.
  * `requirementResults` turns a run's results into coverage of the register.
  */
 import type { Check, Level, ResolvedCheck } from './types/check.ts';
@@ -29,7 +30,23 @@ export function citation(requirement: RequirementInfo): string {
   return `${requirement.source}: "${requirement.quote}"`;
 }
 
-/** `check` with the level and rule its requirements give it; throws `CheckDefinitionError` when they cannot. */
+/** The ids a fix sentence cites: those in the parentheses it ends with (`… (D13)`, `… (int.a, int.b)`); none when it ends otherwise. */
+export function citedIds(fix: string): string[] {
+  const cited = /\(([^()]+)\)$/.exec(fix)?.[1];
+  return cited === undefined ? [] : cited.split(', ');
+}
+
+/** What is wrong with `fix` as the fix sentence of a check verifying `verifies`, or null: it must end citing ids, each one of those. */
+export function fixProblem(fix: unknown, verifies: readonly string[]): string | null {
+  if (typeof fix !== 'string' || fix.trim() === '') return 'has no fix sentence';
+  const cited = citedIds(fix);
+  if (cited.length === 0) return `has a fix sentence that cites no id at its end: "${fix}"`;
+  const foreign = cited.filter((id) => !verifies.includes(id));
+  if (foreign.length > 0) return `has a fix sentence citing ${foreign.join(', ')}, which it does not verify: "${fix}"`;
+  return null;
+}
+
+/** `check` with the level and rule its requirements give it; throws `CheckDefinitionError` when they cannot, or when its fix sentence cites none of them. */
 export function resolveCheck(check: Check, register: ReadonlyMap<string, RequirementInfo>): ResolvedCheck {
   if (check.verifies.length === 0) throw new CheckDefinitionError(`check ${check.id} verifies no requirement`);
   const verified = check.verifies.map((id) => {
@@ -42,6 +59,8 @@ export function resolveCheck(check: Check, register: ReadonlyMap<string, Require
   if (decisions.length > 0 && decisions.length < verified.length) {
     throw new CheckDefinitionError(`check ${check.id} mixes seed statements with decisions (${check.verifies.join(', ')}): split it`);
   }
+  const problem = fixProblem(check.fix, check.verifies);
+  if (problem !== null) throw new CheckDefinitionError(`check ${check.id} ${problem}`);
   return { ...check, level: levelOf(verified), rule: verified.map(citation).join(' · ') };
 }
 

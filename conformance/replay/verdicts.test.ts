@@ -7,7 +7,7 @@ function result(id: string, outcome: CheckResult['outcome'], extra: Partial<Chec
   return { id, family: id.split('.')[0]!, title: `title of ${id}`, level: 'MUST', rule: 'a rule', verifies: [], requires: [], outcome, failsRun: outcome === 'fail', findings: [], phase: 'concurrent', startedAt: '2026-11-22T01:40:00.000Z', durationMs: 12, exchangeCount: 0, ...extra };
 }
 
-const finding = { message: 'still wrong', expected: '401', received: '200' };
+const finding = { message: 'still wrong', expected: '401', received: '200', fix: 'refuse a revoked key with 401 on every operation (int.auth.revoked)' };
 
 describe('a replayed failure', () => {
   it('is FIXED when it passes, STILL FAILING when it fails again, NOT REPRODUCED when it is skipped, in error, or did not run', () => {

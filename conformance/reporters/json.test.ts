@@ -37,6 +37,7 @@ describe('report.json', () => {
       family: 'x',
       title: 'calls',
       verifies: ['int.auth.revoked'],
+      fix: 'refuse a revoked key with 401 (int.auth.revoked)',
       requires: [],
       async run(ctx) {
         const response = await ctx.http.request({ method: 'POST', path: '/api/v1/integration/orders/externalid/e/cancel', body: { reason: 'r' } });

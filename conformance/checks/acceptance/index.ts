@@ -42,15 +42,47 @@ interface Group {
   expect: Expectation;
   level: 'MUST' | 'SHOULD' | 'DECISION';
   title: string;
+  /** What a correct target does with the group's values: its fix sentence, before the ids it cites. */
+  fix: string;
 }
 
 const GROUPS: Group[] = [
-  { id: 'acceptance.refused', expect: 'refused', level: 'MUST', title: 'values the seeds refuse (near misses of the order statuses and currency, non-positive amounts, wrongly typed or missing body members, a malformed cursor, no credentials) are never answered 2xx' },
-  { id: 'acceptance.refused.should', expect: 'refused', level: 'SHOULD', title: 'a paymentId that is not a uuid is never answered 2xx' },
-  { id: 'acceptance.refused.decided', expect: 'refused', level: 'DECISION', title: "values waybill's decisions refuse (limit syntax, a since that is no date-time, trip status near misses, an edited cursor, parameters sent twice or unknown to the feeds, invalid Idempotency-Keys, a reason too long) are never answered 2xx" },
-  { id: 'acceptance.accepted', expect: 'accepted', level: 'MUST', title: 'values the seeds allow (every order status, limits 1 to 100 and above, date-times, an issued cursor, positive amounts, a currency code, a uuid) are never refused as invalid' },
-  { id: 'acceptance.accepted.decided', expect: 'accepted', level: 'DECISION', title: "values waybill's decisions allow (every trip status, unknown body members, the longest reason and Idempotency-Key, any X-Request-Id) are never refused as invalid" },
+  {
+    id: 'acceptance.refused',
+    expect: 'refused',
+    level: 'MUST',
+    title: 'values the seeds refuse (near misses of the order statuses and currency, non-positive amounts, wrongly typed or missing body members, a malformed cursor, no credentials) are never answered 2xx',
+    fix: 'validate every parameter, header and body member against its rule, and refuse a value the seeds refuse with a 4xx, never a 2xx',
+  },
+  { id: 'acceptance.refused.should', expect: 'refused', level: 'SHOULD', title: 'a paymentId that is not a uuid is never answered 2xx', fix: 'refuse a paymentId that is not a uuid with a 4xx, never a 2xx' },
+  {
+    id: 'acceptance.refused.decided',
+    expect: 'refused',
+    level: 'DECISION',
+    title: "values waybill's decisions refuse (limit syntax, a since that is no date-time, trip status near misses, an edited cursor, parameters sent twice or unknown to the feeds, invalid Idempotency-Keys, a reason too long) are never answered 2xx",
+    fix: "refuse a value waybill's decisions refuse with a 4xx, never a 2xx",
+  },
+  {
+    id: 'acceptance.accepted',
+    expect: 'accepted',
+    level: 'MUST',
+    title: 'values the seeds allow (every order status, limits 1 to 100 and above, date-times, an issued cursor, positive amounts, a currency code, a uuid) are never refused as invalid',
+    fix: 'accept every value the seeds allow, never refusing it as invalid with a 400, 413, 415 or 422',
+  },
+  {
+    id: 'acceptance.accepted.decided',
+    expect: 'accepted',
+    level: 'DECISION',
+    title: "values waybill's decisions allow (every trip status, unknown body members, the longest reason and Idempotency-Key, any X-Request-Id) are never refused as invalid",
+    fix: "accept every value waybill's decisions allow, never refusing it as invalid with a 400, 413, 415 or 422",
+  },
 ];
+
+/** The fix of a case answered against its rule: what the target does with that one value, citing the case's requirement. */
+function caseFix(item: AcceptanceCase): string {
+  const value = `${item.field} sent as ${item.kind}`;
+  return item.expect === 'refused' ? `refuse ${value} with a 4xx, as its rule asks, never a 2xx (${item.requirement})` : `take ${value}, which its rule allows, instead of refusing it as invalid (${item.requirement})`;
+}
 
 /** The cases of `group` drawn with `seed` (and `extra` drawn near misses, `--fuzz`), a write's body cases before its header cases (a write's state changes once it runs). */
 function casesOf(group: Group, seed: number, extra = 0): AcceptanceCase[] {
@@ -180,17 +212,24 @@ async function judgeAll(ctx: CheckContext, cases: readonly AcceptanceCase[], ord
 function acceptanceCheck(group: Group): Check {
   const sample = casesOf(group, 0);
   const pools = [...new Set(sample.flatMap((item) => (WRITE_POOLS[item.operationId] ? [WRITE_POOLS[item.operationId]!.pool] : [])))];
+  const verifies = [...new Set(sample.map((item) => item.requirement))].sort();
   return {
     id: group.id,
     family: 'acceptance',
     title: group.title,
-    verifies: [...new Set(sample.map((item) => item.requirement))].sort(),
+    verifies,
+    fix: `${group.fix} (${verifies.join(', ')})`,
     requires: ['key:full', ...pools.map((pool) => `orders:${pool}:1` as const)],
     async run(ctx) {
       // Under --fuzz N, a tenth of N more near misses are drawn, so that the campaign grades acceptance too.
       const cases = casesOf(group, ctx.seed, Math.ceil(ctx.fuzz / 10));
       const graded = await judgeAll(ctx, cases, await writeOrders(ctx, cases));
-      const broken = graded.flatMap((result) => ('held' in result && !result.held ? [result.finding] : []));
+      // A case cites its own rule, which the check verifies unless only a drawn near miss reaches it: then the check's sentence stands.
+      const broken = graded.flatMap((result, index) => {
+        if (!('held' in result) || result.held) return [];
+        const item = cases[index]!;
+        return [verifies.includes(item.requirement) ? { ...result.finding, fix: caseFix(item) } : result.finding];
+      });
       const ungraded = graded.flatMap((result, index) => ('ungraded' in result ? [`${cases[index]!.operationId} ${cases[index]!.field} ${cases[index]!.kind}: ${result.ungraded}`] : []));
       const findings = broken.slice(0, MAX_FINDINGS);
       if (broken.length > MAX_FINDINGS) findings.push(finding(`${broken.length - MAX_FINDINGS} more generated values were answered against their rule`, 'none', `${broken.length} of ${cases.length} cases; the first ${MAX_FINDINGS} are listed (the same --seed replays them)`));

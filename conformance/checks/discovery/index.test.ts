@@ -22,6 +22,7 @@ function probe(requests: HttpRequest[]): Check {
     family: 'probe',
     title: 'makes requests',
     verifies: ['int.service.json'],
+    fix: 'answer JSON (int.service.json)',
     requires: [],
     async run(ctx) {
       for (const request of requests) await ctx.http.request(request);
@@ -286,6 +287,7 @@ const everyAnswer: Check = {
   family: 'probe',
   title: 'makes one request of each kind',
   verifies: ['int.service.json'],
+  fix: 'answer JSON (int.service.json)',
   requires: [],
   async run(ctx) {
     const payment = (externalId: string, amount: number) => ({ method: 'POST', path: `/api/v1/integration/orders/externalid/${externalId}/payment`, body: { paymentId: randomUUID(), amount, currency: 'EUR' } });

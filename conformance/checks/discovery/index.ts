@@ -61,6 +61,7 @@ export const whoamiShape: Check = {
   family: 'discovery',
   title: 'whoami answers 200 with the key identity',
   verifies: ['int.whoami.response', 'int.identity.tenantId', 'int.identity.keyId', 'int.identity.scopes', 'int.versioning.prefix'],
+  fix: "answer GET /api/v1/integration/whoami with 200 and the key's identity: tenantId and keyId as strings, scopes as an array of strings (int.whoami.response, int.identity.tenantId, int.identity.keyId, int.identity.scopes)",
   requires: ['key:full'],
   async run(ctx) {
     const response = await ctx.http.request({ method: 'GET', path: whoamiPath, key: 'full' });
@@ -86,6 +87,7 @@ export const whoamiScopes: Check = {
   family: 'discovery',
   title: "whoami reports the scopes each profile key's name implies",
   verifies: ['int.identity.scopes'],
+  fix: "report in whoami's scopes exactly the scopes granted to the key: orders:read and trips:read where granted, none that were not (int.identity.scopes)",
   requires: ['key:full'],
   async run(ctx) {
     const findings: Finding[] = [];
@@ -117,6 +119,7 @@ export const whoamiScopeCatalog: Check = {
   family: 'discovery',
   title: "whoami reports only scopes of D2's catalog: orders:read, orders:write, trips:read",
   verifies: ['D2'],
+  fix: 'grant and report only the scopes of the catalog: orders:read, orders:write and trips:read (D2)',
   requires: ['key:full'],
   async run(ctx) {
     const findings: Finding[] = [];
@@ -193,6 +196,7 @@ export const responsesContract: Check = {
     'int.errors.field-error-message',
     'int.errors.other-bodies',
   ],
+  fix: 'answer each operation with a status the seeds allow and a JSON body holding every member of its schema, of its type and nullability (problem+json on failures), and Retry-After on a 429 (int.service.json, int.order.all-present, int.errors.problem-json, int.errors.rate-limit-429)',
   requires: [],
   after: 'all',
   async run(ctx) {
@@ -213,6 +217,7 @@ export const responsesDecided: Check = {
   family: 'discovery',
   title: 'every answer of the run has the shape spec/openapi.yaml decides (trip names, millisecond timestamps, request id, rate-limit headers, 401/403 bodies)',
   verifies: ['D3', 'D6', 'D13', 'D14', 'D15', 'D17', 'D18', 'D20', 'D23'],
+  fix: "answer each operation as spec/openapi.yaml decides beyond the seeds: X-Request-Id and RateLimit-* on every answer, millisecond UTC timestamps, the trip's members by D15, a non-empty cursor and D3's 401 and 403 bodies (D23, D14, D20, D15, D6, D3)",
   requires: [],
   after: 'all',
   async run(ctx) {

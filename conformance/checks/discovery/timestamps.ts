@@ -48,6 +48,7 @@ export const timestampsDecided: Check = {
   family: 'discovery',
   title: "every timestamp of the run's answers (an order's createdAtUtc and updatedAtUtc, a trip's planned and changed times) is RFC 3339 UTC with milliseconds and Z",
   verifies: ['D20'],
+  fix: 'write every timestamp as RFC 3339 UTC with exactly three fractional digits and Z, as in 2026-11-20T09:30:11.482Z (D20)',
   requires: [],
   after: 'all',
   async run(ctx) {

@@ -67,6 +67,7 @@ const archivedHidden: Check = {
   family: 'feeds',
   title: 'an order archived through the API is no longer in the order feed',
   verifies: ['int.orders-feed.no-archived', 'int.archive.gone-from-feed'],
+  fix: 'leave an order out of every page of the order feed once it has been archived (int.orders-feed.no-archived, int.archive.gone-from-feed)',
   requires: ['orders:archivable:1'],
   run: feedRun(async (ctx) => {
     const [{ externalId }] = (await qualifying(ctx, 'archivable', ARCHIVABLE)) as [OrderState];
@@ -163,6 +164,7 @@ const followCancels: Check = {
   family: 'feeds',
   title: 'a follower of the order feed gets orders cancelled behind and ahead of it once more, after its position, and skips nothing',
   verifies: ['int.orders-feed.follows-changes'],
+  fix: 'stamp a changed order with a new updatedAtUtc after every stamp already served, so a follower of the feed meets it again after its position and skips nothing (int.orders-feed.follows-changes)',
   requires: ['orders:cancellable:2'],
   run: feedRun((ctx) =>
     followAcrossChanges(ctx, 'cancellable', CANCELLABLE, (context, externalId) => context.http.request({ method: 'POST', path: `${orderPath(externalId)}/cancel`, body: { reason: 'waybill conformance: feeds.orders.follow.changes' } }), 'cancelling', true),
@@ -178,6 +180,7 @@ const followPayments: Check = {
   family: 'feeds',
   title: 'a follower of the order feed gets orders paid behind and ahead of it once more, after its position, with a later updatedAtUtc',
   verifies: ['D10'],
+  fix: "move a paid order's updatedAtUtc forward when a payment is recorded, so a follower of the order feed meets it again after its position (D10)",
   requires: ['orders:payable:2'],
   run: feedRun((ctx) =>
     followAcrossChanges(ctx, 'payable', PAYABLE, (context, externalId) => context.http.request({ method: 'POST', path: `${orderPath(externalId)}/payment`, body: { paymentId: randomUUID(), amount: 12.5, currency: 'EUR' } }), 'paying', false),

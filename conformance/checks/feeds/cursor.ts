@@ -62,6 +62,7 @@ const malformedCursor = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `the ${feed.label} answers 400 to a malformed cursor`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.cursor'] : ['int.trips-feed.refusals'],
+  fix: `answer a cursor the ${feed.label} cannot read with 400 (${feed.name === 'orders' ? 'int.orders-feed.cursor' : 'int.trips-feed.refusals'})`,
   requires: [],
   run: feedRun(async (ctx) => {
     const cursor = await issuedCursor(ctx, feed);
@@ -80,6 +81,7 @@ const unissuedCursor = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `the ${feed.label} refuses any cursor it did not issue (garbage, junk appended, cut short, edited) with 400 naming cursor`,
   verifies: ['D5'],
+  fix: `sign the cursors the ${feed.label} issues (an HMAC of the position), and refuse any other, edited, cut or extended, with 400 api.malformed_request naming cursor (D5)`,
   requires: [],
   run: feedRun(async (ctx) => {
     const cursor = await issuedCursor(ctx, feed);
@@ -162,6 +164,7 @@ const cursorWhileItemsRemain = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `the ${feed.label} gives a nextCursor on every page while matching items remain (pages of 1, 2, 3 and one short of the tail; status and since filters)`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.caught-up', 'int.order-page.nextCursor'] : ['int.trips-feed.oldest-first', 'int.trip-page.nextCursor'],
+  fix: `give every page of the ${feed.label} with matching items after it a nextCursor, whatever the page size and filters (${feed.name === 'orders' ? 'int.order-page.nextCursor' : 'int.trip-page.nextCursor'})`,
   requires: [],
   // The tail walk is one item short of the end, where every write of other checks lands: look while nothing else runs.
   exclusive: true,
@@ -191,6 +194,7 @@ const sinceWithCursor = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `the ${feed.label} follows a cursor sent together with since, and ignores since`,
   verifies: ['D5'],
+  fix: `continue the ${feed.label} from the cursor's position when a cursor is sent, ignoring since (D5)`,
   requires: [],
   run: feedRun(async (ctx) => {
     const { cursor, first } = await positionAfterFirstPage(ctx, feed);
@@ -243,6 +247,7 @@ const filtersAsSent = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `the ${feed.label} applies the status and limit sent with a cursor, not those of the request that issued it`,
   verifies: ['D5'],
+  fix: `apply the status and limit sent with the cursor to the ${feed.label}'s next page, not those of the request that issued it: a cursor holds a position only (D5)`,
   requires: [],
   run: feedRun(async (ctx) => {
     const head = await readPage(ctx, feed, { limit: 100 });

@@ -40,6 +40,7 @@ const statusFilter = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `the ${feed.label}'s status filter, single or repeated, keeps exactly the items of those statuses`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.status'] : ['int.trips-feed.params'],
+  fix: `keep on the ${feed.label} exactly the items whose status is among the status parameters sent, one or repeated (${feed.name === 'orders' ? 'int.orders-feed.status' : 'int.trips-feed.params'})`,
   requires: [],
   run: feedRun(async (ctx) => {
     const before = await firstPage(ctx, feed, 1);
@@ -78,6 +79,7 @@ const unknownStatus = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `the ${feed.label} answers 400 to an unknown status filter`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.status'] : ['int.trips-feed.refusals'],
+  fix: `answer a status filter the ${feed.label} does not know with 400 (${feed.name === 'orders' ? 'int.orders-feed.status' : 'int.trips-feed.refusals'})`,
   requires: [],
   run: feedRun(async (ctx) => {
     const findings: Finding[] = [];
@@ -95,6 +97,7 @@ const unknownStatusField = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `the ${feed.label} refuses an unknown status as api.malformed_request naming status${feed.name === 'trips' ? ' (Planned included)' : ''}`,
   verifies: feed.name === 'orders' ? ['D9'] : ['D9', 'D16'],
+  fix: `refuse an unknown status filter on the ${feed.label} as 400 api.malformed_request with errors[0].field status (${feed.name === 'orders' ? 'D9' : 'D9, D16'})`,
   requires: [],
   run: feedRun(async (ctx) => {
     const findings: Finding[] = [];
@@ -114,6 +117,7 @@ const sinceFilter = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `the ${feed.label} from since holds the items changed since then and none changed before`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.since'] : ['int.trips-feed.params'],
+  fix: `serve from since every item of the ${feed.label} changed at or after it and none changed before (${feed.name === 'orders' ? 'int.orders-feed.since' : 'int.trips-feed.params'})`,
   requires: [],
   run: feedRun(async (ctx) => {
     const before = await firstPage(ctx, feed, 2);
@@ -139,6 +143,7 @@ const sinceInclusive = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `the ${feed.label} from since includes the items stamped exactly since`,
   verifies: ['D4'],
+  fix: `include on the ${feed.label} the items whose updatedAtUtc equals since: the boundary is inclusive (D4)`,
   requires: [],
   run: feedRun(async (ctx) => {
     const before = await firstPage(ctx, feed, 1);
@@ -191,6 +196,7 @@ const sinceOffset = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `the ${feed.label} reads a since written with an offset (+02:00, -05:30) as the same instant as its Z form`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.since'] : ['int.trips-feed.params'],
+  fix: `read a since with an offset (+02:00, -05:30) on the ${feed.label} as the instant it names, the same as its Z form (${feed.name === 'orders' ? 'int.orders-feed.since' : 'int.trips-feed.params'})`,
   requires: [],
   run: feedRun(async (ctx) => {
     const before = await firstPage(ctx, feed, 2);
@@ -225,6 +231,7 @@ const invalidSince = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `the ${feed.label} refuses a since that is not a date-time with 400 naming since`,
   verifies: ['D9'],
+  fix: `refuse a since on the ${feed.label} that is not an RFC 3339 date-time with 400 api.malformed_request, errors[0].field since (D9)`,
   requires: [],
   run: feedRun(async (ctx) => {
     const findings: Finding[] = [];
@@ -250,6 +257,7 @@ const sinceFuture = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `the ${feed.label} from a since a year ahead holds no item`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.since'] : ['int.trips-feed.params'],
+  fix: `answer a since later than every change on the ${feed.label} with an empty page, not with older items (${feed.name === 'orders' ? 'int.orders-feed.since' : 'int.trips-feed.params'})`,
   requires: [],
   run: feedRun(async (ctx) => {
     const since = new Date(Date.now() + YEAR_MS).toISOString();

@@ -32,6 +32,7 @@ function concurrentWriter(name: string, rounds: number): Check {
     family: 'noise',
     title: 'writes orders of its own pools while other checks read the feeds',
     verifies: ['int.service.json'],
+    fix: 'answer JSON (int.service.json)',
     requires: ['orders:payable:6', 'orders:cancellable:6', 'orders:archivable:6'],
     async run(ctx) {
       const [payable, cancellable, archivable] = [ctx.orders('payable'), ctx.orders('cancellable'), ctx.orders('archivable')];

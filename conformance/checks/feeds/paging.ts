@@ -42,6 +42,7 @@ const oldestFirst = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `the ${feed.label} comes oldest change first, across pages`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.oldest-first'] : ['int.trips-feed.oldest-first'],
+  fix: `order the ${feed.label} by updatedAtUtc, oldest change first, across every page (${feed.name === 'orders' ? 'int.orders-feed.oldest-first' : 'int.trips-feed.oldest-first'})`,
   requires: [],
   run: feedRun(async (ctx) => {
     const walk = await headWalk(ctx, feed);
@@ -60,6 +61,7 @@ const tiesById = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `items of the ${feed.label} that share updatedAtUtc come in id order, each once`,
   verifies: ['D7'],
+  fix: `order the ${feed.label} by (updatedAtUtc, id), so items that share a stamp come in id order and each exactly once (D7)`,
   requires: [],
   run: feedRun(async (ctx) => {
     const walk = await headWalk(ctx, feed);
@@ -80,6 +82,7 @@ const defaultLimit = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `the ${feed.label} serves 50 items a page when limit is absent`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.limit', 'int.limits.page-size'] : ['int.trips-feed.params', 'int.limits.page-size'],
+  fix: `serve 50 items a page on the ${feed.label} when the request sends no limit (int.limits.page-size)`,
   requires: [`feeds:${feed.minimum}`],
   run: feedRun(async (ctx) => {
     const page = await readPage(ctx, feed, {});
@@ -95,6 +98,7 @@ const cappedLimit = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `the ${feed.label} caps limit at 100 (limit=101 and limit=100000 give pages of 100)`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.limit', 'int.limits.page-size'] : ['int.trips-feed.params', 'int.limits.page-size'],
+  fix: `serve a limit above 100 on the ${feed.label} as 100, a page of 100 items, without an error (int.limits.page-size)`,
   requires: [`feeds:${feed.minimum}`],
   run: feedRun(async (ctx) => {
     const findings: Finding[] = [];
@@ -118,6 +122,7 @@ const invalidLimit = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `the ${feed.label} refuses limit 0, -1, abc and 1.5 with 400 naming limit`,
   verifies: ['D8'],
+  fix: `refuse a limit below 1 or that is no integer on the ${feed.label} with 400 api.malformed_request, errors[0].field limit (D8)`,
   requires: [],
   run: feedRun(async (ctx) => {
     const findings: Finding[] = [];
@@ -145,6 +150,7 @@ const sameItemsAnyLimit = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `walking the ${feed.label} 1 item a page returns the items a page of 100 returns, each once`,
   verifies: feed.name === 'orders' ? ['int.orders-feed.caught-up', 'int.order-page.nextCursor', 'int.orders-feed.cursor'] : ['int.trips-feed.oldest-first', 'int.trip-page.nextCursor', 'int.trips-feed.params'],
+  fix: `page the ${feed.label} by position, not by count: whatever the page size, following nextCursor returns every item once and skips none (${feed.name === 'orders' ? 'int.order-page.nextCursor' : 'int.trip-page.nextCursor'})`,
   requires: [],
   run: feedRun(async (ctx) => {
     const before = await walkFeed(ctx, feed, { limit: 100, maxPages: 1 });
@@ -215,6 +221,7 @@ const exactEnd = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `the ${feed.label}'s nextCursor is null exactly on the page holding the last item`,
   verifies: ['D6'],
+  fix: `fetch limit + 1 items and answer nextCursor null exactly when the ${feed.label}'s page holds the last matching item, never on a page with more to come nor after it (D6)`,
   requires: [],
   // The end is the tail, where every write of other checks lands: look at it while nothing else runs.
   exclusive: true,

@@ -135,6 +135,7 @@ const tenantOnlyWalks = (feed: FeedSpec): Check => ({
   family: 'feeds',
   title: `every page of the ${feed.label} the run read with the tenant's keys (any filter, page size or since) holds only that tenant's ${feed.name}`,
   verifies: ['int.service.tenant-only', 'int.auth.one-tenant'],
+  fix: `filter every page of the ${feed.label} by the key's tenant, whatever the filters, page size or since: no other tenant's item ever (int.service.tenant-only, int.auth.one-tenant)`,
   requires: [],
   after: 'all',
   async run(ctx) {
@@ -237,6 +238,7 @@ const archivedOutOfWalks: Check = {
   family: 'feeds',
   title: "no page of the order feed the run read after an order's archive was answered 204 (any filter, page size or since) holds that order",
   verifies: ['int.orders-feed.no-archived', 'int.archive.gone-from-feed'],
+  fix: 'leave an archived order out of every page of the order feed from the moment its archive is answered, whatever the filters, page size or since (int.orders-feed.no-archived, int.archive.gone-from-feed)',
   requires: [],
   after: 'all',
   async run(ctx) {

@@ -21,6 +21,7 @@ const statusValues: Check = {
   family: 'feeds',
   title: `the order feed accepts each of the ${ORDER_STATUSES.length} order statuses the seeds list as a status filter, alone and repeated`,
   verifies: ['int.status.values'],
+  fix: 'accept each order status the seeds list, alone or repeated, as a status filter of the order feed (int.status.values)',
   requires: [],
   run: feedRun(async (ctx) => {
     const findings: Finding[] = [];
@@ -46,6 +47,7 @@ const endStatusesByType: Check = {
   family: 'feeds',
   title: 'no order in the order feed ends as another type ends (Delivery and Rebox as delivered or returned, Pickup and Return as collected)',
   verifies: ['int.status.delivery-ends', 'int.status.pickup-ends', 'int.status.rebox'],
+  fix: 'end each order as its type ends: a Delivery or Rebox as FullyDelivered, PartiallyDelivered or Returned, a Pickup or Return as Collected, PartiallyCollected or NotCollected (int.status.delivery-ends, int.status.pickup-ends, int.status.rebox)',
   requires: [],
   run: feedRun(async (ctx) => {
     const walk = await walkFeed(ctx, orderFeed, { limit: 100, maxPages: 50 });

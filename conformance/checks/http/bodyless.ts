@@ -20,6 +20,7 @@ export const bodylessRequest: Check = {
   family: 'http',
   title: 'a cancel or payment with Content-Length: 0 is one without a body whatever its Content-Type: the cancel is not refused 415, the payment is refused 400 api.malformed_request',
   verifies: ['D90'],
+  fix: 'take a request with Content-Length: 0 as one without a body, whatever its Content-Type: a cancel goes through, a payment is refused 400 api.malformed_request (D90)',
   requires: ['orders:notCancellable:1'],
   async run(ctx) {
     const [order] = await qualifyingOrders(ctx, 'notCancellable', { describe: 'a live order', qualifies: () => true });

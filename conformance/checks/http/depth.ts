@@ -35,6 +35,7 @@ export const bodyDepth: Check = {
   family: 'http',
   title: 'a payment or cancel body nesting arrays and objects 65 levels deep is refused 400 api.malformed_request naming the member; 64 levels are read',
   verifies: ['D58'],
+  fix: 'read a body nested up to 64 levels deep and refuse a deeper one with 400 api.malformed_request naming the member where it goes too deep (D58)',
   requires: ['orders:notCancellable:1'],
   async run(ctx) {
     const externalId = await liveOrder(ctx);

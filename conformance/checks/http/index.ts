@@ -2,21 +2,22 @@
  * HTTP: how the API treats the request as a message — media types, malformed, missing,
  * absent whatever their type (bodyless.ts), oversized, too deeply nested (depth.ts) and cut-off
  * bodies, unknown routes and methods, what comes before any operation (wire.ts) — and the
- * request id every answer carries.
+ * request id every answer carries (request-id.ts).
  * Every request here aims at an external id no order carries, so nothing changes even when a
  * target wrongly accepts one; but a missing body is sent for a live order (a body that is not
  * there records nothing either way), so that no 404 can come first.
  */
 import { gzipSync } from 'node:zlib';
 import { ExchangeError } from '../../transport/exchange.ts';
-import { describeExchange, finding, show } from '../../engine/findings.ts';
+import { describeExchange, finding } from '../../engine/findings.ts';
 import type { Check, CheckContext, Finding } from '../../engine/types/check.ts';
 import type { HttpRequest, HttpResponse } from '../../engine/types/exchange.ts';
-import { aboutBlankFindings, absentExternalId, expectProblem, objectOf, paths, paymentBody, received } from '../support/order-requests.ts';
+import { aboutBlankFindings, absentExternalId, expectProblem, paths, paymentBody, received } from '../support/order-requests.ts';
 import { liveId } from '../support/write-answers.ts';
 import { bodylessRequest } from './bodyless.ts';
 import { bodyDepth } from './depth.ts';
 import { operations } from '../../../spec/load.ts';
+import { requestIdChecks } from './request-id.ts';
 import { wireChecks } from './wire.ts';
 
 const MiB = 1024 * 1024;
@@ -40,6 +41,7 @@ export const wrongMediaType: Check = {
   family: 'http',
   title: 'a body of another media type is refused 415 api.unsupported_media_type',
   verifies: ['int.body.media-type', 'cat.api.unsupported-media-type'],
+  fix: 'refuse a body sent with a media type other than application/json with 415 api.unsupported_media_type, before reading it (int.body.media-type, cat.api.unsupported-media-type)',
   requires: [],
   async run(ctx) {
     const findings: Finding[] = [];
@@ -57,6 +59,7 @@ export const missingMediaType: Check = {
   family: 'http',
   title: 'a body without any Content-Type is refused 415 api.malformed_request',
   verifies: ['cat.api.no-content-type'],
+  fix: 'refuse a body sent without any Content-Type with 415 api.malformed_request (cat.api.no-content-type)',
   requires: [],
   async run(ctx) {
     const response = await ctx.http.request(rawPayment(ctx, JSON.stringify(paymentBody()), null));
@@ -70,6 +73,7 @@ export const malformedJson: Check = {
   family: 'http',
   title: 'malformed JSON is refused 400 api.malformed_request',
   verifies: ['int.body.unreadable', 'cat.api.malformed-request'],
+  fix: 'refuse a body that is not well-formed JSON with 400 api.malformed_request (int.body.unreadable, cat.api.malformed-request)',
   requires: [],
   async run(ctx) {
     const findings: Finding[] = [];
@@ -91,6 +95,7 @@ export const missingBody: Check = {
   family: 'http',
   title: 'a payment of a live order with Content-Type application/json but no body is refused 400 api.malformed_request',
   verifies: ['int.body.unreadable', 'cat.api.malformed-request'],
+  fix: 'refuse a payment that says application/json but carries no body with 400 api.malformed_request (int.body.unreadable, cat.api.malformed-request)',
   requires: ['orders:payable:1'],
   async run(ctx) {
     const externalId = await liveId(ctx, 'payable');
@@ -105,6 +110,7 @@ export const bodyLimit: Check = {
   family: 'http',
   title: 'a body of exactly 1 MiB is read; one byte more is refused 413 api.payload_too_large',
   verifies: ['D18'],
+  fix: 'read a body of up to 1 MiB (1,048,576 bytes) and refuse one a byte longer with 413 api.payload_too_large (D18)',
   requires: [],
   async run(ctx) {
     const findings: Finding[] = [];
@@ -124,6 +130,7 @@ export const bodyTooLarge: Check = {
   family: 'http',
   title: 'a 2 MiB body is refused 413 api.payload_too_large',
   verifies: ['cat.api.payload-too-large'],
+  fix: "refuse a body over the server's size limit with 413 api.payload_too_large, an answer the client can read, instead of dropping the connection (cat.api.payload-too-large)",
   requires: [],
   async run(ctx) {
     const response = await ctx.http.request(rawPayment(ctx, paddedPayment(2 * MiB), 'application/json'));
@@ -137,6 +144,7 @@ export const contentEncoding: Check = {
   family: 'http',
   title: 'a payment body sent with Content-Encoding: gzip is refused 415 api.unsupported_media_type, with Accept-Encoding',
   verifies: ['D47'],
+  fix: 'refuse a body with a Content-Encoding other than identity with 415 api.unsupported_media_type, naming the coding, and send Accept-Encoding: identity with it (D47)',
   requires: [],
   async run(ctx) {
     const request = rawPayment(ctx, gzipSync(JSON.stringify(paymentBody())), 'application/json');
@@ -144,7 +152,7 @@ export const contentEncoding: Check = {
     const findings = expectProblem(response, { status: 415, type: 'api.unsupported_media_type' }, 'a payment body compressed with gzip (Content-Encoding: gzip)');
     // RFC 9110 §15.5.16: a 415 for a coding asks for Accept-Encoding, so the client learns what is read.
     if (findings.length === 0 && response.headers['accept-encoding'] === undefined) {
-      findings.push(finding(`the 415 to a gzip body: ${describeExchange(response.exchange)}: no Accept-Encoding`, 'Accept-Encoding naming the codings read (identity)', 'no Accept-Encoding header', response.exchange));
+      findings.push(finding(`the 415 to a gzip body: ${describeExchange(response.exchange)}: no Accept-Encoding`, 'Accept-Encoding naming the codings read (identity)', 'no Accept-Encoding header', response.exchange, 'send Accept-Encoding: identity with the 415 to an encoded body, naming the only coding the server reads (D47)'));
     }
     return findings;
   },
@@ -166,6 +174,7 @@ export const bodyIncomplete: Check = {
   family: 'http',
   title: 'a body that ends before its Content-Length is answered 408 api.request_body_incomplete',
   verifies: ['cat.api.body-incomplete'],
+  fix: 'answer a body that ends before its Content-Length with 408 api.request_body_incomplete (cat.api.body-incomplete)',
   requires: [],
   async run(ctx) {
     const response = await cutOffPayment(ctx, ['Connection: close']);
@@ -179,6 +188,7 @@ export const bodyIncompleteClose: Check = {
   family: 'http',
   title: 'the 408 to a body cut short says Connection: close, though the client asked to keep the connection',
   verifies: ['D18'],
+  fix: 'close the connection after the 408 to a body cut short, and say so with Connection: close (D18)',
   requires: [],
   async run(ctx) {
     const response = await cutOffPayment(ctx, ['Connection: keep-alive']).catch((error: unknown) => {
@@ -199,6 +209,7 @@ export const unknownRoute: Check = {
   family: 'http',
   title: 'a path with no operation is answered 404 as an about:blank problem',
   verifies: ['D21'],
+  fix: 'answer a path that is no operation with 404 as an about:blank problem (D21)',
   requires: [],
   async run(ctx) {
     const probes: HttpRequest[] = [
@@ -236,6 +247,7 @@ export const methodNotAllowed: Check = {
   family: 'http',
   title: "a method a path does not support is answered 405 with Allow naming the path's methods, on every path of the contract",
   verifies: ['D21'],
+  fix: 'answer a method a path does not support with 405, an about:blank problem, and an Allow header naming the methods the path does support (D21)',
   requires: [],
   async run(ctx) {
     const findings: Finding[] = [];
@@ -249,119 +261,11 @@ export const methodNotAllowed: Check = {
         }
         const allow = (response.headers['allow'] ?? '').split(',').map((name) => name.trim().toUpperCase());
         if (!supported.every((name) => allow.includes(name)) || allow.includes(method)) {
-          findings.push(finding(`${what}: ${describeExchange(response.exchange)}: Allow does not name the path's methods`, `Allow including ${supported.join(', ')}, not ${method}`, response.headers['allow'] === undefined ? 'no Allow header' : `Allow: ${response.headers['allow']}`, response.exchange));
+          findings.push(finding(`${what}: ${describeExchange(response.exchange)}: Allow does not name the path's methods`, `Allow including ${supported.join(', ')}, not ${method}`, response.headers['allow'] === undefined ? 'no Allow header' : `Allow: ${response.headers['allow']}`, response.exchange, "list in the 405's Allow header every method the path supports, and not the one refused (D21)"));
         }
         findings.push(...aboutBlankFindings(response, what));
       }
     }
-    return findings;
-  },
-};
-
-/** Answers of several kinds, to look at their request ids: a 200, a 401, a 404 on an order, a 404 on a path. */
-function requestIdProbes(ctx: CheckContext): [HttpRequest, string][] {
-  return [
-    [{ method: 'GET', path: paths.whoami }, 'whoami'],
-    [{ method: 'GET', path: paths.whoami, key: null }, 'whoami without a key'],
-    [{ method: 'POST', path: paths.payment(absentExternalId(ctx)), body: paymentBody() }, 'a payment on an absent order'],
-    [{ method: 'GET', path: '/api/v1/integration/waybill-no-such-operation' }, 'a path with no operation'],
-  ];
-}
-
-/** Every answer carries its own X-Request-Id (D23). */
-export const requestIdPresent: Check = {
-  id: 'http.requestId.present',
-  family: 'http',
-  title: 'every answer (success or failure) carries its own X-Request-Id',
-  verifies: ['D23'],
-  requires: [],
-  async run(ctx) {
-    const findings: Finding[] = [];
-    const seen = new Map<string, string>();
-    for (const [probe, what] of requestIdProbes(ctx)) {
-      const response = await ctx.http.request(probe);
-      const id = response.headers['x-request-id'];
-      if (id === undefined || id.trim() === '') {
-        findings.push(finding(`${what}: ${describeExchange(response.exchange)}: no request id`, 'an X-Request-Id header', 'no X-Request-Id header', response.exchange));
-      } else if (seen.has(id)) {
-        findings.push(finding(`${what}: ${describeExchange(response.exchange)}: the request id of another answer`, `an X-Request-Id other than that of ${seen.get(id)}`, `X-Request-Id: ${id}`, response.exchange));
-      } else seen.set(id, what);
-    }
-    return findings;
-  },
-};
-
-/** A client's X-Request-Id is echoed (D23). */
-export const requestIdEcho: Check = {
-  id: 'http.requestId.echo',
-  family: 'http',
-  title: "the client's X-Request-Id is echoed on success and failure",
-  verifies: ['D23'],
-  requires: [],
-  async run(ctx) {
-    const findings: Finding[] = [];
-    for (const [probe, what] of requestIdProbes(ctx)) {
-      const sent = `waybill-${Math.floor(ctx.random() * 2 ** 48).toString(36)}`;
-      const response = await ctx.http.request({ ...probe, headers: { 'X-Request-Id': sent } });
-      const id = response.headers['x-request-id'];
-      if (id !== sent) findings.push(finding(`${what} sent with X-Request-Id ${sent}: ${describeExchange(response.exchange)}`, `X-Request-Id: ${sent}`, id === undefined ? 'no X-Request-Id header' : `X-Request-Id: ${id}`, response.exchange));
-    }
-    return findings;
-  },
-};
-
-/** A client X-Request-Id that is not 1–128 visible ASCII characters is replaced, never echoed or refused (D29). */
-export const requestIdUnusable: Check = {
-  id: 'http.requestId.unusable',
-  family: 'http',
-  title: 'an X-Request-Id that is not 1–128 visible ASCII characters (129 characters, a space) is replaced by an id of the server, not echoed or refused',
-  verifies: ['D23'],
-  requires: [],
-  async run(ctx) {
-    const token = () => Math.floor(ctx.random() * 2 ** 48).toString(36);
-    const long = `waybill-${token()}-`;
-    const unusable: [string, string][] = [
-      ['an X-Request-Id of 129 characters', `${long}${'x'.repeat(129 - long.length)}`],
-      ['an X-Request-Id with a space', `waybill ${token()}`],
-    ];
-    const findings: Finding[] = [];
-    for (const [what, sent] of unusable) {
-      const response = await ctx.http.request({ method: 'GET', path: paths.whoami, headers: { 'X-Request-Id': sent } });
-      const where = `whoami sent with ${what}: ${describeExchange(response.exchange)}`;
-      const id = response.headers['x-request-id'];
-      if (response.status !== 200) findings.push(finding(`${where}: the request was refused over its request id`, '200 with an X-Request-Id of the server', received(response), response.exchange));
-      else if (id === undefined || id.trim() === '') findings.push(finding(`${where}: no request id`, 'an X-Request-Id of the server', 'no X-Request-Id header', response.exchange));
-      else if (id === sent) findings.push(finding(`${where}: the unusable id was echoed`, `an X-Request-Id other than ${show(sent)}`, `X-Request-Id: ${id}`, response.exchange));
-    }
-    return findings;
-  },
-};
-
-/** A problem's instance names its request id (D23). */
-export const problemInstance: Check = {
-  id: 'http.problem.instance',
-  family: 'http',
-  title: "a problem's instance contains the answer's request id",
-  verifies: ['D23'],
-  requires: [],
-  async run(ctx) {
-    const findings: Finding[] = [];
-    const probes = requestIdProbes(ctx).slice(1);
-    let problems = 0;
-    for (const [index, [probe, what]] of probes.entries()) {
-      // Half the probes send their own id, half leave it to the target.
-      const headers: Record<string, string> = index % 2 === 0 ? { 'X-Request-Id': `waybill-${Math.floor(ctx.random() * 2 ** 48).toString(36)}` } : {};
-      const response = await ctx.http.request({ ...probe, headers });
-      const id = response.headers['x-request-id'];
-      // Whether there is a request id at all is http.requestId.present's rule.
-      if (response.status < 400 || id === undefined) continue;
-      problems += 1;
-      const instance = objectOf(response)?.['instance'];
-      if (typeof instance !== 'string' || !instance.includes(id)) {
-        findings.push(finding(`${what}: ${describeExchange(response.exchange)}: the instance does not name the request`, `instance containing ${id} (e.g. ${new URL(response.exchange.request.url).pathname}#${id})`, `instance ${show(instance)}`, response.exchange));
-      }
-    }
-    if (problems === 0) return ctx.skip('no failed answer with an X-Request-Id came back (see http.requestId.present)');
     return findings;
   },
 };
@@ -382,8 +286,5 @@ export const httpChecks: Check[] = [
   ...wireChecks,
   unknownRoute,
   methodNotAllowed,
-  requestIdPresent,
-  requestIdEcho,
-  requestIdUnusable,
-  problemInstance,
+  ...requestIdChecks,
 ];

@@ -48,6 +48,7 @@ export const expectUnmet: Check = {
   family: 'http',
   title: `a request of each operation with Expect: ${UNMET_EXPECTATION} is answered 417 as an about:blank problem; Expect: 100-continue is met`,
   verifies: ['D60'],
+  fix: 'answer an Expect other than 100-continue with 417 as an about:blank problem before reading the request, and meet Expect: 100-continue (D60)',
   requires: [],
   async run(ctx) {
     const externalId = absentExternalId(ctx);
@@ -89,6 +90,7 @@ export const pipelineOrder: Check = {
   family: 'http',
   title: 'whoami, an order feed page and an unreadable request pipelined on one connection, then a half-close, are answered in that order (200, 200, 400 api.malformed_request), then the connection closes',
   verifies: ['D60'],
+  fix: 'answer pipelined requests one by one in the order they came, an unreadable one included, then close the connection once the client has half-closed it (D60)',
   requires: [],
   async run(ctx) {
     const requests = [rawRequest(ctx, 'GET', paths.whoami), rawRequest(ctx, 'GET', `${paths.orderFeed}?limit=1`), UNREADABLE];
@@ -125,6 +127,7 @@ export const headUnreadable: Check = {
   family: 'http',
   title: 'an HTTP/1.1 request without Host is answered 400 api.malformed_request, and a head cut short by a half-close 408 api.request_body_incomplete, both with Connection: close',
   verifies: ['D60'],
+  fix: 'answer an HTTP/1.1 request without Host with 400 api.malformed_request, a head cut short with 408 api.request_body_incomplete, both with Connection: close (D60)',
   requires: [],
   async run(ctx) {
     const probes = [

@@ -15,6 +15,7 @@ export const tagRules: Check = {
   family: 'sandbox',
   title: 'an empty or 65-character tag name, a colour that is not #RRGGBB and a repeated name are refused; an unknown tag is 404 tags.notFound',
   verifies: ['int.tag.rules', 'int.limits.tag-name'],
+  fix: 'refuse a tag name that is empty or over 64 characters, a colour that is not #RRGGBB and a name the tenant already uses, each with its tags.* code, and answer an unknown tag with 404 tags.notFound (int.tag.rules, int.limits.tag-name)',
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tags = `${await plane.tenant()}/tags`;
@@ -34,6 +35,7 @@ export const miniStatusRules: Check = {
   family: 'sandbox',
   title: 'mini-status names of 65 characters, repeated names and unknown entries are refused; an order label over 128 characters or outside its status group is refused',
   verifies: ['int.order.mini-status-rules', 'int.limits.mini-status-name', 'int.limits.order-mini-status'],
+  fix: "refuse a mini-status name over 64 characters, a name repeated within its status group and an unknown entry, and an order label over 128 characters or outside the order's status group, each with its code (int.order.mini-status-rules, int.limits.mini-status-name, int.limits.order-mini-status)",
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();
@@ -58,6 +60,7 @@ export const tagsDecided: Check = {
   family: 'sandbox',
   title: "tag names are unique case-insensitively, on create and rename; a lower-case colour is accepted; a recolour keeps the name; an order with a tag id the tenant lacks is 404 tags.notFound",
   verifies: ['D34'],
+  fix: 'compare tag names without case on create and rename, accept a lower-case colour, keep the name on a recolour, and refuse an order with a tag id the tenant lacks with 404 tags.notFound (D34)',
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();
@@ -87,6 +90,7 @@ export const miniStatusesDecided: Check = {
   family: 'sandbox',
   title: 'mini-status names are unique per status case-insensitively; a label is matched without case and stored as the directory spells it; a deactivated entry stays listed inactive, cannot be set and frees its name',
   verifies: ['D35'],
+  fix: 'compare mini-status names without case within a status, store a label as the directory spells it, and keep a deactivated entry listed as inactive, unsettable, its name free again (D35)',
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();

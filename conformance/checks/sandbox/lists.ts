@@ -78,6 +78,7 @@ export const tripList: Check = {
   family: 'sandbox',
   title: "the tenant's trips are listed newest-changed first, oldest first with sort=oldest, by status, page by page; a cursor not issued for the list and sort, an unknown status and limit 0 are refused 400",
   verifies: ['D87'],
+  fix: "list the tenant's trips newest-changed first by (updatedAtUtc, id), oldest first with sort=oldest, filtered by status and paged by a cursor issued for that list and sort; refuse another cursor, an unknown status and limit 0 with 400 (D87)",
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();
@@ -105,6 +106,7 @@ export const orderList: Check = {
   family: 'sandbox',
   title: "the tenant's live orders are listed newest-changed first, oldest first with sort=oldest, by status, page by page, an archived one left out; a cursor not issued for the list and sort, an unknown status and limit 0 are refused 400",
   verifies: ['D87'],
+  fix: "list the tenant's live orders newest-changed first by (updatedAtUtc, id), oldest first with sort=oldest, filtered by status and paged by a cursor issued for that list and sort, archived ones left out; refuse another cursor, an unknown status and limit 0 with 400 (D87)",
   requires: ['sandbox'],
   run: onControlPlane(async (plane, ctx) => {
     const tenant = await plane.tenant();

@@ -19,6 +19,7 @@ export const intakeRules: Check = {
   family: 'sandbox',
   title: 'order intake refuses each broken rule with its orders.* code and field, and the external ids . and .. (no URL carries them) with api.malformed_request; a live external id again is 409 orders.duplicate, restoring a live order 409 orders.notArchived',
   verifies: ['D36', 'D92'],
+  fix: 'refuse each broken intake rule with its orders.* code and field, the external ids . and .. with 400 api.malformed_request naming externalId, a live external id again with 409 orders.duplicate and a restore of a live order with 409 orders.notArchived (D36, D92)',
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();
@@ -51,6 +52,7 @@ export const importLimit: Check = {
   family: 'sandbox',
   title: 'an import of 1001 rows is refused 400 import.rows.too_many, field rows',
   verifies: ['int.limits.import-rows'],
+  fix: 'refuse an import of more than 1000 rows with 400 import.rows.too_many naming rows (int.limits.import-rows)',
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const rows = Array.from({ length: 1001 }, (_, i) => intake(`WAYBILL-IMPORT-${i}`));
@@ -83,6 +85,7 @@ export const importRows: Check = {
   family: 'sandbox',
   title: 'an import whose rows are not objects is refused 400 import.file.invalid; a broken row is reported import.row.invalid inside a 200 while the good rows are created',
   verifies: ['D37'],
+  fix: 'refuse an import whose rows are not objects with 400 import.file.invalid, and report a broken row as import.row.invalid inside a 200 that creates the good rows (D37)',
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const imports = `${await plane.tenant()}/order-imports`;
@@ -100,6 +103,7 @@ export const historyPaging: Check = {
   family: 'sandbox',
   title: "an order history with page is refused 400 audit.page.retired; an after cursor not issued for that order is refused 400 audit.cursor.invalid",
   verifies: ['D40'],
+  fix: "page an order's history by an after cursor issued for that order only: refuse page with 400 audit.page.retired and any other cursor with 400 audit.cursor.invalid (D40)",
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();

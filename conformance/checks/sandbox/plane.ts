@@ -33,6 +33,7 @@ export const planeAccess: Check = {
   family: 'sandbox',
   title: 'the control plane answers 401 about:blank to no token, a wrong one and an integration key; the admin token opens no integration call; an unknown tenant is 404 about:blank',
   verifies: ['D30'],
+  fix: 'require Authorization: Bearer with the admin token on every control-plane operation, answering 401 about:blank otherwise (an integration key included), let the admin token open no integration call, and answer an unknown tenant with 404 about:blank (D30)',
   requires: ['sandbox', 'key:full'],
   run: onControlPlane(async (plane, ctx) => {
     const token = ctx.profile.sandbox!.token;
@@ -81,6 +82,7 @@ export const profiles: Check = {
   family: 'sandbox',
   title: 'a provisioned profile is valid, with every key, five disjoint pools of 20 ids and the feed sizes; its keys resolve to three fresh tenants, the revoked one to none',
   verifies: ['D39'],
+  fix: 'provision a profile of three fresh tenants with every key, five disjoint pools of 20 external ids and the feed sizes, its revoked key resolving to no tenant (D39)',
   requires: ['sandbox'],
   run: onControlPlane(async (plane, ctx) => {
     // The profile's keys are told apart by the tenants whoami names; a whoami that names none is the discovery checks' finding.
@@ -157,6 +159,7 @@ export const requestLog: Check = {
   family: 'sandbox',
   title: "the tenant's request log holds its key's calls and a revoked key's 401, not a path that is no operation, and never a key sent in a body",
   verifies: ['D48'],
+  fix: "log every call of a tenant's keys, a revoked key's 401 too, but no request that belongs to no tenant, and never a key a request carried in its body (D48)",
   requires: ['sandbox'],
   run: onControlPlane(async (plane, ctx) => {
     const tenant = await plane.tenant();

@@ -15,6 +15,7 @@ export const tenantRules: Check = {
   family: 'sandbox',
   title: 'a tenant without country, or with one that is not an ISO alpha-2 code, and an unknown state filter are refused with their tenants.* codes',
   verifies: ['D32'],
+  fix: 'refuse a tenant without country, or with one that is not an ISO 3166 alpha-2 code, and an unknown state filter, each with its tenants.* code (D32)',
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     await plane.expect({ what: 'a tenant without country', code: 'tenants.country.required', field: 'country', request: { method: 'POST', path: '/tenants', body: { name: 'waybill conformance' } } });
@@ -32,6 +33,7 @@ export const tenantSkills: Check = {
   family: 'sandbox',
   title: 'a blank or 65-character skill, a skill repeated in another case, and 101 skills are refused with their tenants.skills.* codes',
   verifies: ['int.limits.skills'],
+  fix: 'refuse a blank or over-64-character skill, a skill repeated in another case and more than 100 skills, each with its tenants.skills.* code (int.limits.skills)',
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const skills = `${await plane.tenant()}/skills`;
@@ -49,6 +51,7 @@ export const apiKeyRules: Check = {
   family: 'sandbox',
   title: 'a key without name, with a scope outside the catalog or a rate limit that is not positive is refused; revoking an unknown key is 404 and a revoked one 409',
   verifies: ['int.auth.key-rules', 'cat.apikeys'],
+  fix: 'refuse a key without a name, with a scope outside the catalog or a rate limit that is not positive, answer the revoke of an unknown key with 404 and of a revoked key with 409 apikeys.already_revoked (int.auth.key-rules, cat.apikeys)',
   requires: ['sandbox'],
   run: onControlPlane(async (plane, ctx) => {
     const tenant = await plane.tenant();
@@ -74,6 +77,7 @@ export const apiKeyMaximum: Check = {
   family: 'sandbox',
   title: 'a key with a rate limit of 6001 per minute, above the maximum of 6000, is refused 400 apikeys.rate_limit_above_max',
   verifies: ['D14', 'D33'],
+  fix: 'refuse a rate limit above 6000 a minute with 400 apikeys.rate_limit_above_max (D14, D33)',
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();
@@ -91,6 +95,7 @@ export const tenantLifecycle: Check = {
   family: 'sandbox',
   title: "a tenant is created Active; suspend, reactivate and archive move it, a repeated move answers 200; a locked tenant's writes are refused but a key can be revoked; an archived tenant cannot move",
   verifies: ['D31'],
+  fix: "create a tenant Active, move it by suspend, reactivate and archive (a repeated move answering 200), refuse a locked tenant's writes but let its keys be revoked, and move an archived tenant no more (D31)",
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const created = await plane.need('creating a tenant', { method: 'POST', path: '/tenants', body: { name: plane.tenantName, country: 'NL' } });
@@ -139,6 +144,7 @@ export const archivedTenantWrites: Check = {
   family: 'sandbox',
   title: "an archived tenant's payment, cancel and archive answer 409 tenants.tenant.archived",
   verifies: ['cat.tenants.archived', 'int.errors.problem-json'],
+  fix: 'refuse every payment, cancel and archive of an archived tenant with 409 tenants.tenant.archived as a problem body (cat.tenants.archived, int.errors.problem-json)',
   requires: ['sandbox'],
   run: onControlPlane(async (plane, ctx) => {
     const { tenant, keyId, secret, externalId } = await archivedTenant(plane, [writeScopeOf(ctx)]);
@@ -158,6 +164,7 @@ export const archivedTenantReads: Check = {
   family: 'sandbox',
   title: "an archived tenant's key still reads: whoami answers 200",
   verifies: ['D22'],
+  fix: "keep answering an archived tenant's keys on reads: whoami answers 200 (D22)",
   requires: ['sandbox'],
   run: onControlPlane(async (plane, ctx) => {
     const { tenant, keyId, secret } = await archivedTenant(plane, []);

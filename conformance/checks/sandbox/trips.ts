@@ -16,6 +16,7 @@ export const tripBuild: Check = {
   family: 'sandbox',
   title: 'a trip of no orders, of an order that cannot be planned or of an order already on a trip is refused; an unknown trip is 404 planning.trip_not_found',
   verifies: ['D41'],
+  fix: 'refuse a trip of no orders, of an order that cannot be planned or of one already on a trip, each with its code, and answer an unknown trip with 404 planning.trip_not_found (D41)',
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();
@@ -35,6 +36,7 @@ export const tripLifecycle: Check = {
   family: 'sandbox',
   title: 'start of a started trip, complete of a Confirmed trip or one with an open stop, cancel without a reason and cancel of a cancelled trip are refused with their codes',
   verifies: ['int.trip.start', 'int.trip.complete', 'int.trip.cancel'],
+  fix: 'start only a Confirmed trip, complete only an InProgress trip with no open stop, cancel only with a reason and only a Confirmed or InProgress trip, refusing each other move with its code (int.trip.start, int.trip.complete, int.trip.cancel)',
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();
@@ -65,6 +67,7 @@ export const tripCancelDecided: Check = {
   family: 'sandbox',
   title: "a cancelled trip's open stops are Cancelled and their orders InPlanning and plannable again, a finished stop keeps its outcome; a stop whose order was cancelled shows Removed and does not block completion",
   verifies: ['D43'],
+  fix: "on a trip's cancel, cancel its open stops and put their orders back InPlanning, plannable again, keep a finished stop's outcome, and show a stop whose order was cancelled as Removed, never blocking completion (D43)",
   requires: ['sandbox'],
   run: onControlPlane(async (plane, ctx) => {
     const tenant = await plane.tenant();
@@ -101,6 +104,7 @@ export const stopOutcomes: Check = {
   family: 'sandbox',
   title: "a stop outcome that breaks a line rule, lacks a reason, names no stop, is on an inactive trip or on a finished stop is refused with its trips.* code",
   verifies: ['D42'],
+  fix: 'refuse a stop outcome that breaks a line rule, lacks a reason, names no stop, or is on an inactive trip or a finished stop, each with its trips.* code (D42)',
   requires: ['sandbox'],
   run: onControlPlane(async (plane) => {
     const tenant = await plane.tenant();

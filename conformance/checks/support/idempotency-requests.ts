@@ -51,19 +51,26 @@ export function sameBody(a: HttpResponse, b: HttpResponse): boolean {
   return a.json !== undefined && b.json !== undefined ? isDeepStrictEqual(a.json, b.json) : a.text === b.text;
 }
 
-/** Findings unless `again` replays `first`: same status, same body, `Idempotent-Replayed: true`; `first` itself is not marked. */
-export function replayFindings(first: HttpResponse, again: HttpResponse, what: string): Finding[] {
+/**
+ * Findings unless `again` replays `first`: same status, same body, `Idempotent-Replayed: true`;
+ * `first` itself is not marked. Their fix sentences cite `rule`, the decision the check verifies.
+ */
+export function replayFindings(first: HttpResponse, again: HttpResponse, what: string, rule: string): Finding[] {
   const findings: Finding[] = [];
   if (first.headers['idempotent-replayed'] !== undefined) {
-    findings.push(finding(`the first ${what} is marked as a replay: ${describeExchange(first.exchange)}`, 'no Idempotent-Replayed header on a fresh answer', `Idempotent-Replayed: ${first.headers['idempotent-replayed']}`, first.exchange));
+    const fix = `send Idempotent-Replayed only on an answer replayed from the store, never on the first answer to a key (${rule})`;
+    findings.push(finding(`the first ${what} is marked as a replay: ${describeExchange(first.exchange)}`, 'no Idempotent-Replayed header on a fresh answer', `Idempotent-Replayed: ${first.headers['idempotent-replayed']}`, first.exchange, fix));
   }
   if (again.status !== first.status) {
-    findings.push(finding(`the repeated ${what} got another status: ${describeExchange(again.exchange)}`, `${first.status}, the status of the first answer (exchange #${first.exchange.id})`, answerText(again), again.exchange));
+    const fix = `store the answer of a completed request under its Idempotency-Key, and answer a repeat with that stored status and body without executing it again (${rule})`;
+    findings.push(finding(`the repeated ${what} got another status: ${describeExchange(again.exchange)}`, `${first.status}, the status of the first answer (exchange #${first.exchange.id})`, answerText(again), again.exchange, fix));
   } else if (!sameBody(first, again)) {
-    findings.push(finding(`the repeated ${what} got another body: ${describeExchange(again.exchange)}`, `the body of the first answer (exchange #${first.exchange.id}): ${show(first.json ?? first.text, 300)}`, show(again.json ?? again.text, 300), again.exchange));
+    const fix = `answer a repeat with the body stored for its Idempotency-Key, as the first answer gave it, not with the resource as it is now (${rule})`;
+    findings.push(finding(`the repeated ${what} got another body: ${describeExchange(again.exchange)}`, `the body of the first answer (exchange #${first.exchange.id}): ${show(first.json ?? first.text, 300)}`, show(again.json ?? again.text, 300), again.exchange, fix));
   }
   if (again.headers['idempotent-replayed'] !== 'true') {
-    findings.push(finding(`the repeated ${what} is not marked as a replay: ${describeExchange(again.exchange)}`, 'Idempotent-Replayed: true', again.headers['idempotent-replayed'] === undefined ? 'no Idempotent-Replayed header' : `Idempotent-Replayed: ${again.headers['idempotent-replayed']}`, again.exchange));
+    const fix = `mark an answer replayed from the store with Idempotent-Replayed: true (${rule})`;
+    findings.push(finding(`the repeated ${what} is not marked as a replay: ${describeExchange(again.exchange)}`, 'Idempotent-Replayed: true', again.headers['idempotent-replayed'] === undefined ? 'no Idempotent-Replayed header' : `Idempotent-Replayed: ${again.headers['idempotent-replayed']}`, again.exchange, fix));
   }
   return findings;
 }

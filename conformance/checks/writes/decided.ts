@@ -39,6 +39,7 @@ export const paymentAnyStatus: Check = {
   family: 'writes',
   title: 'a payment of an order just cancelled, and of an order that has ended (e.g. FullyDelivered), answers 200 with the order',
   verifies: ['D10'],
+  fix: 'record a payment on a live order in any status, Cancelled and ended ones too, and answer 200 with the order (D10)',
   requires: ['orders:cancellable:1', 'orders:notCancellable:1'],
   async run(ctx) {
     const [open] = (await openOrders(ctx)) as [OrderState];
@@ -68,6 +69,7 @@ export const paymentOtherOrder: Check = {
   family: 'writes',
   title: "a paymentId already recorded on one order, sent for another, answers 200 and is recorded on that order too (its updatedAtUtc moves)",
   verifies: ['D29'],
+  fix: 'key payments by order and paymentId: the same paymentId on another order is a payment of that order, recorded and moving its updatedAtUtc (D29)',
   requires: ['orders:cancellable:2'],
   async run(ctx) {
     const [first, second] = await twoOpenOrders(ctx);
@@ -96,6 +98,7 @@ export const unknownBodyFields: Check = {
   family: 'writes',
   title: 'a payment and a cancel with members the contract does not define answer 200; a cancel whose reason is a number is refused 400 api.malformed_request naming reason',
   verifies: ['D19'],
+  fix: 'ignore body members the contract does not define, and refuse a defined member of the wrong type with 400 api.malformed_request naming it (D19)',
   requires: ['orders:cancellable:2'],
   async run(ctx) {
     const [payable, cancellable] = await twoOpenOrders(ctx);

@@ -19,6 +19,7 @@ export const unknownOrder: Check = {
   family: 'writes',
   title: 'payment and archive answer 404 orders.notFound for an external id no order carries',
   verifies: ['int.payment.not-found', 'int.archive.not-found', 'cat.orders.not-found'],
+  fix: 'answer a payment or archive whose external id no order of the tenant carries with 404 orders.notFound (int.payment.not-found, int.archive.not-found, cat.orders.not-found)',
   requires: ['key:full'],
   async run(ctx) {
     const externalId = absentExternalId(ctx);
@@ -37,6 +38,7 @@ export const cancelUnknownOrder: Check = {
   family: 'writes',
   title: 'cancel answers 404 orders.notFound for an external id no order carries',
   verifies: ['int.cancel.not-found'],
+  fix: 'answer a cancel whose external id no order of the tenant carries with 404, as the other writes by external id do (int.cancel.not-found)',
   requires: ['key:full'],
   async run(ctx) {
     const externalId = absentExternalId(ctx);
@@ -52,6 +54,7 @@ export const cancelLegal: Check = {
   family: 'writes',
   title: 'cancelling an order in New (or, failing one, InPlanning or Planned) with a reason answers 200 with the order',
   verifies: ['int.cancel.response', 'int.cancel.reason'],
+  fix: 'cancel an order in New, InPlanning or Planned, with or without a reason, and answer 200 with the order as it now is (int.cancel.response, int.cancel.reason)',
   requires: ['orders:cancellable:1'],
   async run(ctx) {
     const externalId = await cancellableId(ctx);
@@ -79,6 +82,7 @@ export const cancelHistory: Check = {
   family: 'writes',
   title: "a cancel's reason is recorded in the order's history",
   verifies: ['int.cancel.history'],
+  fix: "record a cancel's reason in the order's history, in the entry the cancel writes (int.cancel.history)",
   requires: ['sandbox', 'orders:cancellable:1'],
   run: onControlPlane(async (plane, ctx) => {
     const [order] = preferring(await qualifyingOrders(ctx, 'cancellable', poolStates.cancellable), CANCELLABLE_STATUSES) as [OrderState];
@@ -100,6 +104,7 @@ export const cancelStatus: Check = {
   family: 'writes',
   title: 'a cancelled order is Cancelled, and cancelling it again is 409 orders.status.illegal',
   verifies: ['D11'],
+  fix: 'move a cancelled order to Cancelled, and refuse any later cancel of it with 409 orders.status.illegal (D11)',
   requires: ['orders:cancellable:1'],
   async run(ctx) {
     const externalId = await cancellableId(ctx);
@@ -120,6 +125,7 @@ export const cancelNoBody: Check = {
   family: 'writes',
   title: 'a cancel without a body (and without Content-Type) answers 200',
   verifies: ['D11'],
+  fix: 'take a cancel without a body, and without Content-Type, as a cancel with no reason: 200 with the order (D11)',
   requires: ['orders:cancellable:1'],
   async run(ctx) {
     const externalId = await cancellableId(ctx);
@@ -147,6 +153,7 @@ export const cancelIllegal: Check = {
   family: 'writes',
   title: "cancelling an order that has ended (its type's end status, e.g. a FullyDelivered Delivery) is 409 orders.status.illegal",
   verifies: ['int.status.illegal-move'],
+  fix: "refuse to cancel an order that has reached its type's end status with 409 orders.status.illegal, changing nothing (int.status.illegal-move)",
   requires: [`orders:notCancellable:${NOT_CANCELLABLE_IDS}`],
   async run(ctx) {
     const ended = await qualifyingOrders(ctx, 'notCancellable', { describe: `an order in an end status of its type (Delivery/Rebox ${DELIVERY_END_STATUSES.join(', ')}; Pickup/Return ${COLLECTION_END_STATUSES.join(', ')})`, qualifies: endedBySeeds });
@@ -163,6 +170,7 @@ export const cancelIllegalDecided: Check = {
   family: 'writes',
   title: 'cancelling an order that is InProgress, Cancelled, Refused or Closed (not ended by its type) is 409 orders.status.illegal',
   verifies: ['D11'],
+  fix: 'cancel only from New, InPlanning or Planned: refuse a cancel from InProgress, Cancelled, Refused or Closed with 409 orders.status.illegal (D11)',
   requires: [`orders:notCancellable:${NOT_CANCELLABLE_IDS}`],
   async run(ctx) {
     const refused = await qualifyingOrders(ctx, 'notCancellable', { describe: `an order outside ${statusWords(CANCELLABLE_STATUSES, 'and')} that has not ended by its type (${NOT_ENDED_OUTSIDE_CANCEL.join(', ')})`, qualifies: (state) => !CANCELLABLE_STATUSES.includes(state.status) && !endedBySeeds(state) });
@@ -179,6 +187,7 @@ export const cancelInProgress: Check = {
   family: 'writes',
   title: 'cancelling an InProgress order (on a started trip) is 409 orders.status.illegal',
   verifies: ['D11'],
+  fix: 'refuse to cancel an InProgress order, one on a started trip, with 409 orders.status.illegal (D11)',
   requires: ['orders:onTrip:3'],
   async run(ctx) {
     const [order] = await qualifyingOrders(ctx, 'onTrip', { describe: 'an InProgress order', qualifies: (state) => state.status === 'InProgress' });
@@ -192,6 +201,7 @@ export const archiveOnTrip: Check = {
   family: 'writes',
   title: 'archiving an order on a trip (Planned or InProgress) is 409 orders.status.illegal',
   verifies: ['D12'],
+  fix: 'refuse to archive a Planned or InProgress order, one on a trip, with 409 orders.status.illegal (D12)',
   requires: ['orders:onTrip:1'],
   async run(ctx) {
     const [{ externalId, status }] = (await qualifyingOrders(ctx, 'onTrip', poolStates.onTrip)) as [OrderState];
@@ -212,6 +222,7 @@ export const stateRefusal: Check = {
   family: 'writes',
   title: "a cancel or archive refused for the order's state (tried on orders on a trip) is 409 orders.status.illegal; an accepted one is not judged here",
   verifies: ['int.status.illegal-move'],
+  fix: "type every refusal of a cancel or an archive for the order's status orders.status.illegal, with status 409 (int.status.illegal-move)",
   requires: ['orders:onTrip:2'],
   async run(ctx) {
     const orders = preferring(await qualifyingOrders(ctx, 'onTrip', poolStates.onTrip), ['InProgress']);
@@ -237,6 +248,7 @@ export const archiveNoContent: Check = {
   family: 'writes',
   title: 'archiving an order answers 204 with no body',
   verifies: ['int.archive.no-content'],
+  fix: 'answer an archive with 204 and no body (int.archive.no-content)',
   requires: ['orders:archivable:1'],
   async run(ctx) {
     const externalId = await liveId(ctx, 'archivable');
@@ -252,6 +264,7 @@ export const archiveGone: Check = {
   family: 'writes',
   title: 'after archiving, payment, cancel and archive on that external id answer 404 orders.notFound',
   verifies: ['D12'],
+  fix: 'once an order is archived, answer payment, cancel and archive on its external id with 404 orders.notFound (D12)',
   requires: ['orders:archivable:1'],
   async run(ctx) {
     const externalId = await liveId(ctx, 'archivable');
@@ -279,6 +292,7 @@ export const archiveFeed: Check = {
   family: 'writes',
   title: 'an archived order is no longer served by the order feed',
   verifies: ['int.archive.gone-from-feed', 'int.orders-feed.no-archived'],
+  fix: 'leave archived orders out of every page of the order feed from the moment they are archived (int.archive.gone-from-feed, int.orders-feed.no-archived)',
   requires: ['orders:archivable:1'],
   async run(ctx) {
     const externalId = await liveId(ctx, 'archivable');

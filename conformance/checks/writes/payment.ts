@@ -45,6 +45,7 @@ export const paymentSuccess: Check = {
   family: 'writes',
   title: 'a valid payment answers 200 with the order it was recorded on',
   verifies: ['int.payment.response'],
+  fix: 'record a valid payment on the order and answer 200 with that order (int.payment.response)',
   requires: ['orders:payable:1'],
   async run(ctx) {
     const externalId = await liveId(ctx, 'payable');
@@ -59,6 +60,7 @@ export const amountNotPositive: Check = {
   family: 'writes',
   title: 'an amount of 0 or −1 is refused 400 payments.amount.invalid, field amount',
   verifies: ['int.payment.amount-invalid', 'cat.validation-errors'],
+  fix: 'refuse an amount of 0 or less with 400 payments.amount.invalid, naming amount in errors (int.payment.amount-invalid, cat.validation-errors)',
   requires: ['orders:payable:1'],
   run: async (ctx) =>
     expectRefusedPayments(ctx, await liveId(ctx, 'payable'), [['amount 0', paymentBody({ amount: 0 })], ['amount -1', paymentBody({ amount: -1 })]], { type: 'payments.amount.invalid', field: 'amount' }),
@@ -70,6 +72,7 @@ export const amountNotNumber: Check = {
   family: 'writes',
   title: 'an amount that is not a number ("12", null, true) is refused 400 payments.amount.invalid, field amount',
   verifies: ['D28'],
+  fix: 'refuse an amount that is not a number (a string, null, true) with 400 payments.amount.invalid naming amount in errors[0], as for any other reason amount fails (D28)',
   requires: ['orders:payable:1'],
   run: async (ctx) =>
     expectRefusedPayments(
@@ -86,6 +89,7 @@ export const currencyInvalid: Check = {
   family: 'writes',
   title: 'a currency that is not three uppercase letters (eur, EU, EURO) is refused 400 payments.currency.invalid, field currency',
   verifies: ['int.payment.currency-invalid', 'cat.validation-errors'],
+  fix: 'refuse a currency that is not three uppercase letters with 400 payments.currency.invalid, naming currency in errors (int.payment.currency-invalid, cat.validation-errors)',
   requires: ['orders:payable:1'],
   run: async (ctx) =>
     expectRefusedPayments(
@@ -102,6 +106,7 @@ export const currencyNotIso: Check = {
   family: 'writes',
   title: 'a currency that is not an ISO 4217 code (ABC) is refused 400 payments.currency.invalid, field currency; one that is not a string (123) is refused 400',
   verifies: ['int.payment.currency', 'cat.validation-errors'],
+  fix: 'accept as currency only a three-letter ISO 4217 code, refusing any other value with 400 payments.currency.invalid naming currency (int.payment.currency, cat.validation-errors)',
   requires: ['orders:payable:1'],
   async run(ctx) {
     const externalId = await liveId(ctx, 'payable');
@@ -118,6 +123,7 @@ export const amountType: Check = {
   family: 'writes',
   title: 'an amount that is not a JSON number ("12", true, null, [12]) is refused 400',
   verifies: ['int.payment.amount'],
+  fix: 'refuse with 400 an amount that is not a JSON number, never coercing "12" or true into one (int.payment.amount)',
   requires: ['orders:payable:1'],
   run: async (ctx) =>
     expectRefusedPayments(
@@ -134,6 +140,7 @@ export const paymentRequired: Check = {
   family: 'writes',
   title: 'a payment without paymentId, amount or currency is refused 400 naming the missing field; a paymentId that is a number or null is refused 400',
   verifies: ['int.payment.body', 'int.payment.paymentId', 'cat.validation-errors'],
+  fix: 'refuse a payment missing paymentId, amount or currency with 400 naming the missing member in errors, and a paymentId that is not a string with 400 (int.payment.body, int.payment.paymentId, cat.validation-errors)',
   requires: ['orders:payable:1'],
   async run(ctx) {
     const externalId = await liveId(ctx, 'payable');
@@ -152,6 +159,7 @@ export const paymentIdNotUuid: Check = {
   family: 'writes',
   title: 'a paymentId that is not a UUID is refused 400, field paymentId',
   verifies: ['int.payment.paymentId-format'],
+  fix: 'refuse a paymentId that is not a UUID with 400 naming paymentId (int.payment.paymentId-format)',
   requires: ['orders:payable:1'],
   // Only the 400: naming the field in `errors` is the catalog's rule, which the MUST checks hold.
   run: async (ctx) => expectRefusedPayments(ctx, await liveId(ctx, 'payable'), [['paymentId "not-a-uuid"', paymentBody({ paymentId: 'not-a-uuid' })]], {}),
@@ -173,6 +181,7 @@ export const paymentRepeat: Check = {
   family: 'writes',
   title: 'a repeated paymentId answers 200 with the same order as the first time, recorded once',
   verifies: ['D10'],
+  fix: 'answer a paymentId already recorded on the order with 200 and the order as the first answer gave it, recording nothing again, whatever amount comes with it (D10)',
   requires: ['orders:payable:1'],
   async run(ctx) {
     const externalId = await liveId(ctx, 'payable');
@@ -205,6 +214,7 @@ export const paymentRecordedOnce: Check = {
   family: 'writes',
   title: "a repeated paymentId with another amount records nothing new in the order's history: one payment entry, the first amount",
   verifies: ['D10'],
+  fix: 'record a paymentId once per order: a repeat, whatever its amount, adds nothing to the history and keeps the first amount (D10)',
   requires: ['sandbox', 'orders:payable:1'],
   run: onControlPlane(async (plane, ctx) => {
     const externalId = await liveId(ctx, 'payable');

@@ -9,9 +9,9 @@ export function requestsOf(runs: readonly ClientRun[], operation: string): LogSu
   return runs.flatMap((run) => run.requests).filter((entry) => entry.operation === operation);
 }
 
-/** A finding with the requests that show it. */
-export function found(message: string, expected: string, received: string, requests: readonly LogSummary[]): Finding {
-  return { message, expected, received, requests: requests.map(logged) };
+/** A finding with the requests that show it, and a fix sentence of its own when it knows more than its scenario's. */
+export function found(message: string, expected: string, received: string, requests: readonly LogSummary[], fix?: string): Finding {
+  return { message, expected, received, ...(fix === undefined ? {} : { fix }), requests: requests.map(logged) };
 }
 
 /** The finding of a payment task whose client sent no payment at all. */
@@ -29,19 +29,22 @@ const LEEWAY_MS = 10;
 
 /**
  * Findings for a 429 among `attempts` (the requests of one operation, oldest first) that was
- * abandoned, or retried sooner than `seconds` (the Retry-After the scenario's fault gives).
+ * abandoned, or retried sooner than `seconds` (the Retry-After the scenario's fault gives);
+ * their fix sentences cite `rule`, the requirement the scenario verifies.
  */
-export function retriedAfter(attempts: readonly LogSummary[], seconds: number): Finding[] {
+export function retriedAfter(attempts: readonly LogSummary[], seconds: number, rule: string): Finding[] {
   const findings: Finding[] = [];
   for (const [index, entry] of attempts.entries()) {
     if (entry.status !== 429) continue;
     const next = attempts[index + 1];
     if (next === undefined) {
-      findings.push(found('The client abandoned the call after a 429', `a retry after the Retry-After delay (${seconds} s)`, 'no attempt after the 429', attempts.slice(-3)));
+      findings.push(found('The client abandoned the call after a 429', `a retry after the Retry-After delay (${seconds} s)`, 'no attempt after the 429', attempts.slice(-3), `send the request again once the 429's Retry-After has passed: a 429 means not yet, never give up the call (${rule})`));
       continue;
     }
     const waited = Date.parse(next.atUtc) - Date.parse(entry.atUtc);
-    if (waited < seconds * 1000 - LEEWAY_MS) findings.push(found('The client retried a 429 before its Retry-After had passed', `the next attempt at least ${seconds} s (Retry-After: ${seconds}) after the 429`, `${waited} ms later`, [entry, next]));
+    if (waited < seconds * 1000 - LEEWAY_MS) {
+      findings.push(found('The client retried a 429 before its Retry-After had passed', `the next attempt at least ${seconds} s (Retry-After: ${seconds}) after the 429`, `${waited} ms later`, [entry, next], `wait at least the delay a 429's Retry-After gives (seconds, or until its HTTP-date) before the next attempt (${rule})`));
+    }
   }
   return findings;
 }

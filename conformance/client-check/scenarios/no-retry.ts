@@ -12,12 +12,13 @@ import { counted } from '../../../cli/counted.ts';
 const operationOf: Partial<Record<ClientTask, string>> = { pay: 'attachPayment', cancel: 'cancelOrder', archive: 'archiveOrder' };
 
 /** A scenario whose single request gets `status`: one attempt, never a second. */
-function noRetry(options: { id: string; status: number; why: string; task: ClientTask; key?: ClientScenario['key']; setup(session: ScenarioSession): Promise<TaskInputs>; staged(session: ScenarioSession): Promise<void> }): ClientScenario {
+function noRetry(options: { id: string; status: number; why: string; task: ClientTask; fix: string; key?: ClientScenario['key']; setup(session: ScenarioSession): Promise<TaskInputs>; staged(session: ScenarioSession): Promise<void> }): ClientScenario {
   const operation = operationOf[options.task] as string;
   return {
     id: options.id,
     title: `A ${options.status} (${options.why}) is not retried`,
     verifies: ['client.errors.final-verdict'],
+    fix: options.fix,
     task: options.task,
     ...(options.key === undefined ? {} : { key: options.key }),
     setup: options.setup,
@@ -41,6 +42,7 @@ export const noRetry404 = noRetry({
   status: 404,
   why: 'no order with that external id',
   task: 'pay',
+  fix: 'take a 404 as the final answer to that payment: report that no order carries the external id, and do not send the same request again (client.errors.final-verdict)',
   setup: async () => ({ externalId: 'CC-NO-SUCH-ORDER', paymentId: randomUUID(), amount: '12.50', currency: 'EUR' }),
   async staged(session) {
     // The tenant was made for the scenario and given no order: the external id names none.
@@ -60,6 +62,7 @@ export const noRetry400 = noRetry({
   status: 400,
   why: 'a currency that is no ISO 4217 code',
   task: 'pay',
+  fix: 'take a 400 as the final answer to that payment: report the field it names, and send a corrected payment (an ISO 4217 currency) as a new attempt under a new Idempotency-Key, never the same request again (client.errors.final-verdict)',
   setup: async (session) => ({ ...(await payableOrder(session, 'CC-PAY-ABC')), currency: 'ABC' }),
   staged: (session) => orderIs(session, 'New'),
 });
@@ -73,6 +76,7 @@ export const noRetry401 = noRetry({
   status: 401,
   why: 'a key revoked before the client ran',
   task: 'pay',
+  fix: 'take a 401 as the final answer: report that the key is revoked or unknown, and send nothing more with it until it is replaced (client.errors.final-verdict)',
   async setup(session) {
     const inputs = await payableOrder(session, 'CC-PAY-REVOKED');
     await session.control.revokeKey(session.tenantId, session.clientKeyId);
@@ -90,6 +94,7 @@ export const noRetry403 = noRetry({
   status: 403,
   why: 'a key without orders:write',
   task: 'pay',
+  fix: 'take a 403 as the final answer: report that the key lacks the orders:write scope, and do not send the write again with that key (client.errors.final-verdict)',
   key: { scopes: ['orders:read', 'trips:read'] },
   setup: (session) => payableOrder(session, 'CC-PAY-READONLY'),
   async staged(session) {
@@ -104,6 +109,7 @@ export const noRetry409 = noRetry({
   status: 409,
   why: 'cancelling a Cancelled order',
   task: 'cancel',
+  fix: "take a 409 as the final answer to that cancel: the order's status forbids it (it is Cancelled already), so report it and do not send the cancel again (client.errors.final-verdict)",
   async setup(session) {
     session.notes.set('orderId', await session.control.createOrder(session.tenantId, 'CC-CANCELLED'));
     const { http, key } = await session.integration();

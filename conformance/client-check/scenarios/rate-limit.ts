@@ -69,6 +69,7 @@ export const rateLimit: ClientScenario = {
   id: 'client.sync.rate-limit',
   title: "A sync paces itself by the RateLimit headers: the key's rate limit is never exceeded, at any page size",
   verifies: ['client.rate-limit.pace'],
+  fix: 'read RateLimit-Remaining and RateLimit-Reset on every answer, and when the remaining requests run out, wait for the reset instead of sending the next one (client.rate-limit.pace)',
   task: 'sync-orders',
   key: { rateLimitPerMinute: PER_MINUTE },
   timeBudgetMs: 120_000,

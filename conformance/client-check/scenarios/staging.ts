@@ -45,13 +45,14 @@ export function struckFirst(attempts: readonly LogSummary[], fault: string, stat
 /**
  * A finding when the client's first write of `attempts` was refused 4xx with no fault: it never
  * committed, so an `after` fault could not strike it (D51). That is the client's failure — a
- * request the API does not take — not the staging's.
+ * request the API does not take — not the staging's. Its fix sentence cites `rule`.
  */
-export function refusedBeforeCommit(attempts: readonly LogSummary[]): Finding[] {
+export function refusedBeforeCommit(attempts: readonly LogSummary[], rule: string): Finding[] {
   const [first] = attempts;
   if (first === undefined || first.fault !== null || first.status < 400 || first.status > 499) return [];
   const refusal = `${first.status}${first.problemType === null ? '' : ` ${first.problemType}`}`;
-  return [found(`The client's ${first.operation} was refused ${refusal}: it never committed, so the scenario's lost answer never came to pass`, `a ${first.operation} the API takes (a JSON body, application/json), which commits`, refusal, [first])];
+  const fix = `send the write as the API takes it, a JSON body with Content-Type: application/json, so that it commits and a lost answer can be retried under its Idempotency-Key (${rule})`;
+  return [found(`The client's ${first.operation} was refused ${refusal}: it never committed, so the scenario's lost answer never came to pass`, `a ${first.operation} the API takes (a JSON body, application/json), which commits`, refusal, [first], fix)];
 }
 
 /** Throws unless the client's key carries exactly `scopes` and is `revoked` or not. */

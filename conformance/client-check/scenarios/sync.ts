@@ -69,6 +69,7 @@ export const followsCursor: ClientScenario = {
   id: 'client.sync.follows-cursor',
   title: 'A sync follows nextCursor to null and sees every change while the feed changes under it',
   verifies: ['int.orders-feed.caught-up'],
+  fix: "send each page's nextCursor back as cursor, unchanged, and stop only at a page whose nextCursor is null (int.orders-feed.caught-up)",
   task: 'sync-orders',
   async setup(session) {
     await session.control.importOrders(session.tenantId, 'CC-FEED', FEED_ORDERS);
@@ -95,6 +96,7 @@ export const tripsFollowCursor: ClientScenario = {
   id: 'client.sync.trips-follow-cursor',
   title: 'A trip sync follows nextCursor to null and sees every change while trips change under it',
   verifies: ['int.orders-feed.caught-up', 'int.trips-feed.oldest-first'],
+  fix: "walk the trip feed by the order feed's cursor rules: send each page's nextCursor back as cursor, unchanged, and stop only at a page whose nextCursor is null (int.trips-feed.oldest-first, int.orders-feed.caught-up)",
   task: 'sync-trips',
   async setup(session) {
     // Twenty minutes of a simulation at once (a frozen clock, advanced) make about 140 trips;
@@ -126,6 +128,7 @@ export const resumes: ClientScenario = {
   id: 'client.sync.resumes',
   title: 'A second sync resumes with since = the newest updatedAtUtc processed, and misses nothing changed in between',
   verifies: ['client.feed.resume'],
+  fix: 'keep the newest updatedAtUtc a sync processed, and start the next sync with since set to it: not from the beginning, nor from later (client.feed.resume)',
   task: 'sync-orders',
   async setup(session) {
     await session.control.importOrders(session.tenantId, 'CC-FIRST', 120);
@@ -170,6 +173,7 @@ export const unknownStatus: ClientScenario = {
   id: 'client.sync.unknown-status',
   title: 'A sync keeps going past an order status the contract does not list',
   verifies: ['int.status.unknown-not-final'],
+  fix: 'treat an order status it does not know as not final: keep the order and read on to the end of the feed (int.status.unknown-not-final)',
   task: 'sync-orders',
   async setup(session) {
     // Frozen a minute ahead: frozen at its own time, the sandbox sometimes finds that time a few
@@ -203,6 +207,7 @@ export const feedRetryAfter: ClientScenario = {
   id: 'client.sync.retry-after',
   title: 'A 429 on the feed is retried no sooner than its Retry-After, and the sync still reaches the end',
   verifies: ['int.errors.rate-limit-429'],
+  fix: "read the page again once the 429's Retry-After has passed, no sooner, and go on following nextCursor to the end of the feed (int.errors.rate-limit-429)",
   task: 'sync-orders',
   async setup(session) {
     await session.control.importOrders(session.tenantId, 'CC-THROTTLED', FEED_ORDERS);
@@ -217,7 +222,7 @@ export const feedRetryAfter: ClientScenario = {
     const run = runs[0] as ClientRun;
     const feed = run.requests.filter((request) => request.operation === 'orderFeed');
     struckFirst(feed, 'status', 429);
-    const findings = retriedAfter(feed, 2);
+    const findings = retriedAfter(feed, 2, 'int.errors.rate-limit-429');
     return findings.length > 0 ? findings : reachedTheEnd(await pagesOf(session, run), run);
   },
 };

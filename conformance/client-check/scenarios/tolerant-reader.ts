@@ -66,7 +66,8 @@ async function readPast(session: ScenarioSession, run: ClientRun | undefined, op
   const stopper = stoppedAt(run, pages, current, path);
   if (stopper !== null) {
     const [noun, what] = path === TRIP_FEED_PATH ? ['trip', 'trips'] : ['order', 'orders'];
-    return [found(`The sync stopped at ${noun} ${stopper.id}, which carries ${unknownIn(path, stopper)}`, `what it does not know ignored: pages read on until one answers nextCursor null (D93)`, `the last page read had a nextCursor; it held ${JSON.stringify(stopper)} and the feed had more ${what} after it`, pages.slice(-2).map((page) => page.entry))];
+    const fix = `keep the ${noun}, read past what it carries that the contract does not list, and follow nextCursor until a page answers null (client.feed.tolerant-reader)`;
+    return [found(`The sync stopped at ${noun} ${stopper.id}, which carries ${unknownIn(path, stopper)}`, `what it does not know ignored: pages read on until one answers nextCursor null (D93)`, `the last page read had a nextCursor; it held ${JSON.stringify(stopper)} and the feed had more ${what} after it`, pages.slice(-2).map((page) => page.entry), fix)];
   }
   const findings = [...reachedTheEnd(pages, run, path), ...missedNothing(pages, current)];
   const staged = session.notes.get(path);
@@ -100,6 +101,7 @@ export const tolerantReader: ClientScenario = {
   id: 'client.sync.tolerant-reader',
   title: 'A sync reads past an order member and a trip status the contract does not list yet, to the end of each feed',
   verifies: ['client.feed.tolerant-reader'],
+  fix: 'read an item by the members it knows: ignore a member the contract does not list, keep an item whose trip status it does not know, and go on to the end of the feed (client.feed.tolerant-reader)',
   task: 'sync-orders',
   secondTask: 'sync-trips',
   async setup(session) {

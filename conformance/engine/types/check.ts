@@ -47,11 +47,17 @@ export type Precondition =
   | 'sandbox'
   | `feeds:${'minOrders' | 'minTrips'}`;
 
-/** One way the target broke the rule, as "Expected: … / Received: …". */
+/** One way the target broke the rule, as "Expected: … / Received: …", and how to fix it. */
 export interface Finding {
   message: string;
   expected: string;
   received: string;
+  /**
+   * What a correct target (or client) does instead, in one sentence ending with the ids it
+   * cites, each one its check verifies: `keep one Idempotency-Key for every attempt of the same
+   * write (client.idempotency.same-key)`. Left out, the check's own `fix`; a report always holds one.
+   */
+  fix?: string;
   exchange?: ExchangeRecord;
   /** The requests of a client under `waybill client-check` that show it, oldest first. */
   requests?: LoggedRequest[];
@@ -116,6 +122,12 @@ export interface Check {
    * decisions only, never both. Its level and rule text are derived from them.
    */
   verifies: readonly string[];
+  /**
+   * How to fix a failure of it, in one sentence: what a correct target (or client) does instead,
+   * ending with the ids of `verifies` it cites in parentheses, `(D13)` or `(int.a, int.b)`. Every
+   * finding that brings no sentence of its own carries this one.
+   */
+  fix: string;
   requires: readonly Precondition[];
   /** Shares state with other checks (a key's rate limit, a tenant's status): run alone, after the others. */
   exclusive?: boolean;

@@ -5,6 +5,11 @@
 import type { ClientRunRecord, Finding, Level, LevelFilter, Outcome, Precondition } from './check.ts';
 import type { CoverageEntry, CoverageState, RequirementInfo } from './contract.ts';
 
+/** A finding as the report holds it: always with its fix sentence (the finding's own, else its check's). */
+export interface ReportedFinding extends Finding {
+  fix: string;
+}
+
 /** The result of one check in the report. */
 export interface CheckResult {
   id: string;
@@ -20,7 +25,7 @@ export interface CheckResult {
   /** Why it was skipped (names the missing profile field). */
   reason?: string;
   error?: { message: string; stack?: string };
-  findings: Finding[];
+  findings: ReportedFinding[];
   phase: 'concurrent' | 'exclusive' | 'after-all';
   startedAt: string;
   durationMs: number;

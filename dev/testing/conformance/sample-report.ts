@@ -64,11 +64,17 @@ const listed: Omit<CheckResult, 'rule'>[] = [
     failsRun: true,
     durationMs: 30,
     findings: [
-      { message: 'the ordersRead key carries scopes its name excludes', expected: 'scopes without trips:read', received: '["orders:read","trips:read"]', exchange },
-      { message: 'hostile <script>alert(1)</script> & "quotes" \u0001 ]]>', expected: '<b>bold</b>', received: "it's <img src=x onerror=alert(2)>" },
+      {
+        message: 'the ordersRead key carries scopes its name excludes',
+        expected: 'scopes without trips:read',
+        received: '["orders:read","trips:read"]',
+        fix: 'report in whoami exactly the scopes granted to the key (int.identity.scopes)',
+        exchange,
+      },
+      { message: 'hostile <script>alert(1)</script> & "quotes" \u0001 ]]>', expected: '<b>bold</b>', received: "it's <img src=x onerror=alert(2)>", fix: 'escape <i>this</i> & "that" ]]> (int.identity.scopes)' },
     ],
   },
-  { ...base, id: 'feeds.limit.cap', family: 'feeds', title: 'limit above 100 is capped', level: 'DECISION', verifies: ['D8'], outcome: 'fail', failsRun: false, durationMs: 8, findings: [{ message: 'limit 500 refused', expected: '200', received: '400' }] },
+  { ...base, id: 'feeds.limit.cap', family: 'feeds', title: 'limit above 100 is capped', level: 'DECISION', verifies: ['D8'], outcome: 'fail', failsRun: false, durationMs: 8, findings: [{ message: 'limit 500 refused', expected: '200', received: '400', fix: 'cap a limit above 100 at 100 instead of refusing it (D8)' }] },
   { ...base, id: 'feeds.tail', family: 'feeds', title: 'a changed order reappears at the tail', level: 'SHOULD', verifies: ['int.orders-feed.follows-changes'], outcome: 'skip', failsRun: false, durationMs: 0, reason: 'profile has no sandbox', exchangeCount: 0 },
   { ...base, id: 'problems.catalog', family: 'problems', title: 'every failure is a catalog problem', level: 'MUST', verifies: ['int.errors.problem-json'], outcome: 'error', failsRun: false, durationMs: 2, phase: 'after-all', error: { message: 'boom', stack: 'Error: boom\n    at run (problems.ts:1:1)' } },
 ];
