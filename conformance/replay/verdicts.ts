@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { counted, seconds } from '../../cli/counted.ts';
 import { signalExitCode } from '../../cli/interrupt.ts';
 import { findingLines } from '../reporters/console.ts';
-import type { Finding, Level, Outcome } from '../engine/types/check.ts';
-import type { CheckResult, GradedClient, RunReport, SuiteName } from '../engine/types/report.ts';
+import type { Level, Outcome } from '../engine/types/check.ts';
+import type { CheckResult, GradedClient, ReportedFinding, RunReport, SuiteName } from '../engine/types/report.ts';
 
 /**
  * What became of a failure replayed: FIXED (it ran and passed), STILL FAILING (it ran and
@@ -35,7 +35,7 @@ export interface ReplayedCheck {
   /** The checks run beside a run-level check so that it judged the requests its findings quoted again. */
   with?: string[];
   /** What the replay found, when it is STILL FAILING. */
-  findings: Finding[];
+  findings: ReportedFinding[];
   durationMs: number;
 }
 

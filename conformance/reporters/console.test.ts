@@ -39,6 +39,7 @@ describe('console reporter', () => {
     expect(out).toContain(`\n  requirements: seed 3/112 covered, 1 passed, 1 failed · decisions 1/${decisions} covered, 0 passed, 1 failed\n`);
     expect(out).toContain('     Expected: scopes without trips:read');
     expect(out).toContain('     Received: ["orders:read","trips:read"]');
+    expect(out).toContain('     Fix:      report in whoami exactly the scopes granted to the key (int.identity.scopes)');
     expect(out).toContain(`     Replay:   curl -i 'http://127.0.0.1:4321/api/v1/integration/whoami' -H 'x-api-key: '"$WAYBILL_KEY_ORDERS_READ"`);
     expect(out).toContain('FAIL — 1 check failed (exit 1');
   });

@@ -1,11 +1,11 @@
 /**
  * The console: a line per check as it finishes (`✓ ✗ – !`, id, duration), then a table of
  * families × outcomes, the catalog coverage, one line of requirement coverage, and each failure
- * with Expected / Received and its replay line, then the command that replays the failed checks
+ * with Expected / Received / Fix and its replay line, then the command that replays the failed checks
  * (`waybill replay`). Colour only on a TTY and never when NO_COLOR is set.
  */
-import type { Finding, Outcome } from '../engine/types/check.ts';
-import type { CheckResult, RequirementCounts, RunReport, RunStart, VerdictWord } from '../engine/types/report.ts';
+import type { Outcome } from '../engine/types/check.ts';
+import type { CheckResult, ReportedFinding, RequirementCounts, RunReport, RunStart, VerdictWord } from '../engine/types/report.ts';
 import { verdictOf, verdictText } from '../engine/verdict.ts';
 import { waiverLine } from './waiver-line.ts';
 import type { Reporter, ReporterOptions } from './reporter.ts';
@@ -56,12 +56,13 @@ export function verdictLine(report: RunReport, colour: boolean, wholeRunMs?: num
   return `${paint(verdictColour[verdict], verdictText(report))} (${exit}, ${took}, ${counted(report.exchangeCount, 'exchange')}${waived})`;
 }
 
-/** One finding as the console prints it, numbered from `index` + 1: message, Expected, Received, and its replay line or the client's requests. */
-export function findingLines(finding: Finding, index: number): string[] {
+/** One finding as the console prints it, numbered from `index` + 1: message, Expected, Received, Fix, and its replay line or the client's requests. */
+export function findingLines(finding: ReportedFinding, index: number): string[] {
   return [
     `  ${index + 1}) ${finding.message}`,
     `     Expected: ${finding.expected}`,
     `     Received: ${finding.received}`,
+    `     Fix:      ${finding.fix}`,
     ...(finding.exchange ? [`     Replay:   ${finding.exchange.replay}`] : []),
     ...(finding.requests ?? []).map((request) => `     Request:  ${loggedRequestLine(request)}`),
   ];

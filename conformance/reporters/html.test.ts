@@ -48,6 +48,17 @@ describe('report.html', () => {
     expect(findAll(page, 'script')).toHaveLength(1);
   });
 
+  it("shows each finding's fix sentence, the ids it cites linked to their requirement rows, and keeps a hostile one inert", () => {
+    const fixes = findAll(page, 'dd').filter((dd) => dd.attributes['class'] === 'fix');
+    expect(fixes.map((dd) => [deepText(dd).replace(/[()]/g, ''), findAll(dd, 'a').map((link) => link.attributes['href'])])).toEqual([
+      ['report in whoami exactly the scopes granted to the key int.identity.scopes', ['#requirement-int.identity.scopes']],
+      ['escape <i>this</i> & "that" ]]> int.identity.scopes', ['#requirement-int.identity.scopes']],
+      ['cap a limit above 100 at 100 instead of refusing it D8', ['#requirement-D8']],
+    ]);
+    expect(html).not.toContain('<i>this</i>');
+    expect(html).toContain('<dt>Fix</dt>');
+  });
+
   it('keeps a hostile requirement quote and reason inert', () => {
     expect(html).not.toContain('<script>alert(3)');
     expect(html).not.toContain('<img src=x onerror=alert(4)');

@@ -1,16 +1,16 @@
 /**
  * `report.html`: one self-contained page (inline CSS and script, a CSP that forbids every
  * request) with the run's metadata, summary counts, filters by outcome / level / family, each
- * finding with its exchange and replay line, every requirement of the register with the checks
+ * finding with its fix sentence, exchange and replay line, every requirement of the register with the checks
  * that verified it (filters by level / outcome / text), the coverage of every catalog code, and
  * the requirement trace of /docs/requirements (what verifies and implements each requirement).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Finding, Level, Outcome } from '../engine/types/check.ts';
+import type { Level, Outcome } from '../engine/types/check.ts';
 import type { CoverageState } from '../engine/types/contract.ts';
 import type { ExchangeRecord, RecordedMessage } from '../engine/types/exchange.ts';
-import type { CheckResult, RequirementCounts, RequirementOutcome, RequirementResult, RunReport } from '../engine/types/report.ts';
+import type { CheckResult, ReportedFinding, RequirementCounts, RequirementOutcome, RequirementResult, RunReport } from '../engine/types/report.ts';
 import { reportCss, reportScript } from './html-assets.ts';
 import { certificateView, waiversView } from './html-certificate.ts';
 import { metadataView } from './html-metadata.ts';
@@ -21,6 +21,7 @@ import { requirementTrace, type TracedRequirement } from './requirement-trace.ts
 import { waiverLine } from './waiver-line.ts';
 import { loggedRequestLine, toolName } from './logged-request.ts';
 import { verdictOf, verdictText } from '../engine/verdict.ts';
+import { citedIds } from '../engine/verifies.ts';
 import { counted } from '../../cli/counted.ts';
 import { columnsOf, tally } from './tally.ts';
 import { replayAdvice } from '../replay/failed.ts';
@@ -74,12 +75,30 @@ function exchangeView(exchange: ExchangeRecord): Markup {
   );
 }
 
-function findingView(finding: Finding, index: number): Markup {
+/** A fix sentence, each id it cites at its end a link to that requirement's row. */
+function fixView(fix: string): Child {
+  const cited = citedIds(fix);
+  if (cited.length === 0) return fix;
+  const links = cited.map((id, index) => fragment(index > 0 ? ', ' : '', element('a', { href: `#${requirementAnchor(id)}`, class: 'id' }, id)));
+  return fragment(fix.slice(0, fix.lastIndexOf('(')), '(', links, ')');
+}
+
+/** One finding: its message, Expected / Received / Fix, and its exchange and replay line or the client's requests. */
+function findingView(finding: ReportedFinding, index: number): Markup {
   return element(
     'div',
     { class: 'finding' },
     element('p', {}, element('b', {}, `${index + 1}. `), finding.message),
-    element('dl', {}, element('dt', {}, 'Expected'), element('dd', {}, element('pre', {}, finding.expected)), element('dt', {}, 'Received'), element('dd', {}, element('pre', {}, finding.received))),
+    element(
+      'dl',
+      {},
+      element('dt', {}, 'Expected'),
+      element('dd', {}, element('pre', {}, finding.expected)),
+      element('dt', {}, 'Received'),
+      element('dd', {}, element('pre', {}, finding.received)),
+      element('dt', {}, 'Fix'),
+      element('dd', { class: 'fix' }, fixView(finding.fix)),
+    ),
     finding.exchange ? fragment(exchangeView(finding.exchange), element('p', {}, 'Replay:'), element('pre', { class: 'replay' }, finding.exchange.replay)) : null,
     finding.requests ? fragment(element('p', {}, "The client's requests, from the sandbox's request log:"), element('pre', { class: 'requests' }, finding.requests.map(loggedRequestLine).join('\n'))) : null,
   );

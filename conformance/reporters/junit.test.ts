@@ -40,11 +40,12 @@ describe('junit.xml', () => {
     expect(cases.map((testcase) => testcase.children.map((child) => child.name))).toEqual([['properties'], ['properties', 'failure'], ['properties', 'failure'], ['properties', 'skipped'], ['properties', 'error']]);
   });
 
-  it('writes expected, received and replay into a failure, and marks a DECISION failure that does not count', () => {
+  it('writes expected, received, fix and replay into a failure, and marks a DECISION failure that does not count', () => {
     const [scopes, cap] = findAll(root, 'failure');
     expect(scopes?.attributes['type']).toBe('MUST');
     expect(scopes?.text).toContain('Expected: scopes without trips:read');
     expect(scopes?.text).toContain('Received: ["orders:read","trips:read"]');
+    expect(scopes?.text).toContain('Fix:      report in whoami exactly the scopes granted to the key (int.identity.scopes)');
     expect(scopes?.text).toContain(`Replay:   curl -i 'http://127.0.0.1:4321/api/v1/integration/whoami' -H 'x-api-key: '"$WAYBILL_KEY_ORDERS_READ"`);
     expect(scopes?.text).toContain('hostile <script>alert(1)</script> & "quotes" \uFFFD ]]>');
     expect(cap?.attributes['type']).toBe('DECISION (warning)');

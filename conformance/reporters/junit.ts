@@ -25,7 +25,7 @@ function onLines(children: readonly Markup[], depth: number): Child[] {
   return [...children.flatMap((child) => [`\n${'  '.repeat(depth)}`, child]), `\n${'  '.repeat(depth - 1)}`];
 }
 
-/** The text of a failure: every finding's message, expected, received and replay line. */
+/** The text of a failure: every finding's message, expected, received, fix and replay line. */
 function failureText(result: CheckResult): string {
   return result.findings
     .map((finding, index) =>
@@ -33,6 +33,7 @@ function failureText(result: CheckResult): string {
         `${index + 1}) ${finding.message}`,
         `   Expected: ${finding.expected}`,
         `   Received: ${finding.received}`,
+        `   Fix:      ${finding.fix}`,
         ...(finding.exchange ? [`   Replay:   ${finding.exchange.replay}`] : []),
         ...(finding.requests ?? []).map((request) => `   Request:  ${loggedRequestLine(request)}`),
       ].join('\n'),
