@@ -13,6 +13,7 @@ describe('the client-check matrix', () => {
     for (const [name, client] of Object.entries(naiveClients)) {
       expect(client.fails, name).toContain(client.breaks);
       expect(client.finding, name).toBeInstanceOf(RegExp);
+      expect(client.fix, name).toMatch(/\)$/);
       for (const id of [...client.fails, ...(client.leftOut?.ids ?? [])]) expect(ids, `${name}: ${id}`).toContain(id);
     }
   });

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunReport } from '../../../conformance/engine/types/report.ts';
 import { scenarios } from '../../../conformance/client-check/scenarios/index.ts';
 import { checkClient, EXAMPLE_CLIENT, NAIVE_CLIENT, notPassed, PYTHON_CLIENT } from './check-client.ts';
+import { fixProblem } from '../../../conformance/engine/verifies.ts';
 
 /** The page sizes every cell runs at: the smallest, the default and the most the seeds allow. */
 export const PAGE_SIZES = [1, 50, 100] as const;
@@ -29,6 +30,8 @@ export interface MatrixClient {
   leftOut?: { ids: readonly string[]; why: string };
   /** What the finding of `breaks` says. */
   finding?: RegExp;
+  /** The fix sentence one finding of `breaks` carries, exactly: what the example client does instead. */
+  fix?: string;
   /** The time limit of one run, when a shorter one shows the same (a sync that never ends). */
   timeoutMs?: number;
 }
@@ -36,6 +39,8 @@ export interface MatrixClient {
 const node = (args: readonly string[]) => ({ command: process.execPath, args });
 const naive = (mistake: string) => node([NAIVE_CLIENT, mistake]);
 const SYNC = scenarios.filter((scenario) => scenario.id.startsWith(`${PAGED_FAMILY}.`)).map((scenario) => scenario.id);
+/** The fix sentence of scenario `id`, which a finding that brings none of its own carries. */
+const fixOf = (id: string) => scenarios.find((scenario) => scenario.id === id)?.fix;
 const ANSWER_LOST = ['client.archive.answer-lost', 'client.cancel.answer-lost', 'client.pay.answer-lost', 'client.pay.answer-lost-500', 'client.pay.answer-lost-empty', 'client.pay.answer-lost-stall'];
 
 /** The example clients: never failed. */
@@ -46,26 +51,28 @@ export const exampleClients: Record<string, MatrixClient> = {
 
 /** The naive variants of `example/naive.mjs`, each the example's policy with one decision replaced. */
 export const naiveClients: Record<string, MatrixClient> = {
-  'new-key-per-retry': { ...naive('new-key-per-retry'), breaks: 'client.pay.answer-lost', fails: [...ANSWER_LOST, 'client.pay.in-flight'], finding: /new Idempotency-Key/ },
-  'no-backoff': { ...naive('no-backoff'), breaks: 'client.pay.retry-after', fails: ['client.pay.in-flight', 'client.pay.retry-after', 'client.sync.retry-after'], finding: /before its Retry-After/ },
-  'give-up-on-429': { ...naive('give-up-on-429'), breaks: 'client.pay.retry-after', fails: ['client.pay.in-flight', 'client.pay.retry-after', 'client.sync.retry-after'], finding: /abandoned the call after a 429/ },
-  'retry-client-errors': { ...naive('retry-client-errors'), breaks: 'client.no-retry.404', fails: ['client.no-retry.400', 'client.no-retry.401', 'client.no-retry.403', 'client.no-retry.404', 'client.no-retry.409'], finding: /retried a 404/ },
+  'new-key-per-retry': { ...naive('new-key-per-retry'), breaks: 'client.pay.answer-lost', fails: [...ANSWER_LOST, 'client.pay.in-flight'], finding: /new Idempotency-Key/, fix: 'keep one Idempotency-Key for every attempt of the same write (client.idempotency.same-key)' },
+  'no-backoff': { ...naive('no-backoff'), breaks: 'client.pay.retry-after', fails: ['client.pay.in-flight', 'client.pay.retry-after', 'client.sync.retry-after'], finding: /before its Retry-After/, fix: "wait at least the delay a 429's Retry-After gives (seconds, or until its HTTP-date) before the next attempt (int.errors.rate-limit-429)" },
+  'give-up-on-429': { ...naive('give-up-on-429'), breaks: 'client.pay.retry-after', fails: ['client.pay.in-flight', 'client.pay.retry-after', 'client.sync.retry-after'], finding: /abandoned the call after a 429/, fix: "send the request again once the 429's Retry-After has passed: a 429 means not yet, never give up the call (int.errors.rate-limit-429)" },
+  'retry-client-errors': { ...naive('retry-client-errors'), breaks: 'client.no-retry.404', fails: ['client.no-retry.400', 'client.no-retry.401', 'client.no-retry.403', 'client.no-retry.404', 'client.no-retry.409'], finding: /retried a 404/, fix: fixOf('client.no-retry.404') },
   // A body the API cannot read refuses every write, so every scenario that needs one done fails too.
   'text-plain-body': {
     ...naive('text-plain-body'),
     breaks: 'client.pay.json-body',
     fails: ['client.cancel.answer-lost', 'client.no-retry.400', 'client.no-retry.404', 'client.no-retry.409', 'client.pay.answer-lost', 'client.pay.answer-lost-500', 'client.pay.answer-lost-empty', 'client.pay.answer-lost-stall', 'client.pay.in-flight', 'client.pay.json-body', 'client.pay.retry-after'],
     finding: /without Content-Type: application\/json/,
+    fix: 'send Content-Type: application/json with every write that has a body, not text/plain (int.body.media-type)',
   },
-  'full-read': { ...naive('full-read'), breaks: 'client.sync.resumes', fails: ['client.sync.resumes'], finding: /started again from the beginning/ },
-  'stop-at-unknown-status': { ...naive('stop-at-unknown-status'), breaks: 'client.sync.unknown-status', fails: ['client.sync.unknown-status'], finding: /stopped at an order in status OnHold/ },
-  'ignore-rate-limit': { ...naive('ignore-rate-limit'), breaks: 'client.sync.rate-limit', fails: ['client.sync.rate-limit'], finding: /exceeded its key's rate limit/ },
+  'full-read': { ...naive('full-read'), breaks: 'client.sync.resumes', fails: ['client.sync.resumes'], finding: /started again from the beginning/, fix: fixOf('client.sync.resumes') },
+  'stop-at-unknown-status': { ...naive('stop-at-unknown-status'), breaks: 'client.sync.unknown-status', fails: ['client.sync.unknown-status'], finding: /stopped at an order in status OnHold/, fix: fixOf('client.sync.unknown-status') },
+  'ignore-rate-limit': { ...naive('ignore-rate-limit'), breaks: 'client.sync.rate-limit', fails: ['client.sync.rate-limit'], finding: /exceeded its key's rate limit/, fix: fixOf('client.sync.rate-limit') },
   // A DECISION scenario (D93): it fails, and the verdict counts it as a warning.
   'strict-schema': {
     ...naive('strict-schema'),
     breaks: 'client.sync.tolerant-reader',
     fails: ['client.sync.tolerant-reader'],
     finding: /The sync stopped at order \S+, which carries deliveryWindow, a member the contract does not list yet \| The sync stopped at trip \S+, which carries status OnHold, a trip status the contract does not list$/,
+    fix: 'keep the order, read past what it carries that the contract does not list, and follow nextCursor until a page answers null (client.feed.tolerant-reader)',
   },
   'since-paging': {
     ...naive('since-paging'),
@@ -76,6 +83,7 @@ export const naiveClients: Record<string, MatrixClient> = {
     // Long enough for the payment scenarios (a stalled answer is given up after 5 s), short for its endless syncs.
     timeoutMs: 10_000,
     finding: /not read from the previous page's nextCursor|stopped before the feed was caught up/,
+    fix: fixOf('client.sync.follows-cursor'),
   },
 };
 
@@ -107,9 +115,11 @@ export async function expectCell(client: MatrixClient, pageSize: PageSize): Prom
   for (const id of fails) {
     const findings = byId.get(id)?.findings ?? [];
     expect(findings.some((finding) => (finding.requests ?? []).length > 0), `${id} shows the client's requests`).toBe(true);
+    for (const finding of findings) expect(fixProblem(finding.fix, byId.get(id)?.verifies ?? []), `${id}: ${finding.message}`).toBeNull();
   }
   if (client.breaks !== undefined && only.includes(client.breaks)) {
     expect(byId.get(client.breaks)?.findings.map((finding) => finding.message).join(' | ')).toMatch(client.finding as RegExp);
+    expect(byId.get(client.breaks)?.findings.map((finding) => finding.fix)).toContain(client.fix);
   }
   const counting = fails.filter((id) => byId.get(id)?.level !== 'DECISION');
   expect(report.exitCode).toBe(counting.length > 0 ? 1 : 0);
