@@ -1,10 +1,11 @@
 /**
  * The HTML report in a real browser (Debian's Chromium through playwright-core): it loads
  * from a file with no network request, its filters hide and show checks, and a failure shows
- * expected, received, the exchange and the curl line; the requirements table filters by level,
- * outcome and typed text, and its links lead to checks even when a filter hides them; the
- * requirement trace leads from a requirement to its checks and sandbox files, with no serious
- * accessibility violation (screenshot: reports/console/report-requirement-trace.png).
+ * expected, received, the fix, the exchange and the curl line (screenshot of a finding:
+ * reports/console/report-finding-fix.png); the requirements table filters by level, outcome and
+ * typed text, and its links lead to checks even when a filter hides them; the requirement trace
+ * leads from a requirement to its checks and sandbox files, with no serious accessibility
+ * violation (screenshot: reports/console/report-requirement-trace.png).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,7 +77,9 @@ describe.skipIf(SKIP)('report.html in Chromium', () => {
     expect(text).toContain(failure.findings[0]!.expected);
     expect(text).toContain(failure.findings[0]!.received);
     expect(text).toContain(failure.findings[0]!.exchange!.replay);
+    expect(text).toContain(failure.findings[0]!.fix);
     await page.screenshot({ path: join(dir, 'report.png'), fullPage: true });
+    await article.locator('.finding').first().screenshot({ path: join(packageFile('reports/console'), 'report-finding-fix.png') });
     await page.close();
   }, 60_000);
 
@@ -141,7 +144,8 @@ describe.skipIf(SKIP)('report.html in Chromium', () => {
     await outcomes.getByLabel('fail').uncheck();
     const row = section.locator('tr[id="requirement-int.identity.scopes"]');
     expect(await row.isVisible()).toBe(false);
-    await article.getByRole('link', { name: 'int.identity.scopes' }).click();
+    // Its Verifies line's link: the ids a finding's Fix cites link to the same row.
+    await article.getByRole('paragraph').filter({ hasText: 'Verifies:' }).getByRole('link', { name: 'int.identity.scopes' }).click();
     expect(await row.isVisible()).toBe(true);
     await page.close();
   }, 60_000);
