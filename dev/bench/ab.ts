@@ -2,12 +2,14 @@
  * Two servers side by side, for a change too small for `npm run bench` to see on a shared
  * machine: each is measured in short slices, in turn (A B, then B A, …), and every slice of B
  * is divided by the slice of A beside it, so that the machine's drift from one minute to the
- * next falls on both sides of each ratio. The figure is the median of those ratios, with their
- * range; beside it each side's median req/s and, from /proc, the CPU its process used per
- * request (the event loop's thread, and all its threads). SQLite only: each sandbox gets a
- * folder of its own under `.waybill/bench/ab/`, so that their request logs are two files.
+ * next falls on both sides of each ratio. The figures are the medians of those ratios, with
+ * their range: of the CPU each side spent per answered request (from /proc: its process with
+ * all its threads, its event loop alone, and on PostgreSQL the database's processes), which
+ * the targets of issue 42 judge, and of their req/s, shown beside. On SQLite each sandbox gets
+ * a folder of its own under `.waybill/bench/ab/`, so that their request logs are two files; on
+ * PostgreSQL (`--db postgres`, a throwaway cluster) both use the benchmark database's copy.
  *
- *   npx tsx dev/bench/ab.ts [--a SPEC] [--b SPEC] [--scenario caughtUp|feedPage] [--slices N] [--duration S]
+ *   npx tsx dev/bench/ab.ts [--a SPEC] [--b SPEC] [--scenario caughtUp|feedPage] [--slices N] [--duration S] [--db sqlite|postgres|URL]
  *
  * A SPEC is `SERVER` or `SERVER@DIR`: SERVER is sandbox (as `waybill serve` runs it),
  * sandbox-log-off, or baseline (the bare `node:http` ceiling of `npm run bench`); DIR is a
@@ -22,8 +24,8 @@ import { parseArgs } from 'node:util';
 import { benchDatabase, BENCH_DIR } from './build-db.ts';
 import { killChildren, type ServerChild, startChild } from './children.ts';
 import { sampleCursors } from './cursors.ts';
-import { measure } from './load.ts';
-import { cpuSeconds, threadCpuSeconds } from './machine.ts';
+import { benchEngine } from './engine.ts';
+import { type CpuPerRequest, measure } from './load.ts';
 import { median } from './report.ts';
 import { requireFreshBuild } from './served.ts';
 
@@ -38,9 +40,13 @@ const HELP = `npx tsx dev/bench/ab.ts [options]
   --duration S      seconds per slice (default 2), after one 2 s warm-up slice each
   --orders N        the benchmark database's size (default 1000000)
   --connections N   concurrent connections (default 10)
+  --db E            sqlite (default), postgres (a throwaway cluster of the machine's
+                    binaries) or a postgres:// URL; both sides serve the same database
 
-Prints each side's median req/s and CPU per request, and the median of the slices' B/A ratios
-with their range. The servers run the compiled dist/ of each checkout.
+Prints each side's median CPU µs per answered request (its process with all its threads, its
+event loop alone, the database's processes on PostgreSQL) and req/s, then the medians of the
+slices' B/A ratios with their range: CPU a request (server and database together) first,
+req/s after. The servers run the compiled dist/ of each checkout.
 `;
 
 const SERVERS = ['sandbox', 'sandbox-log-off', 'baseline'] as const;
@@ -69,12 +75,14 @@ export function pairedRatios(a: readonly number[], b: readonly number[]): { medi
   return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios), pairs: ratios.length };
 }
 
-/** Per slice: req/s, and the CPU µs a request of the event loop's thread and of the whole process (null without /proc). */
+/** Per slice: req/s, and the CPU µs a request (null without /proc). */
 interface Slice {
   reqPerSec: number;
-  mainUs: number | null;
-  processUs: number | null;
+  cpuUs: CpuPerRequest;
 }
+
+/** A slice's CPU µs a request, the server's and the database's together (null without /proc). */
+export const sliceCpu = (cpu: CpuPerRequest): number | null => (cpu.process === null ? null : cpu.process + (cpu.database ?? 0));
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -86,6 +94,7 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '2' },
       orders: { type: 'string', default: '1000000' },
       connections: { type: 'string', default: '10' },
+      db: { type: 'string', default: 'sqlite' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -105,16 +114,37 @@ async function main(): Promise<void> {
   for (const side of sides) requireFreshBuild(side.dir);
 
   const progress = (line: string) => process.stderr.write(`${line}\n`);
-  const database = await benchDatabase(whole('orders', values.orders), { progress });
+  const engine = await benchEngine(values.db, progress);
+  try {
+    await compareSides(engine, sides, values.scenario, slices, settings, whole('orders', values.orders), progress);
+  } finally {
+    engine.close();
+  }
+}
+
+/** Measures the two sides in turn, `slices` times each, and prints the figures. */
+async function compareSides(
+  engine: Awaited<ReturnType<typeof benchEngine>>,
+  sides: Side[],
+  scenario: 'caughtUp' | 'feedPage',
+  slices: number,
+  settings: { connections: number; durationS: number; warmupS: number; pipelining: number },
+  orders: number,
+  progress: (line: string) => void,
+): Promise<void> {
+  const database = await benchDatabase(orders, { progress });
   const cursors = sampleCursors(database.file, database.tenantId, 2000, 50);
-  const targets = values.scenario === 'caughtUp' ? [cursors.caughtUp] : cursors.pages;
+  const targets = scenario === 'caughtUp' ? [cursors.caughtUp] : cursors.pages;
+  const target = await engine.target(database);
+  const databasePid = await engine.databasePid(database);
   const path = '/api/v1/integration/orders?limit=50';
 
-  const children: ServerChild[] = [];
+  const children: (ServerChild & { databasePid: number | null })[] = [];
   for (const [n, side] of sides.entries()) {
     const script = join(side.dir, 'dev/bench', side.server === 'baseline' ? 'serve-baseline.ts' : 'serve-sandbox.ts');
     let args: string[];
-    if (side.server === 'baseline') args = ['--db', database.file, '--tenant', database.tenantId];
+    if (side.server === 'baseline') args = ['--db', target, '--tenant', database.tenantId];
+    else if (engine.name === 'postgres') args = ['--db', target, '--request-log', side.server === 'sandbox' ? 'on' : 'off'];
     else {
       // A folder of the side's own: its request log is a file beside the database's name.
       const folder = join(BENCH_DIR, 'ab', n === 0 ? 'a' : 'b');
@@ -124,22 +154,21 @@ async function main(): Promise<void> {
       symlinkSync(resolve(database.file), file);
       args = ['--db', file, '--request-log', side.server === 'sandbox' ? 'on' : 'off'];
     }
-    children.push(await startChild(n === 0 ? 'A' : 'B', script, args));
+    children.push({ ...(await startChild(n === 0 ? 'A' : 'B', script, args)), databasePid });
   }
+  await engine.warm(target);
   for (const child of children) await measure(child, path, targets, database.keys, { ...settings, durationS: 2 });
 
   const measured: Slice[][] = [[], []];
   for (let round = 0; round < slices; round++) {
     for (const n of round % 2 === 0 ? [0, 1] : [1, 0]) {
-      const { pid } = children[n]!;
-      const [main0, all0] = [threadCpuSeconds(pid, pid), cpuSeconds(pid)];
       const figures = await measure(children[n]!, path, targets, database.keys, settings);
-      const [main1, all1] = [threadCpuSeconds(pid, pid), cpuSeconds(pid)];
-      const perRequest = (from: number | null, to: number | null) => (from === null || to === null ? null : ((to - from) * 1e6) / figures.requests);
       if (figures.non2xx + figures.errors > 0) throw new Error(`${n === 0 ? 'A' : 'B'} answered ${figures.non2xx} non-2xx and ${figures.errors} errors`);
-      measured[n]!.push({ reqPerSec: figures.reqPerSec, mainUs: perRequest(main0, main1), processUs: perRequest(all0, all1) });
+      measured[n]!.push({ reqPerSec: figures.reqPerSec, cpuUs: figures.cpuUs! });
     }
-    progress(`slice ${round + 1}/${slices}: A ${measured[0]!.at(-1)!.reqPerSec.toFixed(0)} req/s, B ${measured[1]!.at(-1)!.reqPerSec.toFixed(0)} req/s`);
+    const last = (n: number) => measured[n]!.at(-1)!;
+    const cpuText = (slice: Slice) => { const cpu = sliceCpu(slice.cpuUs); return cpu === null ? '' : `, ${cpu.toFixed(1)} µs`; };
+    progress(`slice ${round + 1}/${slices}: A ${last(0).reqPerSec.toFixed(0)} req/s${cpuText(last(0))}, B ${last(1).reqPerSec.toFixed(0)} req/s${cpuText(last(1))}`);
   }
   await Promise.all(children.map((child) => child.stop()));
 
@@ -151,13 +180,23 @@ async function main(): Promise<void> {
   for (const [n, side] of sides.entries()) {
     const rows = measured[n]!;
     const rates = rows.map((slice) => slice.reqPerSec);
+    const database = rows.some((slice) => slice.cpuUs.database !== null) ? `, ${medianOf(rows.map((slice) => slice.cpuUs.database))} µs database` : '';
     process.stdout.write(
-      `${n === 0 ? 'A' : 'B'} ${describe(side)}: ${median(rates).toFixed(0)} req/s (${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)}), ` +
-        `CPU a request ${medianOf(rows.map((slice) => slice.mainUs))} µs event loop, ${medianOf(rows.map((slice) => slice.processUs))} µs process\n`,
+      `${n === 0 ? 'A' : 'B'} ${describe(side)}: CPU a request ${medianOf(rows.map((slice) => slice.cpuUs.process))} µs process, ` +
+        `${medianOf(rows.map((slice) => slice.cpuUs.eventLoop))} µs event loop${database}; ` +
+        `${median(rates).toFixed(0)} req/s (${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)})\n`,
     );
   }
-  const ratio = pairedRatios(measured[0]!.map((slice) => slice.reqPerSec), measured[1]!.map((slice) => slice.reqPerSec));
-  process.stdout.write(`B / A: ${ratio.median.toFixed(3)} (slices ${ratio.min.toFixed(2)}–${ratio.max.toFixed(2)}, ${ratio.pairs} pairs of ${settings.durationS} s, ${values.scenario})\n`);
+  const pairs = `${Math.min(measured[0]!.length, measured[1]!.length)} pairs of ${settings.durationS} s, ${scenario}`;
+  const cpu = measured.map((rows) => rows.map((slice) => sliceCpu(slice.cpuUs)));
+  if (cpu.every((rows) => rows.every((value) => value !== null))) {
+    const ratio = pairedRatios(cpu[0] as number[], cpu[1] as number[]);
+    const eventLoop = measured.map((rows) => rows.map((slice) => slice.cpuUs.eventLoop ?? NaN));
+    const loop = pairedRatios(eventLoop[0]!, eventLoop[1]!);
+    process.stdout.write(`B / A, CPU a request${engine.name === 'postgres' ? ' (server and database)' : ''}: ${ratio.median.toFixed(3)} (slices ${ratio.min.toFixed(2)}–${ratio.max.toFixed(2)}); event loop alone ${loop.median.toFixed(3)} (${loop.min.toFixed(2)}–${loop.max.toFixed(2)}); ${pairs}\n`);
+  }
+  const rate = pairedRatios(measured[0]!.map((slice) => slice.reqPerSec), measured[1]!.map((slice) => slice.reqPerSec));
+  process.stdout.write(`B / A, req/s: ${rate.median.toFixed(3)} (slices ${rate.min.toFixed(2)}–${rate.max.toFixed(2)}); ${pairs}\n`);
 }
 
 // Run as a script only (the test imports the helpers).

@@ -5,7 +5,7 @@
  * answer that is not 2xx is counted.
  */
 import autocannon, { type AutocannonRequest } from 'autocannon';
-import { machineBusySeconds, treeCpuSeconds } from './machine.ts';
+import { eventLoopCpuSeconds, machineBusySeconds, treeCpuSeconds } from './machine.ts';
 
 /** How the load is applied. */
 export interface LoadSettings {
@@ -34,6 +34,21 @@ export interface RunFigures {
   loadCpuPct: number;
   /** CPU used meanwhile by anything else on the machine, in % of one core (null without /proc); high means a disturbed run. */
   otherCpuPct: number | null;
+  /**
+   * CPU µs per answered request (issue 42): of the server (its process with all its threads,
+   * and its children: a cluster's workers, a mock's Prism), of its event loops alone (the main
+   * threads), and of the database server (PostgreSQL's processes, ended backends counted; null
+   * on SQLite, which runs inside the server). Null without /proc. Absent from runs made before
+   * it was measured.
+   */
+  cpuUs?: CpuPerRequest;
+}
+
+/** CPU µs per answered request, by where it was spent. */
+export interface CpuPerRequest {
+  process: number | null;
+  eventLoop: number | null;
+  database: number | null;
 }
 
 const percentile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
@@ -63,6 +78,7 @@ export async function measure(target: { url: string; pid: number; databasePid?: 
 
   const latencies: number[] = [];
   let cpuAtStart: number | null = null;
+  let eventLoopAtStart: number | null = null;
   let databaseAtStart: number | null = null;
   const databaseCpu = () => (target.databasePid == null ? null : treeCpuSeconds(target.databasePid));
   let machineAtStart: number | null = null;
@@ -70,6 +86,7 @@ export async function measure(target: { url: string; pid: number; databasePid?: 
   let startedAt = 0;
   instance.on('start', () => {
     cpuAtStart = treeCpuSeconds(target.pid);
+    eventLoopAtStart = eventLoopCpuSeconds(target.pid);
     databaseAtStart = databaseCpu();
     machineAtStart = machineBusySeconds();
     loadAtStart = process.cpuUsage();
@@ -81,6 +98,7 @@ export async function measure(target: { url: string; pid: number; databasePid?: 
   const result = await instance;
   const elapsedS = (performance.now() - startedAt) / 1000;
   const cpuAtEnd = treeCpuSeconds(target.pid);
+  const eventLoopAtEnd = eventLoopCpuSeconds(target.pid);
   const databaseAtEnd = databaseCpu();
   const machineAtEnd = machineBusySeconds();
   const load = process.cpuUsage(loadAtStart);
@@ -89,10 +107,13 @@ export async function measure(target: { url: string; pid: number; databasePid?: 
   const databaseS = databaseAtStart === null || databaseAtEnd === null ? null : databaseAtEnd - databaseAtStart;
   const otherS = serverS === null || machineAtStart === null || machineAtEnd === null ? null : Math.max(0, machineAtEnd - machineAtStart - serverS - (databaseS ?? 0) - loadS);
 
+  const requests = result.requests.total;
+  const perRequest = (seconds: number | null) => (seconds === null || requests === 0 ? null : round((seconds * 1e6) / requests, 1));
+  const eventLoopS = eventLoopAtStart === null || eventLoopAtEnd === null ? null : eventLoopAtEnd - eventLoopAtStart;
   const sorted = Float64Array.from(latencies).sort();
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, Number(count)]));
   return {
-    requests: result.requests.total,
+    requests,
     reqPerSec: round(result.requests.average, 1),
     latencyMs: {
       mean: round(latencies.reduce((sum, value) => sum + value, 0) / latencies.length, 3),
@@ -110,5 +131,6 @@ export async function measure(target: { url: string; pid: number; databasePid?: 
     databaseCpuPct: databaseS === null ? null : round((databaseS / elapsedS) * 100, 1),
     loadCpuPct: round((loadS / elapsedS) * 100, 1),
     otherCpuPct: otherS === null ? null : round((otherS / elapsedS) * 100, 1),
+    cpuUs: { process: perRequest(serverS), eventLoop: perRequest(eventLoopS), database: perRequest(databaseS) },
   };
 }

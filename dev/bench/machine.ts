@@ -43,18 +43,34 @@ function endedChildrenSeconds(pid: number): number {
 export function treeCpuSeconds(pid: number): number | null {
   const own = cpuSeconds(pid);
   if (own === null) return null;
-  let total = own + endedChildrenSeconds(pid);
+  return childrenOf(pid).reduce((total, child) => total + (cpuSeconds(child) ?? 0), own + endedChildrenSeconds(pid));
+}
+
+/** The processes whose parent is `pid` (a PostgreSQL postmaster's backends, a cluster primary's workers, a mock's Prism). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) === pid) total += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
     } catch {
       // A process that ended meanwhile.
     }
   }
-  return total;
+  return children;
+}
+
+/**
+ * CPU seconds the event loops of the server `pid` have used so far: the main thread of the
+ * process and of each of its children (a cluster's workers, a mock's Prism), or null without
+ * /proc. A process's other threads (a worker thread such as the request log's writer, V8's
+ * collector, libuv's pool) are in `cpuSeconds` and not here.
+ */
+export function eventLoopCpuSeconds(pid: number): number | null {
+  const own = threadCpuSeconds(pid, pid);
+  if (own === null) return null;
+  return childrenOf(pid).reduce((total, child) => total + (threadCpuSeconds(child, child) ?? 0), own);
 }
 
 /** CPU seconds all cores of the machine have been busy (not idle, not waiting on I/O), or null. */
@@ -90,14 +106,12 @@ export async function waitForQuiet(options: { maxBusyPct?: number; timeoutS?: nu
 
 /** Resident memory of the process `pid` and its children (a primary and its workers), in MB, or null without /proc. */
 export function treeRssMb(pid: number): number | null {
-  const rssKb = (entry: string | number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1] ?? 0);
+  const rssKb = (entry: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1] ?? 0);
   try {
     let total = rssKb(pid);
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
+    for (const child of childrenOf(pid)) {
       try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) total += rssKb(entry);
+        total += rssKb(child);
       } catch {
         // A process that ended meanwhile.
       }

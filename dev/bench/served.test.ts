@@ -19,8 +19,10 @@ beforeEach(() => {
   write('server/http/a.ts', 60);
   write('server/http/a.test.ts', 0);
   write('spec/b.ts', 60);
+  write('mock/m.ts', 60);
   write('dist/server/http/a.js', 30);
   write('dist/spec/b.js', 30);
+  write('dist/mock/m.js', 30);
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
@@ -38,5 +40,10 @@ describe('requireFreshBuild', () => {
   it('refuses a source with no compiled file', () => {
     write('spec/c.ts', 60);
     expect(() => requireFreshBuild(base)).toThrow(/dist\/ has no spec\/c\.js/);
+  });
+
+  it('holds the mock, the bench\'s peer, to the same', () => {
+    write('mock/m.ts', 0);
+    expect(() => requireFreshBuild(base)).toThrow(/mock\/m\.ts is newer than dist\//);
   });
 });

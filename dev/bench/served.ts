@@ -30,13 +30,13 @@ function sourcesUnder(base: string, dir: string): string[] {
 }
 
 /**
- * Throws unless every source file of the server (and the spec code it loads) under `base`
+ * Throws unless every source file of the server (the spec code it loads, and the mock, the bench's peer) under `base`
  * (the package) has a compiled file in its `dist/` at least as new: a benchmark of stale
  * code would measure something else.
  */
 export function requireFreshBuild(base = root): void {
   if (servedCode() !== 'dist') return;
-  for (const source of [...sourcesUnder(base, 'server'), ...sourcesUnder(base, 'spec')]) {
+  for (const source of [...sourcesUnder(base, 'server'), ...sourcesUnder(base, 'spec'), ...sourcesUnder(base, 'mock')]) {
     const compiled = join(base, 'dist', source.replace(/\.ts$/, '.js'));
     let compiledAt: number;
     try {

@@ -4,7 +4,11 @@
  * feed SQL, under the same autocannon load as `npm run bench`: (a) a feed page of 50 at
  * random cursors and (b) a caught-up poll, over 1,000,000 orders. Servers take turns, the
  * order rotating each round; each figure is the median of its rounds, with their spread.
- * Figures go to the console and `reports/bench/workers-<stamp>.json`; no target, no assertion.
+ * Each server's CPU per answered request is read from /proc: its processes (the primary and
+ * every worker, all their threads), their event loops alone, and PostgreSQL's processes; the
+ * ratio of each sandbox's to the ceiling's (server and database together) is printed beside the
+ * req/s ratios (issue 42). Figures go to the console and `reports/bench/workers-<stamp>.json`;
+ * no target, no assertion.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
@@ -17,7 +21,7 @@ import { sampleCursors } from './cursors.ts';
 import { benchEngine } from './engine.ts';
 import { measure, type RunFigures } from './load.ts';
 import { treeRssMb, waitForQuiet } from './machine.ts';
-import { median } from './report.ts';
+import { cpuTotal, median } from './report.ts';
 
 const PAGE_PATH = '/api/v1/integration/orders?limit=50';
 const HELP = `npm run bench:workers [-- options]
@@ -87,7 +91,7 @@ async function main(): Promise<number> {
           progress(`running ${scenario} ${server.label}, round ${round}/${rounds}`);
           const figures = await measure(server, PAGE_PATH, targets, database.keys, settings);
           const bad = figures.non2xx + figures.errors + figures.timeouts;
-          progress(`  ${figures.reqPerSec.toFixed(0)} req/s, p99 ${figures.latencyMs.p99.toFixed(2)} ms, server CPU ${figures.serverCpuPct}%, database CPU ${figures.databaseCpuPct}%, other CPU ${figures.otherCpuPct}%${bad > 0 ? `, ${bad} NOT 2xx / errors` : ''}`);
+          progress(`  ${figures.reqPerSec.toFixed(0)} req/s, p99 ${figures.latencyMs.p99.toFixed(2)} ms, CPU a request ${figures.cpuUs?.process ?? 'n/a'} µs + database ${figures.cpuUs?.database ?? 'n/a'} µs, server CPU ${figures.serverCpuPct}%, database CPU ${figures.databaseCpuPct}%, other CPU ${figures.otherCpuPct}%${bad > 0 ? `, ${bad} NOT 2xx / errors` : ''}`);
           runs.push({ scenario, label: server.label, round, figures });
         }
       }
@@ -98,6 +102,10 @@ async function main(): Promise<number> {
       servers.map((server) => {
         const mine = runs.filter((run) => run.scenario === scenario && run.label === server.label).map((run) => run.figures);
         const rates = mine.map((f) => f.reqPerSec);
+        const cpu = (pick: (f: RunFigures) => number | null | undefined) => {
+          const known = mine.map(pick).filter((value): value is number => typeof value === 'number');
+          return known.length === 0 ? null : Math.round(median(known) * 10) / 10;
+        };
         return {
           scenario,
           server: server.label,
@@ -107,19 +115,32 @@ async function main(): Promise<number> {
           serverCpuPct: median(mine.map((f) => f.serverCpuPct ?? 0)),
           databaseCpuPct: median(mine.map((f) => f.databaseCpuPct ?? 0)),
           memoryMb: memoryMb.get(server.label) ?? null,
+          cpuUs: { total: cpu(cpuTotal), process: cpu((f) => f.cpuUs?.process), eventLoop: cpu((f) => f.cpuUs?.eventLoop), database: cpu((f) => f.cpuUs?.database) },
         };
       }),
     );
-    const rate = (scenario: string, label: string) => rows.find((row) => row.scenario === scenario && row.server === label)!.reqPerSec;
+    const row = (scenario: string, label: string) => rows.find((r) => r.scenario === scenario && r.server === label)!;
+    const rate = (scenario: string, label: string) => row(scenario, label).reqPerSec;
     const first = servers[0]!.label;
-    const ratios = ['feedPage', 'caughtUp'].flatMap((scenario) => servers.slice(1, -1).map((server) => ({ scenario, of: `${server.label} / ${first}`, ratio: Math.round((rate(scenario, server.label) / rate(scenario, first)) * 100) / 100 })));
+    const ceiling = servers.at(-1)!.label;
+    const ratios = ['feedPage', 'caughtUp'].flatMap((scenario) => servers.slice(1, -1).map((server) => ({ scenario, of: `${server.label} / ${first}, req/s`, ratio: Math.round((rate(scenario, server.label) / rate(scenario, first)) * 100) / 100 })));
+    // CPU a request, server and database together, of each sandbox over the ceiling's (issue 42).
+    for (const scenario of ['feedPage', 'caughtUp']) {
+      for (const server of servers.slice(0, -1)) {
+        const [mine, theirs] = [row(scenario, server.label).cpuUs.total, row(scenario, ceiling).cpuUs.total];
+        if (mine !== null && theirs !== null) ratios.push({ scenario, of: `${server.label} / ${ceiling}, CPU µs a request`, ratio: Math.round((mine / theirs) * 100) / 100 });
+      }
+    }
     const machine = `${new Date().toISOString().slice(0, 10)}, ${cpus()[0]?.model.trim()} x${availableParallelism()}, node ${process.version}, ${await engine.version(database)}; ${database.orders.toLocaleString('en-US')} orders; ${settings.connections} connections, ${settings.durationS} s per run, median of ${rounds} rounds`;
     const table = [
       machine,
       '',
-      '| scenario | server | req/s | rounds: req/s | p99 ms | server CPU | database CPU | server memory |',
-      '|---|---|---|---|---|---|---|---|',
-      ...rows.map((row) => `| ${row.scenario === 'feedPage' ? 'feed page (50, random cursor)' : 'caught-up poll (empty page)'} | ${row.server} | ${row.reqPerSec.toFixed(0)} | ${row.range.map((n) => n.toFixed(0)).join('–')} | ${row.p99Ms.toFixed(2)} | ${Math.round(row.serverCpuPct)}% | ${Math.round(row.databaseCpuPct)}% | ${row.memoryMb === null ? 'n/a' : `${row.memoryMb} MB`} |`),
+      '| scenario | server | CPU µs/request | event loop µs | database µs | req/s | rounds: req/s | p99 ms | server CPU | database CPU | server memory |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
+      ...rows.map((r) => {
+        const us = (n: number | null) => (n === null ? 'n/a' : n.toFixed(0));
+        return `| ${r.scenario === 'feedPage' ? 'feed page (50, random cursor)' : 'caught-up poll (empty page)'} | ${r.server} | ${us(r.cpuUs.total)} | ${us(r.cpuUs.eventLoop)} | ${us(r.cpuUs.database)} | ${r.reqPerSec.toFixed(0)} | ${r.range.map((n) => n.toFixed(0)).join('–')} | ${r.p99Ms.toFixed(2)} | ${Math.round(r.serverCpuPct)}% | ${Math.round(r.databaseCpuPct)}% | ${r.memoryMb === null ? 'n/a' : `${r.memoryMb} MB`} |`;
+      }),
       '',
       ...ratios.map((r) => `${r.scenario === 'feedPage' ? '(a) feed page' : '(b) caught-up poll'}: ${r.of} = ${r.ratio}`),
     ].join('\n');
