@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CpuPerRequest, RunFigures } from './load.ts';
-import { type BenchReport, CPU_GOAL, formatMarkdown, judge, median, PEER_GOAL, DOC_RUNS, benchMarkers, PERFORMANCE_DOC, type RunRecord, type Scenario, type ServerName, withBenchTables } from './report.ts';
+import { type BenchReport, CPU_GOAL, formatMarkdown, formatSummary, judge, median, PEER_GOAL, SUMMARY_FILES, SUMMARY_MARKERS, withSummary, DOC_RUNS, benchMarkers, PERFORMANCE_DOC, type RunRecord, type Scenario, type ServerName, withBenchTables } from './report.ts';
 
 const SIZES = { small: 10, large: 1000 };
 
@@ -212,5 +212,45 @@ describe('the bench tables of docs/performance.md', () => {
       const block = doc.slice(doc.indexOf(start) + start.length, doc.indexOf(end)).trim();
       expect(block).toBe(formatMarkdown(JSON.parse(readFileSync(path, 'utf8')) as BenchReport));
     }
+  });
+
+  it('sum up both engines and the peer in one table, in the README and the guide, from the kept runs', () => {
+    const kept = ['latest.json', 'latest-postgres.json'].map((file) => JSON.parse(readFileSync(join(DOC_RUNS, file), 'utf8')) as BenchReport);
+    for (const file of SUMMARY_FILES) {
+      const doc = readFileSync(file, 'utf8');
+      const [start, end] = SUMMARY_MARKERS;
+      expect(doc.indexOf(start), `${file} has the summary's markers`).toBeGreaterThan(-1);
+      expect(doc.slice(doc.indexOf(start) + start.length, doc.indexOf(end)).trim(), `${file}: run npm run bench -- --docs`).toBe(formatSummary(kept));
+    }
+  });
+});
+
+describe('the summary of both engines', () => {
+  const report = (engine: 'sqlite' | 'postgres', peers: boolean): BenchReport => {
+    const extra = peers ? (['feedPage', 'caughtUp'] as const).flatMap((scenario) => [1, 2, 3].map((round) => run('mock', scenario, SIZES.large, round, 400, 10, 0, { process: 4000 }))) : [];
+    return {
+      startedAtUtc: '2026-11-29T00:00:00.000Z', finishedAtUtc: '2026-11-29T00:05:00.000Z',
+      machine: { cpuModel: 'Test CPU', cores: 2, memoryGb: 4, platform: 'linux', node: 'v20.0.0', database: engine === 'sqlite' ? 'SQLite 3' : 'PostgreSQL 15' },
+      settings: { connections: 10, durationS: 10, warmupS: 2, pipelining: 1, rounds: 3, requestLog: 'on', engine, pageLimit: 50, cursorsPerDatabase: 10, keysRotated: 4, sizes: SIZES, peers },
+      databases: [], runs: [], results: judge(runs([200, 200, 200], [400, 400, 400], extra), SIZES, engine), problems: [], notes: [],
+    };
+  };
+
+  it('gives each engine\'s sandbox, ceiling and mock with the sandbox\'s ratios to them, under each run\'s machine line', () => {
+    const summary = formatSummary([report('sqlite', true), report('postgres', false)]);
+    // The sandbox at 200 req/s (5000 µs a request), the ceiling at 400 (2500 µs), the mock at 400 with 4000 µs.
+    expect(summary).toContain('| SQLite | feed page (50, random cursor) | sandbox | 5000 | 200 |  |  |');
+    expect(summary).toContain('| SQLite | feed page (50, random cursor) | ceiling | 2500 | 400 | 2.00 | 0.50 |');
+    expect(summary).toContain('| SQLite | caught-up poll (empty page) | waybill mock (Prism) | 4000 | 400 | 1.25 | 0.50 |');
+    expect(summary).not.toContain('| PostgreSQL | feed page (50, random cursor) | waybill mock');
+    expect(summary).toContain('| PostgreSQL | caught-up poll (empty page) | ceiling | 2500 | 400 | 2.00 | 0.50 |');
+    expect(summary).toContain('SQLite: 2026-11-29, Test CPU x2, 4 GB, node v20.0.0, SQLite 3; 10 connections');
+    expect(summary).toMatch(/with waybill mock \(--peers\)\.\n\nPostgreSQL: 2026-11-29/);
+  });
+
+  it('replaces only what is between its markers, and refuses a file without them', () => {
+    const [start, end] = SUMMARY_MARKERS;
+    expect(withSummary(`intro\n${start}\nold\n${end}\nrest`, 'new', 'X.md')).toBe(`intro\n${start}\nnew\n${end}\nrest`);
+    expect(() => withSummary('nothing', 'new', 'X.md')).toThrow(/X\.md has no <!-- bench:summary:start -->/);
   });
 });

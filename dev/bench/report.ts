@@ -482,6 +482,45 @@ export function withBenchTables(doc: string, report: BenchReport): string {
   return `${doc.slice(0, from + start.length)}\n${formatMarkdown(report)}\n${doc.slice(to)}`;
 }
 
+/** Where `--docs` writes the summary of both engines' kept runs, between `SUMMARY_MARKERS`. */
+export const SUMMARY_FILES = ['README.md', PERFORMANCE_DOC] as const;
+export const SUMMARY_MARKERS = ['<!-- bench:summary:start -->', '<!-- bench:summary:end -->'] as const;
+
+/**
+ * One table of both engines' kept runs (issue 42): per engine and scenario, the CPU µs a
+ * request and the req/s of the sandbox, the ceiling and, when the run had `--peers`,
+ * `waybill mock`, with each sandbox's ratio to the others; under the runs' machine lines.
+ */
+export function formatSummary(runs: readonly BenchReport[]): string {
+  const rows: string[][] = [];
+  for (const report of runs) {
+    const { feedPage, caughtUp, peers } = report.results;
+    for (const [scenario, judged] of [['feedPage', feedPage], ['caughtUp', caughtUp]] as const) {
+      const sandbox = judged.sandbox;
+      const others: [ServerName, Figure][] = [['baseline', judged.baseline], ...(peers === undefined ? [] : [['mock', peers[scenario].mock] as [ServerName, Figure]])];
+      const cell = (f: Figure) => [micros(f.cpuUs.total), f.reqPerSec.toFixed(0)];
+      rows.push([engineName(report), SCENARIO_TITLE[scenario], SERVER_TITLE.sandbox, ...cell(sandbox), '', '']);
+      for (const [server, f] of others) {
+        const cpu = sandbox.cpuUs.total === null || f.cpuUs.total === null ? 'n/a' : (sandbox.cpuUs.total / f.cpuUs.total).toFixed(2);
+        rows.push([engineName(report), SCENARIO_TITLE[scenario], SERVER_TITLE[server], ...cell(f), cpu, (sandbox.reqPerSec / f.reqPerSec).toFixed(2)]);
+      }
+    }
+  }
+  const header = ['engine', 'scenario', 'server', 'CPU µs/request', 'req/s', 'sandbox ÷ it, CPU', 'sandbox ÷ it, req/s'];
+  const table = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  const lines = runs.map((report) => `${engineName(report)}: ${machineLine(report)}${report.settings.peers === true ? '; with waybill mock (--peers)' : ''}.`);
+  return [table, '', ...lines.flatMap((line) => [line, ''])].join('\n').trimEnd();
+}
+
+/** `doc` with the summary between `SUMMARY_MARKERS` replaced by `summary`; throws when the markers are missing. */
+export function withSummary(doc: string, summary: string, file: string): string {
+  const [start, end] = SUMMARY_MARKERS;
+  const from = doc.indexOf(start);
+  const to = doc.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${file} has no ${start} … ${end} block for the summary`);
+  return `${doc.slice(0, from + start.length)}\n${summary}\n${doc.slice(to)}`;
+}
+
 /** Writes `reports/bench/<UTC timestamp>.json` and `reports/bench/latest.json` (`-postgres` before `.json` on PostgreSQL); returns both paths. */
 export function writeReport(report: BenchReport, dir = 'reports/bench'): string[] {
   mkdirSync(dir, { recursive: true });

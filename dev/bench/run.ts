@@ -19,7 +19,8 @@
  * to the console and `reports/bench/`. These are targets for the benchmark, not
  * assertions: the exit code is 1 only when an answer was not 2xx.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { availableParallelism, cpus, platform, release, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { type BenchDatabase, benchDatabase } from './build-db.ts';
@@ -29,7 +30,7 @@ import { type FeedCursors, sampleCursors } from './cursors.ts';
 import { type BenchEngine, benchEngine } from './engine.ts';
 import { type LoadSettings, measure } from './load.ts';
 import { waitForQuiet } from './machine.ts';
-import { type BenchReport, formatMarkdown, formatTable, isQuiet, judge, notesOf, problemsOf, type RunRecord, type Scenario, type ServerName, PERFORMANCE_DOC, withBenchTables, writeDocRun, writeReport } from './report.ts';
+import { type BenchReport, DOC_RUNS, formatMarkdown, formatSummary, formatTable, isQuiet, judge, notesOf, problemsOf, type RunRecord, type Scenario, type ServerName, PERFORMANCE_DOC, SUMMARY_FILES, withBenchTables, withSummary, writeDocRun, writeReport } from './report.ts';
 
 const PAGE_LIMIT = 50;
 const FEED_PATH = `/api/v1/integration/orders?limit=${PAGE_LIMIT}`;
@@ -251,6 +252,12 @@ async function bench(engine: BenchEngine, { rebuild, docs }: { rebuild: boolean;
   if (docs && report.problems.length === 0) {
     writeFileSync(PERFORMANCE_DOC, withBenchTables(readFileSync(PERFORMANCE_DOC, 'utf8'), report));
     paths.push(PERFORMANCE_DOC, writeDocRun(report));
+    // The summary of both engines' kept runs, in the README and the guide.
+    const kept = ['latest.json', 'latest-postgres.json'].flatMap((name) => (existsSync(join(DOC_RUNS, name)) ? [JSON.parse(readFileSync(join(DOC_RUNS, name), 'utf8')) as BenchReport] : []));
+    for (const file of SUMMARY_FILES) {
+      writeFileSync(file, withSummary(readFileSync(file, 'utf8'), formatSummary(kept), file));
+      if (!paths.includes(file)) paths.push(file);
+    }
   }
   const notes = report.notes.length === 0 ? '' : `\n\nnote: ${report.notes.join('\nnote: ')}`;
   process.stdout.write(`\n${formatTable(report)}${notes}\n\nTables for docs/performance.md:\n\n${formatMarkdown(report)}\n\nwritten: ${paths.join(', ')}\n`);
