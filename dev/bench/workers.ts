@@ -135,7 +135,7 @@ async function main(): Promise<number> {
     const table = [
       machine,
       '',
-      '| scenario | server | CPU µs/request | event loop µs | database µs | req/s | rounds: req/s | p99 ms | server CPU | database CPU | server memory |',
+      '| scenario | server | CPU µs/request (server and database) | event loop µs | database µs | req/s | rounds: req/s | p99 ms | server CPU | database CPU | server memory |',
       '|---|---|---|---|---|---|---|---|---|---|---|',
       ...rows.map((r) => {
         const us = (n: number | null) => (n === null ? 'n/a' : n.toFixed(0));
