@@ -65,7 +65,9 @@ function childrenOf(pid: number): number[] {
  * CPU seconds the event loops of the server `pid` have used so far: the main thread of the
  * process and of each of its children (a cluster's workers, a mock's Prism), or null without
  * /proc. A process's other threads (a worker thread such as the request log's writer, V8's
- * collector, libuv's pool) are in `cpuSeconds` and not here.
+ * collector, libuv's pool) are in `cpuSeconds` and not here. A child that ended is no longer
+ * counted (the kernel keeps only its whole CPU), so a reading falls when one ends: the servers
+ * measured keep their processes for the whole run.
  */
 export function eventLoopCpuSeconds(pid: number): number | null {
   const own = threadCpuSeconds(pid, pid);
