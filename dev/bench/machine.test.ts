@@ -57,7 +57,7 @@ describe.runIf(existsSync('/proc/self/stat'))('CPU from /proc', () => {
     ['main', 'in both'],
     ['worker', "in the process's, not its event loop's"],
     ['child', "in both (a child's main thread is an event loop of the server: a cluster worker, the mock's Prism)"],
-  ] as const)('counts CPU spent in a %s thread %s', async (where) => {
+  ] as const)('counts CPU spent in a %s thread %s', async (where, _what) => {
     const process_ = worker(where);
     started.push(process_);
     // Started and waiting for `go` (its worker or child too): what it spent starting is before the first reading.
