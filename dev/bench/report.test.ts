@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CpuPerRequest, RunFigures } from './load.ts';
-import { type BenchReport, CPU_GOAL, formatMarkdown, formatSummary, judge, median, PEER_GOAL, SUMMARY_FILES, SUMMARY_MARKERS, withSummary, DOC_RUNS, benchMarkers, PERFORMANCE_DOC, type RunRecord, type Scenario, type ServerName, withBenchTables } from './report.ts';
+import { type BenchReport, CPU_GOAL, judge, median, PEER_GOAL, type RunRecord, type Scenario, type ServerName } from './report.ts';
+import { formatMarkdown, formatSummary, SUMMARY_FILES, SUMMARY_MARKERS, withSummary, DOC_RUNS, benchMarkers, PERFORMANCE_DOC, withBenchTables } from './report-format.ts';
 
 const SIZES = { small: 10, large: 1000 };
 

@@ -30,7 +30,8 @@ import { type FeedCursors, sampleCursors } from './cursors.ts';
 import { type BenchEngine, benchEngine } from './engine.ts';
 import { type LoadSettings, measure } from './load.ts';
 import { waitForQuiet } from './machine.ts';
-import { type BenchReport, DOC_RUNS, formatMarkdown, formatSummary, formatTable, isQuiet, judge, notesOf, problemsOf, type RunRecord, type Scenario, type ServerName, PERFORMANCE_DOC, SUMMARY_FILES, withBenchTables, withSummary, writeDocRun, writeReport } from './report.ts';
+import { type BenchReport, isQuiet, judge, notesOf, problemsOf, type RunRecord, type Scenario, type ServerName } from './report.ts';
+import { DOC_RUNS, formatMarkdown, formatSummary, formatTable, PERFORMANCE_DOC, SUMMARY_FILES, withBenchTables, withSummary, writeDocRun, writeReport } from './report-format.ts';
 
 const PAGE_LIMIT = 50;
 const FEED_PATH = `/api/v1/integration/orders?limit=${PAGE_LIMIT}`;
