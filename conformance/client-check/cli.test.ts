@@ -117,6 +117,19 @@ describe('waybill client-check', () => {
     expect(har.log.entries.map((entry) => `${entry.request.method} ${new URL(entry.request.url).pathname} ${entry.response.status}`)).toEqual(Array(6).fill('POST /api/v1/integration/orders/externalid/CC-NO-SUCH-ORDER/payment 404'));
   }, 90_000);
 
+  it("a DECISION scenario's failure is a warning (exit 0), and counts with --strict (exit 1)", () => {
+    const args = ['--scenario', 'client.sync.tolerant-reader', '--reporter', 'json', '--', process.execPath, NAIVE_CLIENT, 'strict-schema'];
+    const lenient = run('--out', join(folder, 'lenient'), ...args);
+    expect(lenient.stderr).toMatch(/^PASS\b/m);
+    expect(lenient.status).toBe(0);
+    const strict = run('--strict', '--out', join(folder, 'strict'), ...args);
+    expect(strict.stderr).toMatch(/^FAIL\b/m);
+    expect(strict.status).toBe(1);
+    const report = JSON.parse(readFileSync(join(folder, 'strict', 'report.json'), 'utf8')) as { options: { strict: boolean }; results: { id: string; outcome: string; level: string }[] };
+    expect(report.options.strict).toBe(true);
+    expect(report.results).toEqual([expect.objectContaining({ id: 'client.sync.tolerant-reader', outcome: 'fail', level: 'DECISION' })]);
+  }, 90_000);
+
   it('uses a running sandbox with --target and its admin token (flag or WAYBILL_ADMIN_TOKEN), making its tenants there', async () => {
     const sandbox = await startOwnSandbox();
     try {

@@ -30,6 +30,7 @@ interface CliOptions {
   timeoutMs: number;
   concurrency: number;
   reporter: ReporterName[];
+  strict?: boolean;
 }
 
 const allReporters: ReporterName[] = ['console', 'json', 'junit', 'html'];
@@ -64,7 +65,8 @@ has the time it needs.
 Exit codes (the verdict, D55):
   0  PASS: every scenario passed
   1  FAIL: a scenario failed: the client broke a rule (the findings show its requests); a
-     DECISION scenario's failure (client.sync.tolerant-reader, D93) is a warning, exit 0
+     DECISION scenario's failure (client.sync.tolerant-reader, D93) is a warning, exit 0,
+     unless --strict
   2  INCOMPLETE: a scenario was skipped or ended in error (the sandbox could not stage what it
      claims); the verdict names each one. Also a usage or tool error
 `;
@@ -92,6 +94,7 @@ function program(): Command {
     .option('--admin-token <token>', `with --target: its control plane's admin token (default: env WAYBILL_ADMIN_TOKEN, else ${ADMIN_TOKEN_FILE} when it has an entry for --target)`)
     .option('--timeout-ms <n>', 'time limit of each run of the client, in milliseconds', wholeNumber(1), 30_000)
     .option('--concurrency <n>', 'scenarios run at once (each has its own tenant)', wholeNumber(1), 4)
+    .option('--strict', "a DECISION scenario's failure counts for the exit code (otherwise it is a warning)")
     .addOption(new Option('--reporter <names>', `report formats, comma-separated: ${allReporters.join(', ')}`).argParser(reporterList).default(allReporters, allReporters.join(',')))
     .addHelpText('after', help)
     .exitOverride()
@@ -156,6 +159,7 @@ async function runAndReport(options: CliOptions, sandbox: { target: string; admi
     timeoutMs: options.timeoutMs,
     only: options.scenario,
     concurrency: options.concurrency,
+    strict: options.strict === true,
     ...(startLine === undefined ? {} : { onScenario: startLine }),
     onStart: (start) => active.forEach((reporter) => reporter.onStart?.(start)),
     onResult: (result) => active.forEach((reporter) => reporter.onResult?.(result)),

@@ -35,6 +35,8 @@ export interface ClientCheckOptions {
   only?: readonly string[];
   /** Scenarios run at once, each with its own tenant; default 4. */
   concurrency?: number;
+  /** A DECISION scenario's failure counts for the exit code, as `conformance --strict` (D55); default false: a warning. */
+  strict?: boolean;
   /** Seeds the scenarios' random choices; random when absent, and recorded in the report either way (a replay passes the report's). */
   seed?: number;
   /** Aborted on Ctrl-C: no further scenario starts, and the report says the run was interrupted (D55). */
@@ -67,6 +69,7 @@ export async function runClientCheck(options: ClientCheckOptions): Promise<RunRe
     contract: clientCheckContract,
     concurrency: options.concurrency ?? 4,
     only: options.only ?? [],
+    strict: options.strict ?? false,
     timeoutMs: 30_000,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.interrupt === undefined ? {} : { interrupt: options.interrupt }),
