@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BenchReport, type Figure, LOG_SHARE_GOAL, type Scenario, type ServerName } from './report.ts';
+import { type BenchReport, type Figure, LOG_SHARE_GOAL, type Ratio, type Scenario, type ServerName } from './report.ts';
 
 const count = (n: number) => n.toLocaleString('en-US');
 /** A figure's req/s range over its rounds and that range in % of the median: `2301–2410 (4.6%)`. */
@@ -79,7 +79,13 @@ function targetRows(report: BenchReport): string[][] {
             [`${SCENARIO_LETTER[scenario]}: sandbox / waybill mock, CPU µs a request`, fixed2(peer.cpu.ratio), rangeOf(peer.cpu), peer.cpu.target, met(peer.cpu.met)],
           ];
         })),
-    // Throughput, which a shared machine blurs: shown, not judged (issue 42).
+    // Each part of the CPU a request, and throughput, which a shared machine blurs: shown, not judged (issue 42).
+    ...scenarios.flatMap((scenario) => {
+      const parts = both[scenario].parts;
+      if (parts === undefined) return [];
+      const row = (what: string, r: Ratio) => [`    for reference, ${SCENARIO_LETTER[scenario]}: sandbox / ceiling, ${what}`, fixed2(r.ratio), rangeOf(r), '', ''];
+      return [row('process CPU µs', parts.process), row('event loop µs', parts.eventLoop), ...(parts.database === null ? [] : [row('database µs', parts.database)])];
+    }),
     ...scenarios.map((scenario) => [`    for reference, ${SCENARIO_LETTER[scenario]}: sandbox / ceiling, req/s`, fixed2(both[scenario].throughput.ratio), rangeOf(both[scenario].throughput), '', '']),
     ...(requestLog === undefined
       ? []

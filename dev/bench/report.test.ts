@@ -117,6 +117,13 @@ describe('the targets on CPU a request', () => {
     expect(feedPage.ratio).toBe(1.111);
     expect(feedPage.target).toBe(`<= ${CPU_GOAL.postgres.feedPage}`);
     expect(feedPage.met).toBe(true);
+    // Each part apart, for reference: the server 1.25 of the ceiling's, the database the same.
+    expect(feedPage.parts).toEqual({
+      process: { ratio: 1.25, ratioRange: [1.25, 1.25] },
+      eventLoop: { ratio: 1.25, ratioRange: [1.25, 1.25] },
+      database: { ratio: 1, ratioRange: [1, 1] },
+    });
+    expect(judge(cpuRuns([100, 100, 100], [80, 80, 80]), SIZES).feedPage.parts?.database).toBeNull();
   });
 
   it('never meets a goal it could not measure (no /proc)', () => {
@@ -201,6 +208,8 @@ describe('the bench tables of docs/performance.md', () => {
     // 5000 µs against the ceiling's 2500 (400 req/s); the rounds 4, 1.33 and 2.
     expect(table).toContain('| (a) feed page: sandbox / ceiling, CPU µs a request | 2.00 | 1.33–4.00 | ≤ 1.15 | no |');
     expect(table).toContain('| for reference, (a) feed page: sandbox / ceiling, req/s | 0.50 | 0.25–0.75 |  |  |');
+    expect(table).toContain('| for reference, (b) caught-up poll: sandbox / ceiling, event loop µs | 2.00 | 1.33–4.00 |  |  |');
+    expect(table).not.toContain('sandbox / ceiling, database µs');
     expect(formatMarkdown(report('sqlite'))).not.toContain('log off');
   });
 

@@ -62,6 +62,13 @@ export interface Target {
   met: boolean;
 }
 
+/** Sandbox ÷ ceiling of each part of the CPU a request: the process, its event loop, the database (null on SQLite). */
+export interface CpuParts {
+  process: Ratio;
+  eventLoop: Ratio;
+  database: Ratio | null;
+}
+
 /** A ratio shown for reference, with no goal: the ratio of the medians and the range of the rounds' own ratios. */
 export interface Ratio {
   ratio: number;
@@ -108,9 +115,13 @@ export interface BenchReport {
   databases: { orders: number; liveOrders: number; file: string; megabytes: number; built: boolean; buildSeconds: number | null }[];
   runs: RunRecord[];
   results: {
-    /** Sandbox ÷ ceiling of `total` CPU µs a request, against the engine's goal; `throughput` the req/s ratio, for reference. */
-    feedPage: { sandbox: Figure; baseline: Figure; throughput: Ratio } & Target;
-    caughtUp: { sandbox: Figure; baseline: Figure; throughput: Ratio } & Target;
+    /**
+     * Sandbox ÷ ceiling of `total` CPU µs a request, against the engine's goal; for reference,
+     * `parts` the same ratio of each part of it (the server's process, its event loop, the
+     * database's processes; absent from runs before they were kept) and `throughput` of req/s.
+     */
+    feedPage: { sandbox: Figure; baseline: Figure; throughput: Ratio; parts?: CpuParts } & Target;
+    caughtUp: { sandbox: Figure; baseline: Figure; throughput: Ratio; parts?: CpuParts } & Target;
     p99Scaling: { small: Figure; large: Figure } & Target & {
       /** The same growth for the ceiling: how much of it the SQL itself brings. */
       baseline: { small: Figure; large: Figure; ratio: number };
@@ -245,6 +256,11 @@ export function judge(runs: readonly RunRecord[], sizes: { small: number; large:
       target: `<= ${goal}`,
       met: cpu.ratio <= goal,
       throughput: throughputOf(runs, 'sandbox', 'baseline', scenario, large),
+      parts: {
+        process: ratioOf(runs, 'sandbox', 'baseline', scenario, large, (f) => f.cpuUs.process, (run) => run.figures.cpuUs?.process ?? null),
+        eventLoop: ratioOf(runs, 'sandbox', 'baseline', scenario, large, (f) => f.cpuUs.eventLoop, (run) => run.figures.cpuUs?.eventLoop ?? null),
+        database: engine === 'postgres' ? ratioOf(runs, 'sandbox', 'baseline', scenario, large, (f) => f.cpuUs.database, (run) => run.figures.cpuUs?.database ?? null) : null,
+      },
     };
   };
   const logCost = (scenario: Scenario): RequestLogCost => {
