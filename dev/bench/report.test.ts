@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CpuPerRequest, RunFigures } from './load.ts';
-import { type BenchReport, CPU_GOAL, judge, median, PEER_GOAL, type RunRecord, type Scenario, type ServerName } from './report.ts';
+import { type BenchReport, CPU_GOAL, judge, LOG_SHARE_GOAL, median, PEER_GOAL, type RunRecord, type Scenario, type ServerName } from './report.ts';
 import { formatMarkdown, formatSummary, SUMMARY_FILES, SUMMARY_MARKERS, withSummary, DOC_RUNS, benchMarkers, PERFORMANCE_DOC, withBenchTables } from './report-format.ts';
 
 const SIZES = { small: 10, large: 1000 };
@@ -262,5 +262,17 @@ describe('the summary of both engines', () => {
     const [start, end] = SUMMARY_MARKERS;
     expect(withSummary(`intro\n${start}\nold\n${end}\nrest`, 'new', 'X.md')).toBe(`intro\n${start}\nnew\n${end}\nrest`);
     expect(() => withSummary('nothing', 'new', 'X.md')).toThrow(/X\.md has no <!-- bench:summary:start -->/);
+  });
+});
+
+describe('the targets docs/performance.md states', () => {
+  it('are the ones the bench judges', () => {
+    const doc = readFileSync(PERFORMANCE_DOC, 'utf8');
+    const row = (start: string) => doc.split('\n').find((line) => line.startsWith(`| ${start}`))?.split('|').map((cell) => cell.trim()) ?? [];
+    expect(row('(a) feed page: sandbox ÷ ceiling, CPU').slice(2, 4)).toEqual([`≤ ${CPU_GOAL.sqlite.feedPage}`, `≤ ${CPU_GOAL.postgres.feedPage}`]);
+    expect(row('(b) caught-up poll: sandbox ÷ ceiling, CPU').slice(2, 4)).toEqual([`≤ ${CPU_GOAL.sqlite.caughtUp}`, `≤ ${CPU_GOAL.postgres.caughtUp}`]);
+    expect(row("the request log's own CPU")[2]).toBe(`≤ ${LOG_SHARE_GOAL.feedPage * 100} % of (a), ≤ ${LOG_SHARE_GOAL.caughtUp * 100} % of (b)`);
+    expect(row('`--peers`: sandbox ÷ `waybill mock`, req/s').slice(2, 4)).toEqual([`≥ ${PEER_GOAL.throughput}`, `≥ ${PEER_GOAL.throughput}`]);
+    expect(row('`--peers`: sandbox ÷ `waybill mock`, CPU').slice(2, 4)).toEqual([`≤ ${PEER_GOAL.cpu}`, `≤ ${PEER_GOAL.cpu}`]);
   });
 });
