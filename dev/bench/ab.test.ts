@@ -2,7 +2,8 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { pairedRatios, parseSide, sliceCpu } from './ab.ts';
+import { pairedRatios, parseSide } from './ab.ts';
+import { cpuTotal } from './load.ts';
 
 const checkout = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -37,11 +38,11 @@ describe('a side', () => {
 
 describe('a slice\'s CPU a request', () => {
   it('is the server\'s process and the database\'s together, the event loop being part of the process', () => {
-    expect(sliceCpu({ process: 30, eventLoop: 25, database: null })).toBe(30);
-    expect(sliceCpu({ process: 180, eventLoop: 90, database: 110 })).toBe(290);
+    expect(cpuTotal({ process: 30, eventLoop: 25, database: null })).toBe(30);
+    expect(cpuTotal({ process: 180, eventLoop: 90, database: 110 })).toBe(290);
   });
 
   it('is unknown without /proc', () => {
-    expect(sliceCpu({ process: null, eventLoop: null, database: 40 })).toBeNull();
+    expect(cpuTotal({ process: null, eventLoop: null, database: 40 })).toBeNull();
   });
 });

@@ -25,7 +25,7 @@ import { benchDatabase, BENCH_DIR } from './build-db.ts';
 import { killChildren, type ServerChild, startChild } from './children.ts';
 import { sampleCursors } from './cursors.ts';
 import { benchEngine } from './engine.ts';
-import { type CpuPerRequest, measure } from './load.ts';
+import { type CpuPerRequest, cpuTotal, measure } from './load.ts';
 import { median } from './report.ts';
 import { requireFreshBuild } from './served.ts';
 
@@ -80,9 +80,6 @@ interface Slice {
   reqPerSec: number;
   cpuUs: CpuPerRequest;
 }
-
-/** A slice's CPU µs a request, the server's and the database's together (null without /proc). */
-export const sliceCpu = (cpu: CpuPerRequest): number | null => (cpu.process === null ? null : cpu.process + (cpu.database ?? 0));
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -167,7 +164,7 @@ async function compareSides(
       measured[n]!.push({ reqPerSec: figures.reqPerSec, cpuUs: figures.cpuUs! });
     }
     const last = (n: number) => measured[n]!.at(-1)!;
-    const cpuText = (slice: Slice) => { const cpu = sliceCpu(slice.cpuUs); return cpu === null ? '' : `, ${cpu.toFixed(1)} µs`; };
+    const cpuText = (slice: Slice) => { const cpu = cpuTotal(slice.cpuUs); return cpu === null ? '' : `, ${cpu.toFixed(1)} µs`; };
     progress(`slice ${round + 1}/${slices}: A ${last(0).reqPerSec.toFixed(0)} req/s${cpuText(last(0))}, B ${last(1).reqPerSec.toFixed(0)} req/s${cpuText(last(1))}`);
   }
   await Promise.all(children.map((child) => child.stop()));
@@ -188,7 +185,7 @@ async function compareSides(
     );
   }
   const pairs = `${Math.min(measured[0]!.length, measured[1]!.length)} pairs of ${settings.durationS} s, ${scenario}`;
-  const cpu = measured.map((rows) => rows.map((slice) => sliceCpu(slice.cpuUs)));
+  const cpu = measured.map((rows) => rows.map((slice) => cpuTotal(slice.cpuUs)));
   if (cpu.every((rows) => rows.every((value) => value !== null))) {
     const ratio = pairedRatios(cpu[0] as number[], cpu[1] as number[]);
     const eventLoop = measured.map((rows) => rows.map((slice) => slice.cpuUs.eventLoop ?? NaN));

@@ -51,6 +51,12 @@ export interface CpuPerRequest {
   database: number | null;
 }
 
+/** The CPU µs a request that the targets compare: the server's and the database's together; null without /proc (or for a run made before it was measured). */
+export function cpuTotal(cpu: CpuPerRequest | undefined): number | null {
+  const process = cpu?.process ?? null;
+  return process === null ? null : Math.round((process + (cpu?.database ?? 0)) * 10) / 10;
+}
+
 const percentile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 

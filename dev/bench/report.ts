@@ -8,7 +8,7 @@
  * PostgreSQL the database's processes too) over what the ceiling spends doing the same SQL.
  * Throughput ratios are shown beside them as secondary figures, with no goal.
  */
-import type { LoadSettings, RunFigures } from './load.ts';
+import { type CpuPerRequest, cpuTotal, type LoadSettings, type RunFigures } from './load.ts';
 import type { ServedCode } from './served.ts';
 
 /** The servers measured: the sandbox as served, the ceiling, and the sandbox without its request log (issue 25's second target: what the log costs). */
@@ -182,7 +182,7 @@ export function medianFigure(runs: readonly RunRecord[], server: ServerName, sce
   };
   const rates = rounds.map((run) => run.figures.reqPerSec);
   const reqPerSec = median(rates);
-  const totals = rounds.map((run) => cpuTotal(run.figures)).filter((value): value is number => value !== null);
+  const totals = rounds.map((run) => cpuTotal(run.figures.cpuUs)).filter((value): value is number => value !== null);
   const range: [number, number] = [Math.min(...rates), Math.max(...rates)];
   return {
     orders,
@@ -204,12 +204,6 @@ export function medianFigure(runs: readonly RunRecord[], server: ServerName, sce
     },
     cpuUsRange: totals.length === 0 ? null : [Math.min(...totals), Math.max(...totals)],
   };
-}
-
-/** The CPU µs a request of one run that the targets compare: the server's and the database's together; null without /proc. */
-export function cpuTotal(figures: RunFigures): number | null {
-  const process = figures.cpuUs?.process ?? null;
-  return process === null ? null : Math.round((process + (figures.cpuUs?.database ?? 0)) * 10) / 10;
 }
 
 const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
@@ -236,7 +230,7 @@ function ratioOf(runs: readonly RunRecord[], top: ServerName, bottom: ServerName
 const throughputOf = (runs: readonly RunRecord[], top: ServerName, bottom: ServerName, scenario: Scenario, orders: number): Ratio =>
   ratioOf(runs, top, bottom, scenario, orders, (f) => f.reqPerSec, (run) => run.figures.reqPerSec);
 const cpuOf = (runs: readonly RunRecord[], top: ServerName, bottom: ServerName, scenario: Scenario, orders: number): Ratio =>
-  ratioOf(runs, top, bottom, scenario, orders, (f) => f.cpuUs.total, (run) => cpuTotal(run.figures));
+  ratioOf(runs, top, bottom, scenario, orders, (f) => f.cpuUs.total, (run) => cpuTotal(run.figures.cpuUs));
 
 /**
  * The figures the targets are judged on: the sandbox's CPU a request over the ceiling's per
@@ -249,6 +243,9 @@ export function judge(runs: readonly RunRecord[], sizes: { small: number; large:
   const side = (scenario: Scenario) => {
     const cpu = cpuOf(runs, 'sandbox', 'baseline', scenario, large);
     const goal = CPU_GOAL[engine][scenario];
+    // One part of the CPU a request, for reference: the same ratio of the medians and of each round's pair.
+    const part = (pick: (cpu: CpuPerRequest) => number | null) =>
+      ratioOf(runs, 'sandbox', 'baseline', scenario, large, (f) => pick(f.cpuUs), (run) => (run.figures.cpuUs === undefined ? null : pick(run.figures.cpuUs)));
     return {
       sandbox: medianFigure(runs, 'sandbox', scenario, large),
       baseline: medianFigure(runs, 'baseline', scenario, large),
@@ -256,11 +253,7 @@ export function judge(runs: readonly RunRecord[], sizes: { small: number; large:
       target: `<= ${goal}`,
       met: cpu.ratio <= goal,
       throughput: throughputOf(runs, 'sandbox', 'baseline', scenario, large),
-      parts: {
-        process: ratioOf(runs, 'sandbox', 'baseline', scenario, large, (f) => f.cpuUs.process, (run) => run.figures.cpuUs?.process ?? null),
-        eventLoop: ratioOf(runs, 'sandbox', 'baseline', scenario, large, (f) => f.cpuUs.eventLoop, (run) => run.figures.cpuUs?.eventLoop ?? null),
-        database: engine === 'postgres' ? ratioOf(runs, 'sandbox', 'baseline', scenario, large, (f) => f.cpuUs.database, (run) => run.figures.cpuUs?.database ?? null) : null,
-      },
+      parts: { process: part((c) => c.process), eventLoop: part((c) => c.eventLoop), database: engine === 'postgres' ? part((c) => c.database) : null },
     };
   };
   const logCost = (scenario: Scenario): RequestLogCost => {
@@ -270,7 +263,7 @@ export function judge(runs: readonly RunRecord[], sizes: { small: number; large:
     const share = shareOf(on.cpuUs.total, off.cpuUs.total);
     const shares = counted(runs, 'sandbox', scenario, large).flatMap((a) => {
       const b = counted(runs, 'sandbox-log-off', scenario, large).find((run) => run.round === a.round);
-      const value = b === undefined ? NaN : shareOf(cpuTotal(a.figures), cpuTotal(b.figures));
+      const value = b === undefined ? NaN : shareOf(cpuTotal(a.figures.cpuUs), cpuTotal(b.figures.cpuUs));
       return Number.isNaN(value) ? [] : [value];
     });
     const goal = engine === 'sqlite' ? LOG_SHARE_GOAL[scenario] : null;

@@ -19,9 +19,9 @@ import { requireFreshBuild } from './served.ts';
 import { killChildren, type ServerChild, startChild } from './children.ts';
 import { sampleCursors } from './cursors.ts';
 import { benchEngine } from './engine.ts';
-import { measure, type RunFigures } from './load.ts';
+import { cpuTotal, measure, type RunFigures } from './load.ts';
 import { treeRssMb, waitForQuiet } from './machine.ts';
-import { cpuTotal, median } from './report.ts';
+import { median } from './report.ts';
 
 const PAGE_PATH = '/api/v1/integration/orders?limit=50';
 const HELP = `npm run bench:workers [-- options]
@@ -115,7 +115,7 @@ async function main(): Promise<number> {
           serverCpuPct: median(mine.map((f) => f.serverCpuPct ?? 0)),
           databaseCpuPct: median(mine.map((f) => f.databaseCpuPct ?? 0)),
           memoryMb: memoryMb.get(server.label) ?? null,
-          cpuUs: { total: cpu(cpuTotal), process: cpu((f) => f.cpuUs?.process), eventLoop: cpu((f) => f.cpuUs?.eventLoop), database: cpu((f) => f.cpuUs?.database) },
+          cpuUs: { total: cpu((f) => cpuTotal(f.cpuUs)), process: cpu((f) => f.cpuUs?.process), eventLoop: cpu((f) => f.cpuUs?.eventLoop), database: cpu((f) => f.cpuUs?.database) },
         };
       }),
     );
