@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { scenarios } from './scenarios/index.ts';
-import { exampleClients, naiveClients, PAGE_SIZES, pageSizesOf } from '../../dev/testing/client-check/matrix.ts';
+import { exampleClients, naiveClients, PAGE_SIZES, pageSizesOf, tooSoon } from '../../dev/testing/client-check/matrix.ts';
 
 const ids = scenarios.map((scenario) => scenario.id);
 
@@ -29,5 +29,16 @@ describe('the client-check matrix', () => {
     for (const [name, client] of Object.entries(naiveClients)) {
       if (client.fails.some((id) => id.startsWith('client.sync.'))) expect(pageSizesOf(client), name).toEqual(PAGE_SIZES);
     }
+  });
+
+  it("accepts a pass by accident of the rate-limit scenario only from a log whose every request found its key's bucket holding one", () => {
+    // One request left at the first, one more each 200 ms, the grader's 100 ms head start and 20 ms spared.
+    const log = (...afterMs: number[]) => afterMs.map((ms, i) => ({ id: i + 1, atUtc: new Date(Date.parse('2026-11-29T12:00:00.000Z') + ms).toISOString() }));
+    expect(tooSoon(log(0, 5))).toEqual(['#2 at 2026-11-29T12:00:00.005Z']);
+    expect(tooSoon(log(0, 79))).toEqual(['#2 at 2026-11-29T12:00:00.079Z']);
+    expect(tooSoon(log(0, 80, 280, 480))).toEqual([]);
+    expect(tooSoon(log(0, 120, 240))).toEqual(['#3 at 2026-11-29T12:00:00.240Z']);
+    expect(tooSoon(log(0, 1000, 1001, 1002, 1003, 1004, 1005))).toEqual(['#7 at 2026-11-29T12:00:01.005Z']);
+    expect(tooSoon([])).toEqual([]);
   });
 });

@@ -16,9 +16,9 @@ import { firstRequest } from './staging.ts';
 import { counted } from '../../../cli/counted.ts';
 
 /** The key's rate limit: a request every 200 ms, slow enough that no client meets it by accident. */
-const PER_MINUTE = 300;
+export const PER_MINUTE = 300;
 /** Requests the key's bucket holds when the client's first request arrives. */
-const LEFT = 1;
+export const LEFT = 1;
 /** More orders than one page of 100: two requests at least, whatever the page size. */
 const ORDERS = 101;
 /**
@@ -27,9 +27,9 @@ const ORDERS = 101;
  * client paced exactly by the headers is never refused for the grader's lateness (a naive
  * client's next request, a few ms after its first, still finds no token: this is half of one).
  */
-const HEAD_START_MS = 100;
+export const HEAD_START_MS = 100;
 /** Slack of the replay of the bucket from the log's times (request starts, in ms): 20 ms of refill. */
-const SLACK = 0.1;
+export const SLACK = 0.1;
 
 /** Spends all but `LEFT` of the client key's requests (its bucket is made full at its first use), on the frozen clock; throws unless that left exactly `LEFT`. */
 async function drain(session: ScenarioSession): Promise<void> {

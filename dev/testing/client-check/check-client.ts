@@ -3,14 +3,28 @@ import type { CheckResult, RunReport } from '../../../conformance/engine/types/r
 import { startOwnSandbox } from '../../../conformance/client-check/own-sandbox.ts';
 import { runClientCheck } from '../../../conformance/client-check/run.ts';
 import { timedStart } from '../start-times.ts';
+import { GRADER_REQUEST_ID } from '../../../conformance/client-check/scenario.ts';
+import type { LogSummary } from '../../../conformance/client-check/control-plane.ts';
 
 /** The example client and its naive launcher, as `node` arguments. */
 export const EXAMPLE_CLIENT = 'conformance/client-check/example/client.mjs';
 export const NAIVE_CLIENT = 'conformance/client-check/example/naive.mjs';
 export const PYTHON_CLIENT = 'conformance/client-check/example/client.py';
 
-/** Runs `node args…` (or `options.command args…`) through the scenarios (all, or `only`) in a fresh sandbox. */
-export async function checkClient(args: readonly string[], options: { only?: string[]; timeoutMs?: number; command?: string; concurrency?: number } = {}): Promise<{ report: RunReport; byId: Map<string, CheckResult> }> {
+/** A client-check run, its results by scenario id, and the client's requests in the scenarios `logOf` names. */
+export interface CheckedClient {
+  report: RunReport;
+  byId: Map<string, CheckResult>;
+  /** By scenario id: the requests of the client under test, oldest first, as the sandbox logged them (the grader's left out). */
+  logs: Map<string, LogSummary[]>;
+}
+
+/**
+ * Runs `node args…` (or `options.command args…`) through the scenarios (all, or `only`) in a fresh
+ * sandbox; before the sandbox closes, reads from its request log what the client sent in each
+ * scenario of `logOf`.
+ */
+export async function checkClient(args: readonly string[], options: { only?: string[]; timeoutMs?: number; command?: string; concurrency?: number; logOf?: readonly string[] } = {}): Promise<CheckedClient> {
   const sandbox = await timedStart('sandbox', () => startOwnSandbox());
   try {
     const report = await runClientCheck({
@@ -22,7 +36,9 @@ export async function checkClient(args: readonly string[], options: { only?: str
       ...(options.only ? { only: options.only } : {}),
       ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     });
-    return { report, byId: new Map(report.results.map((result) => [result.id, result])) };
+    const logs = new Map<string, LogSummary[]>();
+    for (const id of options.logOf ?? []) logs.set(id, await clientLog(sandbox, id));
+    return { report, byId: new Map(report.results.map((result) => [result.id, result])), logs };
   } finally {
     await sandbox.close();
   }
@@ -31,4 +47,25 @@ export async function checkClient(args: readonly string[], options: { only?: str
 /** The ids of the scenarios that did not pass, each with its outcome when it is not `fail`. */
 export function notPassed(report: RunReport): string[] {
   return report.results.filter((result) => result.outcome !== 'pass').map((result) => (result.outcome === 'fail' ? result.id : `${result.id} (${result.outcome}: ${result.error?.message ?? result.reason ?? ''})`)).sort();
+}
+
+/** The requests of the key `client under test` in the tenant of scenario `id`, oldest first, the grader's own (its request ids) left out. */
+async function clientLog(sandbox: { url: string; adminToken: string }, id: string): Promise<LogSummary[]> {
+  const get = async <T>(path: string): Promise<T> => {
+    const answer = await fetch(`${sandbox.url}/sandbox/v1${path}`, { headers: { authorization: `Bearer ${sandbox.adminToken}` } });
+    if (!answer.ok) throw new Error(`GET ${path} answered ${answer.status}`);
+    return (await answer.json()) as T;
+  };
+  const tenant = (await get<{ items: { id: string; name: string }[] }>('/tenants')).items.find((candidate) => candidate.name === `client-check ${id}`);
+  if (tenant === undefined) throw new Error(`no tenant of scenario ${id}`);
+  const key = (await get<{ items: { id: string; name: string }[] }>(`/tenants/${tenant.id}/keys`)).items.find((candidate) => candidate.name === 'client under test');
+  if (key === undefined) throw new Error(`no client key in the tenant of ${id}`);
+  const entries: LogSummary[] = [];
+  let after: string | null = null;
+  do {
+    const page: { items: LogSummary[]; nextCursor: string | null } = await get(`/tenants/${tenant.id}/requests?keyId=${key.id}&limit=100${after === null ? '' : `&after=${encodeURIComponent(after)}`}`);
+    entries.push(...page.items);
+    after = page.nextCursor;
+  } while (after !== null);
+  return entries.filter((entry) => !entry.requestId.startsWith(GRADER_REQUEST_ID)).sort((a, b) => a.id - b.id);
 }
