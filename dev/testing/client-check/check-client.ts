@@ -3,6 +3,7 @@ import type { CheckResult, RunReport } from '../../../conformance/engine/types/r
 import { startOwnSandbox } from '../../../conformance/client-check/own-sandbox.ts';
 import { runClientCheck } from '../../../conformance/client-check/run.ts';
 import { timedStart } from '../start-times.ts';
+import { callSandbox } from '../sandbox.ts';
 import { GRADER_REQUEST_ID } from '../../../conformance/client-check/scenario.ts';
 import type { LogSummary } from '../../../conformance/client-check/control-plane.ts';
 
@@ -51,21 +52,21 @@ export function notPassed(report: RunReport): string[] {
 
 /** The requests of the key `client under test` in the tenant of scenario `id`, oldest first, the grader's own (its request ids) left out. */
 async function clientLog(sandbox: { url: string; adminToken: string }, id: string): Promise<LogSummary[]> {
-  const get = async <T>(path: string): Promise<T> => {
-    const answer = await fetch(`${sandbox.url}/sandbox/v1${path}`, { headers: { authorization: `Bearer ${sandbox.adminToken}` } });
-    if (!answer.ok) throw new Error(`GET ${path} answered ${answer.status}`);
-    return (await answer.json()) as T;
+  const get = async (operationId: string, path: string) => {
+    const answer = await callSandbox(sandbox.url, operationId, path, { token: sandbox.adminToken });
+    if (answer.status !== 200) throw new Error(`${operationId} answered ${answer.status}`);
+    return answer.body;
   };
-  const tenant = (await get<{ items: { id: string; name: string }[] }>('/tenants')).items.find((candidate) => candidate.name === `client-check ${id}`);
+  const tenant = ((await get('listTenants', '/tenants')).items as { id: string; name: string }[]).find((candidate) => candidate.name === `client-check ${id}`);
   if (tenant === undefined) throw new Error(`no tenant of scenario ${id}`);
-  const key = (await get<{ items: { id: string; name: string }[] }>(`/tenants/${tenant.id}/keys`)).items.find((candidate) => candidate.name === 'client under test');
+  const key = ((await get('listApiKeys', `/tenants/${tenant.id}/keys`)).items as { id: string; name: string }[]).find((candidate) => candidate.name === 'client under test');
   if (key === undefined) throw new Error(`no client key in the tenant of ${id}`);
   const entries: LogSummary[] = [];
   let after: string | null = null;
   do {
-    const page: { items: LogSummary[]; nextCursor: string | null } = await get(`/tenants/${tenant.id}/requests?keyId=${key.id}&limit=100${after === null ? '' : `&after=${encodeURIComponent(after)}`}`);
-    entries.push(...page.items);
-    after = page.nextCursor;
+    const page = await get('listRequests', `/tenants/${tenant.id}/requests?keyId=${key.id}&limit=100${after === null ? '' : `&after=${encodeURIComponent(after)}`}`);
+    entries.push(...(page.items as LogSummary[]));
+    after = page.nextCursor as string | null;
   } while (after !== null);
   return entries.filter((entry) => !entry.requestId.startsWith(GRADER_REQUEST_ID)).sort((a, b) => a.id - b.id);
 }

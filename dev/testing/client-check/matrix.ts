@@ -39,7 +39,7 @@ export interface MatrixClient {
   /**
    * A scenario of `fails` that grades what the client sent against a rate, which a client that
    * does not pace meets by accident when a busy machine slows each of its requests: its pass is
-   * accepted only when the sandbox's log shows every request slow enough (`withinBucket`).
+   * accepted only when the sandbox's log shows every request slow enough (`tooSoon` finds none).
    */
   slowPasses?: 'client.sync.rate-limit';
 }
