@@ -1,7 +1,8 @@
 /** A batch packed for the writer thread arrives as it left: every field of every entry, in order. */
 import { describe, expect, it } from 'vitest';
 import { FIELD_COUNT, packBatch, unpackBatch } from './batch-wire.ts';
-import { type CapturedRequest, feedPageText } from './writer.ts';
+import { feedPageText } from './page-text.ts';
+import type { CapturedRequest } from './writer.ts';
 
 /** An entry with every field set (`Required`: a field added to CapturedRequest must be added here too). */
 function entry(n: number): Required<CapturedRequest> {

@@ -51,7 +51,7 @@ export function unpackBatch(packed: readonly unknown[]): CapturedRequest[] {
       orderIds: (v[17] as string[] | null) ?? [],
       tripIds: (v[18] as string[] | null) ?? [],
       fault: v[19] as CapturedRequest['fault'],
-      feedPage: v[20] as string | null,
+      feedPage: v[20] as CapturedRequest['feedPage'],
     });
   }
   return batch;

@@ -10,7 +10,7 @@ import { revokedKeyOf } from '../http/auth.ts';
 import { onAnswerEvent } from '../http/answer-events.ts';
 import { contextOf, type RequestContext } from '../http/context.ts';
 import { BODY_LIMIT } from './store.ts';
-import { feedPageText } from './writer.ts';
+import { type EntryPage, feedPageText, PAGE_IN_BODY } from './page-text.ts';
 import type { CapturedRequest, RequestLog } from './recorder.ts';
 
 /** Where the integration API lives. */
@@ -38,6 +38,17 @@ export function captureAnswersOf(prototype: Response, capture: RequestCapture): 
     if (context?.logged === true && (typeof chunk === 'string' || Buffer.isBuffer(chunk))) context.logAnswer = chunk;
     return end.call(this, chunk, encoding as BufferEncoding, callback as () => void);
   } as Response['end'];
+}
+
+/**
+ * The feed page `request` answered, as the log keeps it (D48): the page as the client got it —
+ * a 200 with a body (not HEAD), not cut by a `malformed` fault — read back from the body when
+ * the log keeps that whole and no fault touched it, else its own text; null for any other answer.
+ */
+function pageOf(context: RequestContext, request: CapturedRequest): EntryPage {
+  const page = context.feedPage;
+  if (page === undefined || request.status !== 200 || request.method !== 'GET' || context.fault?.mark.fault === 'malformed') return null;
+  return context.fault === undefined && request.responseBody !== null && request.responseBytes <= BODY_LIMIT ? PAGE_IN_BODY : feedPageText(page);
 }
 
 // requirement: D48
@@ -88,9 +99,9 @@ export function makeRequestCapture(options: { log: RequestLog }): RequestCapture
       orderIds: context.changed?.orderIds ?? [],
       tripIds: context.changed?.tripIds ?? [],
       fault: injected?.mark ?? null,
-      // The page as the client got it: whole (not cut by a `malformed` fault), with a body (not HEAD).
-      feedPage: status === 200 && req.method === 'GET' && injected?.mark.fault !== 'malformed' && context.feedPage !== undefined ? feedPageText(context.feedPage) : null,
+      feedPage: null,
     };
+    request.feedPage = pageOf(context, request);
     log.record(request);
   }
 

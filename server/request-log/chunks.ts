@@ -3,7 +3,8 @@
  * (on SQLite, cut where its texts pass `CHUNK_CHARS`), on both engines. A chunk holds its
  * entries' summaries as one JSON array of tuples, and their bodies and feed pages as one
  * text, each entry's after the one before; each tuple says how many UTF-16 code units of
- * that text its three take (-1 for none, `SAME_TEXT` for the text of the entry before), and
+ * that text its three take (-1 for none, `SAME_TEXT` for the text of the entry before,
+ * `PAGE_IN_BODY` for a page its response body holds, page-text.ts), and
  * leaves a repeatable field that holds what the entry before held as `SAME`. A row per entry
  * cost the writer four B-tree operations and 13–23 bound values an entry (the table and its
  * tenant index, then deleting from both when pruned); a chunk costs them once.
@@ -16,6 +17,7 @@
  */
 import { type Sql, statement } from '../store/sql.ts';
 import type { LogFilter, LogRow, LogSummaryRow, NewLogEntry } from './entry.ts';
+import { PAGE_IN_BODY, pageTextOfBody } from './page-text.ts';
 
 /** An entry's summary as a chunk keeps it: the columns of `LogSummaryRow` but its id and tenant, then its bodies' content types, lengths in bytes and in the chunk's text. */
 export type EntryTuple = [
@@ -72,7 +74,8 @@ export function encodeChunk(entries: readonly NewLogEntry[], storable: (text: st
     ];
     const kept = [...t];
     if (before !== undefined) for (const field of REPEATABLE) if (t[field] === before[field]) t[field] = SAME;
-    const mine = [e.requestBody, e.responseBody, e.feedPage];
+    const mine = [e.requestBody, e.responseBody, e.feedPage === PAGE_IN_BODY ? null : e.feedPage];
+    if (e.feedPage === PAGE_IN_BODY) t[At.PageChars] = PAGE_IN_BODY;
     for (let k = 0; k < 3; k++) {
       const text = mine[k]!;
       if (text === null) continue;
@@ -104,7 +107,7 @@ export function chunkGroups(entries: readonly NewLogEntry[]): NewLogEntry[][] {
   let group: NewLogEntry[] = [];
   let chars = 0;
   for (const e of entries) {
-    const mine = (e.requestBody?.length ?? 0) + (e.responseBody?.length ?? 0) + (e.feedPage?.length ?? 0);
+    const mine = (e.requestBody?.length ?? 0) + (e.responseBody?.length ?? 0) + (typeof e.feedPage === 'string' ? e.feedPage.length : 0);
     if (group.length > 0 && chars + mine > CHUNK_CHARS) {
       groups.push(group);
       group = [];
@@ -151,8 +154,9 @@ function rowOf(tenantId: string, chunk: { first_id: number; bodies: string }, tu
       if (chars > 0) at += chars;
     }
   }
-  const [requestBody = null, responseBody = null, feedPage = null] = spans.map((span) => (span === null ? null : chunk.bodies.slice(span[0], span[1])));
+  const [requestBody = null, responseBody = null, kept = null] = spans.map((span) => (span === null ? null : chunk.bodies.slice(span[0], span[1])));
   const t = tuples[index]!;
+  const feedPage = t[At.PageChars] === PAGE_IN_BODY && responseBody !== null ? pageTextOfBody(responseBody) : kept;
   return {
     ...summaryRowOf(tenantId, chunk.first_id + index, t),
     request_content_type: t[At.RequestContentType], request_body: requestBody, request_bytes: t[At.RequestBytes],

@@ -1,4 +1,5 @@
 /** A request log entry (D48) as the recorder hands it over and as the reads answer it, on either engine. */
+import type { EntryPage } from './page-text.ts';
 
 /** How much of a request or response body an entry keeps, in bytes. */
 export const BODY_LIMIT = 16 * 1024;
@@ -34,8 +35,8 @@ export interface NewLogEntry {
   tripIds: string;
   /** The fault injected into the request (D51), as JSON, or null. */
   fault: string | null;
-  /** The feed page answered, as `[nextCursor, [[id, updatedAtUtc, status], …]]` JSON, or null. */
-  feedPage: string | null;
+  /** The feed page answered, as `[nextCursor, [[id, updatedAtUtc, status], …]]` JSON, `PAGE_IN_BODY` (the response body, kept whole, holds it), or null. */
+  feedPage: EntryPage;
 }
 
 /** The filters of the list (D48); an absent one keeps everything. */

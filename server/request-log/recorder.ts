@@ -136,7 +136,7 @@ export function makeRecorder(options: RequestLogOptions, sinkOf: (sinkOptions: S
     record(request) {
       if (closed) return;
       waiting.push(request);
-      waitingChars += (request.responseBody?.length ?? 0) + (request.requestBody?.length ?? 0) + (request.feedPage?.length ?? 0);
+      waitingChars += (request.responseBody?.length ?? 0) + (request.requestBody?.length ?? 0) + (typeof request.feedPage === 'string' ? request.feedPage.length : 0);
       if (waiting.length >= batchSize || waitingChars >= batchChars) flush();
       else if (timer === null) {
         timer = setTimeout(flush, flushMs);

@@ -153,6 +153,12 @@ describe('what an entry records', () => {
     expect(wholeEntry.page.items.length).toBeGreaterThan(80);
     expect((await entryOf(a.tenantId, requestIdOf(next))).page).toEqual({ nextCursor: next.body.nextCursor, items: keysOf(next.body.items) });
     expect((await entryOf(a.tenantId, requestIdOf(trips))).page).toEqual({ nextCursor: trips.body.nextCursor, items: keysOf(trips.body.items) });
+    // A page whose body is kept whole is read back from that body, not stored again; a page whose body is cut is stored.
+    expect(firstEntry.response.truncated).toBe(false);
+    const texts = (await stored<{ bodies: string }>('SELECT bodies FROM request_log_chunk')).map((chunk) => chunk.bodies).join('');
+    expect(texts).toContain(first.body.nextCursor);
+    expect(texts).not.toContain(`[${JSON.stringify(first.body.nextCursor)},[["`);
+    expect(texts).toContain(`[null,[["${whole.body.items[0].id}",`);
   });
 
   it('keeps no page for an answer that is no feed page, or one the client did not get whole', async () => {

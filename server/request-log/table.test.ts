@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../store/db.ts';
 import { sqliteSql } from '../store/sqlite-sql.ts';
 import { CHUNK_CHARS } from './chunks.ts';
+import { PAGE_IN_BODY } from './page-text.ts';
 import { type LogRow, makeRequestLogReads, makeRequestLogTable, type NewLogEntry } from './store.ts';
 
 /** A caught-up poll's entry. */
@@ -21,6 +22,16 @@ const changes: Partial<NewLogEntry>[] = [
   { orderIds: '["ord_1"]' }, { tripIds: '["trp_1"]' }, { fault: '{"fault":"reset"}' }, { latencyMs: 0.001 }, { at: '2026-11-27T14:00:01.000Z', method: 'POST' },
 ];
 
+/** A feed page's body that holds its page (`PAGE_IN_BODY`), with members the page does not keep, and the page's text. */
+const pageBody = '{"items":[{"id":"ord_1","shortId":"A1","status":"New","updatedAtUtc":"2026-11-27T14:00:00.000Z"},'
+  + '{"id":"ord_2","status":"OnHold","tags":["𝄞"],"updatedAtUtc":"2026-11-27T14:00:00.001Z"}],"nextCursor":"eyJ.abc_-"}';
+const pageOfBody = '["eyJ.abc_-",[["ord_1","2026-11-27T14:00:00.000Z","New"],["ord_2","2026-11-27T14:00:00.001Z","OnHold"]]]';
+/** Entries whose page their body holds: after a page of its own, twice in a row, and with the body of the entry before. */
+const inBody: Partial<NewLogEntry>[] = [
+  { feedPage: '["c",[["o","t","s"]]]' }, { responseBody: pageBody, feedPage: PAGE_IN_BODY }, { responseBody: pageBody, feedPage: PAGE_IN_BODY },
+  { feedPage: PAGE_IN_BODY }, { feedPage: '[null,[]]' },
+];
+
 /** The row `entry` should read back as. */
 function rowOf(id: number, e: NewLogEntry): LogRow {
   return {
@@ -28,7 +39,8 @@ function rowOf(id: number, e: NewLogEntry): LogRow {
     field_errors: e.fieldErrors, latency_ms: e.latencyMs, key_id: e.keyId, request_id: e.requestId, idempotency_key: e.idempotencyKey,
     replayed: e.replayed ? 1 : 0, request_content_type: e.requestContentType, request_body: e.requestBody, request_bytes: e.requestBytes,
     response_content_type: e.responseContentType, response_body: e.responseBody, response_bytes: e.responseBytes, order_ids: e.orderIds,
-    trip_ids: e.tripIds, fault: e.fault, feed_page: e.feedPage,
+    trip_ids: e.tripIds, fault: e.fault,
+    feed_page: e.feedPage !== PAGE_IN_BODY ? e.feedPage : e.responseBody === pageBody ? pageOfBody : '[null,[]]',
   };
 }
 
@@ -42,7 +54,7 @@ const chunks = (db: ReturnType<typeof open>['db']) => db.prepare('SELECT tenant_
 describe('the request log table', () => {
   it('reads back every entry of a chunk exactly as given, bodies and all', async () => {
     const { table, reads } = open(100);
-    const entries = [plain, ...changes.map((change, n) => ({ ...plain, requestId: `req_${n + 2}`, ...change }))];
+    const entries = [plain, ...[...changes, ...inBody].map((change, n) => ({ ...plain, requestId: `req_${n + 2}`, ...change }))];
     const { firstIds } = table.insert(entries);
     const first = firstIds.get('ten_a')!;
     const expected = entries.map((e, i) => rowOf(first + i, e));

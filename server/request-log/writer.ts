@@ -5,9 +5,9 @@
  * PostgreSQL writer is postgres-writer.ts).
  */
 import type { FaultMark } from '../faults/plan.ts';
-import { KEY_STRINGS } from '../store/feed-sql.ts';
 import { listenedSummaries } from './chunks.ts';
-import { BODY_LIMIT, type LoggedPage, type LogSummaryRow, type NewLogEntry, type RequestLogTable } from './store.ts';
+import type { EntryPage } from './page-text.ts';
+import { BODY_LIMIT, type LogSummaryRow, type NewLogEntry, type RequestLogTable } from './store.ts';
 
 /**
  * At most how many entries one transaction writes on the event loop (a log in memory), so
@@ -34,11 +34,12 @@ export interface CapturedRequest
   /** The fault injected into the request (D51), or null. */
   fault: FaultMark | null;
   /**
-   * The feed page the client got whole, as the log keeps it (`feedPageText`, made on the event
-   * loop: one string crosses to the writer thread, not three an item, each of which the
-   * structured clone writes apart), or null (not a feed, not a 200, or cut by a fault).
+   * The feed page the client got whole, as the log keeps it: `PAGE_IN_BODY` when the answer's
+   * body is kept whole and holds it; else its text (`feedPageText`, made on the event loop: one
+   * string crosses to the writer thread, not three an item, each of which the structured clone
+   * writes apart); null when it is no feed page, no 200, or cut by a fault.
    */
-  feedPage: string | null;
+  feedPage: EntryPage;
 }
 
 /** API keys (`wbk_…`) and generated admin tokens (`wba_…`) a client put where no key belongs: a query, a body. */
@@ -106,22 +107,6 @@ export function isoTime(time: number): string {
   }
   const millis = ms - second * 1000;
   return `${isoPrefix}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
-}
-
-/**
- * A feed page as the log keeps it: `[nextCursor, [[id, updatedAtUtc, status], …]]`, compact,
- * no member names repeated per item (a page of 100 is about 8.5 KB). Its strings are the
- * sandbox's own — ids it made, timestamps of its clock, status names of the contract — none
- * of which holds a character JSON escapes, so each is written between quotes as it is.
- */
-export function feedPageText(page: LoggedPage): string {
-  const { keys } = page;
-  const cursor = JSON.stringify(page.nextCursor);
-  if (keys.length === 0) return `[${cursor},[]]`;
-  // One join of the items' inner texts: the fewest strings made on the way (a template an item made three more).
-  const items = new Array<string>(keys.length / KEY_STRINGS);
-  for (let at = 0, i = 0; at < keys.length; at += KEY_STRINGS, i++) items[i] = keys[at] + '","' + keys[at + 1] + '","' + keys[at + 2];
-  return `[${cursor},[["${items.join('"],["')}"]]]`;
 }
 
 /** Ids as the log keeps them, a JSON array: most requests changed none. */
