@@ -1,14 +1,10 @@
 /** A request log entry (D48) as the recorder hands it over and as the reads answer it, on either engine. */
 import type { EntryPage } from './page-text.ts';
 
+export type { LoggedPage } from './page-text.ts';
+
 /** How much of a request or response body an entry keeps, in bytes. */
 export const BODY_LIMIT = 16 * 1024;
-
-/** A feed page as the request log keeps it (D48): its nextCursor and each item's id, updatedAtUtc and status, flat (`FeedRows.keys`). */
-export interface LoggedPage {
-  nextCursor: string | null;
-  keys: readonly string[];
-}
 
 /** An entry as the recorder hands it over, bodies already cut to `BODY_LIMIT`. */
 export interface NewLogEntry {

@@ -5,7 +5,12 @@
  * `PAGE_IN_BODY` and the page is read back from the body's items when the entry is read.
  */
 import { KEY_STRINGS } from '../store/feed-sql.ts';
-import type { LoggedPage } from './entry.ts';
+
+/** A feed page as the request log keeps it (D48): its nextCursor and each item's id, updatedAtUtc and status, flat (`FeedRows.keys`). */
+export interface LoggedPage {
+  nextCursor: string | null;
+  keys: readonly string[];
+}
 
 /**
  * An entry's page held by its response body, kept whole: what the capture hands on instead of
