@@ -46,11 +46,5 @@ interface PageBody {
 /** The text of the page `body` answered: the body of a feed page kept whole (`PAGE_IN_BODY`). */
 export function pageTextOfBody(body: string): string {
   const { items, nextCursor } = JSON.parse(body) as PageBody;
-  const keys = new Array<string>(items.length * KEY_STRINGS);
-  items.forEach((item, i) => {
-    keys[i * KEY_STRINGS] = item.id;
-    keys[i * KEY_STRINGS + 1] = item.updatedAtUtc;
-    keys[i * KEY_STRINGS + 2] = item.status;
-  });
-  return feedPageText({ nextCursor, keys });
+  return feedPageText({ nextCursor, keys: items.flatMap(({ id, updatedAtUtc, status }) => [id, updatedAtUtc, status]) });
 }
