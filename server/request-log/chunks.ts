@@ -16,7 +16,7 @@
  * decode the chunks and answer the rows `store.ts` describes.
  */
 import { type Sql, statement } from '../store/sql.ts';
-import type { LogFilter, LogRow, LogSummaryRow, NewLogEntry } from './entry.ts';
+import { type LogFilter, type LogRow, type LogSummaryRow, type NewLogEntry, textLength } from './entry.ts';
 import { PAGE_IN_BODY, pageTextOfBody } from './page-text.ts';
 
 /** An entry's summary as a chunk keeps it: the columns of `LogSummaryRow` but its id and tenant, then its bodies' content types, lengths in bytes and in the chunk's text. */
@@ -107,7 +107,7 @@ export function chunkGroups(entries: readonly NewLogEntry[]): NewLogEntry[][] {
   let group: NewLogEntry[] = [];
   let chars = 0;
   for (const e of entries) {
-    const mine = (e.requestBody?.length ?? 0) + (e.responseBody?.length ?? 0) + (typeof e.feedPage === 'string' ? e.feedPage.length : 0);
+    const mine = textLength(e);
     if (group.length > 0 && chars + mine > CHUNK_CHARS) {
       groups.push(group);
       group = [];

@@ -6,6 +6,11 @@ export type { LoggedPage } from './page-text.ts';
 /** How much of a request or response body an entry keeps, in bytes. */
 export const BODY_LIMIT = 16 * 1024;
 
+/** The length of an entry's bodies and page, as the batches and chunks count them: a page its body holds (`PAGE_IN_BODY`) adds none. */
+export function textLength(entry: { requestBody: { length: number } | null; responseBody: { length: number } | null; feedPage: EntryPage }): number {
+  return (entry.requestBody?.length ?? 0) + (entry.responseBody?.length ?? 0) + (typeof entry.feedPage === 'string' ? entry.feedPage.length : 0);
+}
+
 /** An entry as the recorder hands it over, bodies already cut to `BODY_LIMIT`. */
 export interface NewLogEntry {
   tenantId: string;

@@ -16,6 +16,7 @@ import { mainThreadSink } from './sqlite-sinks.ts';
 import type { LogWorkerData } from './log-worker.ts';
 import { workerSink } from './worker-sink.ts';
 import { type LogFilter, type LogRow, type LogSummaryRow, makeRequestLogReads, makeRequestLogTable, openRequestLogDatabase, type RequestLogTable, requestLogFile } from './store.ts';
+import { textLength } from './entry.ts';
 import type { CapturedRequest } from './writer.ts';
 import type { BatchSink, LogListener, SinkOptions } from './sink.ts';
 
@@ -136,7 +137,7 @@ export function makeRecorder(options: RequestLogOptions, sinkOf: (sinkOptions: S
     record(request) {
       if (closed) return;
       waiting.push(request);
-      waitingChars += (request.responseBody?.length ?? 0) + (request.requestBody?.length ?? 0) + (typeof request.feedPage === 'string' ? request.feedPage.length : 0);
+      waitingChars += textLength(request);
       if (waiting.length >= batchSize || waitingChars >= batchChars) flush();
       else if (timer === null) {
         timer = setTimeout(flush, flushMs);
