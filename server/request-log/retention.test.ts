@@ -53,6 +53,26 @@ describe('the writer’s pruning', () => {
     expect([await ids('A'), await ids('B')]).toEqual([['a8', 'a9', 'a10', 'a11', 'a12'], ['b0', 'b1']]);
     db.close();
   });
+
+  it('prepares its statements once: none binds a LIMIT, which SQLite’s planner would read and prepare the statement again for on every run', () => {
+    const db = openDatabase(':memory:', 'request-log');
+    const prepared: string[] = [];
+    const prepare = db.prepare.bind(db);
+    vi.spyOn(db, 'prepare').mockImplementation(((source: string) => {
+      prepared.push(source);
+      return prepare(source);
+    }) as typeof db.prepare);
+    const writer = makeLogWriter(makeRequestLogTable(db, 2), { pruneStep: 3, rowsPerTransaction: 1 });
+    for (let round = 0; round < 3; round++) {
+      writer.write(Array.from({ length: 4 }, (_, n) => captured('A', `a${round}-${n}`)), new Set());
+      while (writer.pruneSome());
+    }
+    const pruning = prepared.filter((source) => source.includes('ORDER BY last_seq'));
+    // One statement for the step's limit, prepared the first time a step ran and kept; its limit in its text.
+    expect(pruning.map((source) => / LIMIT (\S+)$/.exec(source)?.[1])).toEqual(['3']);
+    expect(prepared.filter((source) => /LIMIT \?/.test(source))).toEqual([]);
+    expect(db.prepare('SELECT count(*) FROM request_log_chunk').pluck().get()).toBe(2);
+  });
 });
 
 describe('retention', () => {
